@@ -1,0 +1,174 @@
+"""The whole-model verifier of `aclgraph.model`, one O(V + E) sweep.
+
+Checks, each failing with a message that names the task and says what to change:
+symbols resolve to the right kind; kernel args match the kernel's parameter count;
+`seq` is unique in the model and increasing along each stream; a stream's recorded
+slot count matches its tasks; scope markers are balanced (in seq order, an end closes
+the most recent open scope of its name); the happens-before rules of DESIGN §3 (a
+non-external wait has a record in its epoch; a reset is after every record and wait of
+the epoch it closes; one satisfying write per cell, writes to a cell totally ordered;
+waits on a cell agree; no cycle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
+from xdsl.ir import Attribute, Operation
+
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph import (
+    DisabledOp,
+    ModelOp,
+    ScopeBeginOp,
+    ScopeEndOp,
+    StreamOp,
+    TaskOp,
+)
+from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
+from skir.errors import TaskVerifyException, task_path
+
+# property name -> (declaration op name, what it is called in messages)
+_SYMBOL_FIELDS: dict[str, tuple[str, str]] = {
+    "kernel": (KernelOp.name, "kernel"),
+    "event": (EventOp.name, "event"),
+    "cell": (CellOp.name, "cell"),
+    "sk": ("sk.kernel", "SuperKernel"),
+}
+
+
+def check_model(model: ModelOp) -> None:
+    """Raise `TaskVerifyException` on the first violated model invariant."""
+    symbols: dict[str, Operation] = {}
+    for op in model.body.block.ops:
+        name = op.properties.get("sym_name")
+        if name is not None:
+            symbols[name.data] = op  # type: ignore[attr-defined]
+    seen_seq: dict[int, TaskOp] = {}
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp):
+            _check_stream(stream, symbols, seen_seq)
+    graph = TaskGraph(model)
+    _check_markers(graph)
+    hb = HappensBefore(graph)
+    _check_resets(graph, hb)
+    _check_cell_writes(graph, hb)
+
+
+def _check_stream(stream: StreamOp, symbols: dict[str, Operation], seen_seq: dict[int, TaskOp]) -> None:
+    last = -1
+    count = 0
+    for op in stream.body.block.ops:
+        count += 1
+        if not isinstance(op, TaskOp):
+            raise TaskVerifyException(
+                op, f"{task_path(stream)}: '{op.name}' is not a task; streams hold aclgraph tasks only"
+            )
+        seq = op.seq.data
+        if seq in seen_seq:
+            raise TaskVerifyException(
+                op, f"{task_path(op)}: seq {seq} is also used by {task_path(seen_seq[seq])}; seq must be unique"
+            )
+        seen_seq[seq] = op
+        if seq <= last:
+            raise TaskVerifyException(
+                op, f"{task_path(op)}: seq must increase along a stream (the previous task has seq {last})"
+            )
+        last = seq
+        _check_symbols(op, op.properties, symbols)
+        if isinstance(op, DisabledOp):
+            _check_symbols(op, op.was.data, symbols)
+    if stream.slots is not None and stream.slots.data != count:
+        raise TaskVerifyException(
+            stream,
+            f"{task_path(stream)}: the stream records {stream.slots.data} slots but holds {count} tasks; "
+            "a rewrite must keep each stream's slot count",
+        )
+
+
+def _check_symbols(op: TaskOp, props: Mapping[str, Attribute], symbols: dict[str, Operation]) -> None:
+    for field, (decl, what) in _SYMBOL_FIELDS.items():
+        ref = props.get(field)
+        if isinstance(ref, SymbolRefAttr):
+            _resolve(op, ref, decl, what, symbols)
+    args = props.get("args")
+    if isinstance(args, ArrayAttr):
+        for ref in args:
+            _resolve(op, ref, BufferOp.name, "buffer", symbols)  # type: ignore[arg-type]
+        kernel = symbols.get(props["kernel"].root_reference.data)  # type: ignore[attr-defined]
+        assert isinstance(kernel, KernelOp)
+        if len(args) != kernel.num_params:
+            raise TaskVerifyException(
+                op,
+                f"{task_path(op)}: {len(args)} args for kernel @{kernel.sym_name.data}, which has "
+                f"{kernel.num_params} params; pass one buffer per param",
+            )
+
+
+def _resolve(op: TaskOp, ref: SymbolRefAttr, decl: str, what: str, symbols: dict[str, Operation]) -> None:
+    name = ref.root_reference.data
+    target = symbols.get(name)
+    if target is None:
+        raise TaskVerifyException(op, f"{task_path(op)}: unknown {what} @{name}; declare it in the model")
+    if target.name != decl:
+        raise TaskVerifyException(
+            op, f"{task_path(op)}: @{name} is a '{target.name}', not a {what} ('{decl}')"
+        )
+
+
+def _check_markers(graph: TaskGraph) -> None:
+    open_scopes: dict[str | None, list[int]] = {}
+    for n in graph.by_seq:
+        op = graph.ops[n]
+        if isinstance(op, ScopeBeginOp | ScopeEndOp):
+            name = op.scope.data if op.scope is not None else None
+            stack = open_scopes.setdefault(name, [])
+            if isinstance(op, ScopeBeginOp):
+                stack.append(n)
+            elif stack:
+                stack.pop()
+            else:
+                label = "none" if name is None else f'"{name}"'
+                raise TaskVerifyException(
+                    op, f"{graph.name(n)}: scope_end {label} closes no open scope; add its scope_begin first"
+                )
+    for name, stack in open_scopes.items():
+        if stack:
+            label = "none" if name is None else f'"{name}"'
+            n = stack[-1]
+            raise TaskVerifyException(
+                graph.ops[n], f"{graph.name(n)}: scope_begin {label} is never closed; add a scope_end {label}"
+            )
+
+
+def _check_resets(graph: TaskGraph, hb: HappensBefore) -> None:
+    for epoch in graph.epochs:
+        if epoch.reset is None:
+            continue
+        for n in (*epoch.records, *epoch.waits):
+            if not hb.before(n, epoch.reset):
+                raise TaskVerifyException(
+                    graph.ops[epoch.reset],
+                    f"{graph.name(epoch.reset)}: reset of @{epoch.event} is not ordered after "
+                    f"{graph.name(n)} of the epoch it closes; make the reset wait for it",
+                )
+
+
+def _check_cell_writes(graph: TaskGraph, hb: HappensBefore) -> None:
+    topo_index: dict[int, int] | None = None
+    for use in graph.cells.values():
+        if len(use.writes) < 2:
+            continue
+        if topo_index is None:
+            topo_index = {n: i for i, n in enumerate(hb.order)}
+        writes = sorted(use.writes, key=topo_index.__getitem__)
+        for a, b in zip(writes, writes[1:]):
+            if not hb.before(a, b):
+                raise TaskVerifyException(
+                    graph.ops[b],
+                    f"{graph.name(b)}: writes to @{use.cell} are not ordered ({graph.name(a)} and this "
+                    "one may run in either order); order them with an event or use two cells",
+                )
+

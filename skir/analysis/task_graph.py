@@ -1,0 +1,213 @@
+"""The task DAG of an `aclgraph.model`: nodes, stream order and synchronisation edges.
+
+Nodes are the task slots, numbered stream by stream in stream order, so stream order
+is implicit (node i precedes node i+1 on the same stream). Explicit *cross* edges come
+from (DESIGN §3):
+
+- `record` -> every `wait` of the same event and epoch, when the epoch has exactly one
+  record (an event's tasks in seq order fall into epochs; each `reset` closes one);
+- `value_write` -> `value_wait` on the same cell when the written value satisfies the
+  wait's rule and the initial value 0 does not;
+- `notify_record` -> `notify_wait` opaque tasks naming the same notify.
+
+Built once per pass in O(V + E) (plus one sort by seq).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from skir.dialects.aclgraph import (
+    EventTaskOp,
+    ModelOp,
+    OpaqueOp,
+    RecordOp,
+    ResetOp,
+    StreamOp,
+    TaskOp,
+    ValueWaitOp,
+    ValueWriteOp,
+    WaitOp,
+)
+from skir.dialects.aclgraph_enums import OpaqueKind, WaitRule, rule_holds
+from skir.errors import TaskVerifyException, task_path
+
+
+@dataclass
+class EventEpoch:
+    """The tasks of one event between two resets (`reset` is the one that closes it)."""
+
+    event: str
+    index: int
+    records: list[int] = field(default_factory=list)
+    waits: list[int] = field(default_factory=list)
+    reset: int | None = None
+    external: bool = False
+    """Whether any task of the epoch is marked external."""
+
+    @property
+    def single_record(self) -> bool:
+        return len(self.records) == 1
+
+
+@dataclass
+class CellUse:
+    """The writes and waits of one value cell."""
+
+    cell: str
+    writes: list[int] = field(default_factory=list)
+    waits: list[int] = field(default_factory=list)
+    satisfying: list[int] = field(default_factory=list)
+
+
+class TaskGraph:
+    """Nodes and edges of a model's happens-before graph (not yet closed transitively)."""
+
+    def __init__(self, model: ModelOp):
+        self.model = model
+        self.streams: list[StreamOp] = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
+        self.ops: list[TaskOp] = []
+        self.stream_of: list[int] = []
+        self.pos: list[int] = []
+        self.start: list[int] = []
+        for s, stream in enumerate(self.streams):
+            self.start.append(len(self.ops))
+            for i, op in enumerate(stream.body.block.ops):
+                self.ops.append(op)  # type: ignore[arg-type]
+                self.stream_of.append(s)
+                self.pos.append(i)
+        self.start.append(len(self.ops))
+        self.node_of: dict[TaskOp, int] = {op: n for n, op in enumerate(self.ops)}
+        self.seq: list[int] = [op.seq.data for op in self.ops]
+        self.by_seq: list[int] = sorted(range(len(self.ops)), key=self.seq.__getitem__)
+        self.cross_succ: dict[int, list[int]] = defaultdict(list)
+        self.cross_pred: dict[int, list[int]] = defaultdict(list)
+        self.epochs: list[EventEpoch] = []
+        self.epoch_of: dict[int, EventEpoch] = {}
+        self.cells: dict[str, CellUse] = {}
+        self._build_event_edges()
+        self._build_cell_edges()
+        self._build_notify_edges()
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    def stream_nodes(self, s: int) -> range:
+        return range(self.start[s], self.start[s + 1])
+
+    def next_on_stream(self, n: int) -> int | None:
+        m = n + 1
+        return m if m < self.start[self.stream_of[n] + 1] else None
+
+    def prev_on_stream(self, n: int) -> int | None:
+        return n - 1 if self.pos[n] > 0 else None
+
+    def add_edge(self, a: int, b: int) -> None:
+        self.cross_succ[a].append(b)
+        self.cross_pred[b].append(a)
+
+    def name(self, n: int) -> str:
+        return task_path(self.ops[n])
+
+    # ---- edges -----------------------------------------------------------------------
+
+    def _build_event_edges(self) -> None:
+        current: dict[str, EventEpoch] = {}
+        for n in self.by_seq:
+            op = self.ops[n]
+            if not isinstance(op, EventTaskOp):
+                continue
+            event = op.event.root_reference.data
+            epoch = current.get(event)
+            if epoch is None:
+                epoch = current[event] = EventEpoch(event, 0)
+                self.epochs.append(epoch)
+            self.epoch_of[n] = epoch
+            if op.external is not None:
+                epoch.external = True
+            if isinstance(op, RecordOp):
+                epoch.records.append(n)
+            elif isinstance(op, WaitOp):
+                epoch.waits.append(n)
+            elif isinstance(op, ResetOp):
+                epoch.reset = n
+                nxt = EventEpoch(event, epoch.index + 1)
+                current[event] = nxt
+                self.epochs.append(nxt)
+        self.epochs = [e for e in self.epochs if e.records or e.waits or e.reset is not None]
+        for epoch in self.epochs:
+            if epoch.single_record:
+                record = epoch.records[0]
+                for wait in epoch.waits:
+                    self.add_edge(record, wait)
+            elif not epoch.records:
+                for wait in epoch.waits:
+                    op = self.ops[wait]
+                    assert isinstance(op, WaitOp)
+                    if op.external is None:
+                        raise TaskVerifyException(
+                            op,
+                            f"{self.name(wait)}: wait on @{epoch.event} has no record in its epoch; "
+                            f"record @{epoch.event} before it (after the last reset) or mark the "
+                            "wait external",
+                        )
+
+    def _build_cell_edges(self) -> None:
+        for n in self.by_seq:
+            op = self.ops[n]
+            if isinstance(op, ValueWriteOp | ValueWaitOp):
+                cell = op.cell.root_reference.data
+                use = self.cells.get(cell)
+                if use is None:
+                    use = self.cells[cell] = CellUse(cell)
+                (use.writes if isinstance(op, ValueWriteOp) else use.waits).append(n)
+        for use in self.cells.values():
+            if not use.waits:
+                continue
+            first = self.ops[use.waits[0]]
+            assert isinstance(first, ValueWaitOp)
+            rule: WaitRule = first.rule.data
+            target = first.value.data
+            for w in use.waits[1:]:
+                op = self.ops[w]
+                assert isinstance(op, ValueWaitOp)
+                if op.rule.data is not rule or op.value.data != target:
+                    raise TaskVerifyException(
+                        op,
+                        f"{self.name(w)}: waits on @{use.cell} disagree: this one waits "
+                        f"{op.rule.data.value} {op.value.data}, {self.name(use.waits[0])} waits "
+                        f"{rule.value} {target}; use one (rule, value) per cell",
+                    )
+            if rule_holds(rule, 0, target):
+                continue
+            for w in use.writes:
+                op = self.ops[w]
+                assert isinstance(op, ValueWriteOp)
+                if rule_holds(rule, op.value.data, target):
+                    use.satisfying.append(w)
+            if len(use.satisfying) > 1:
+                a, b = use.satisfying[:2]
+                raise TaskVerifyException(
+                    self.ops[b],
+                    f"{self.name(b)}: a second write to @{use.cell} satisfies its waits (the first "
+                    f"is {self.name(a)}); give each synchronisation its own cell",
+                )
+            for write in use.satisfying:
+                for wait in use.waits:
+                    self.add_edge(write, wait)
+
+    def _build_notify_edges(self) -> None:
+        records: dict[str, list[int]] = defaultdict(list)
+        waits: dict[str, list[int]] = defaultdict(list)
+        for n, op in enumerate(self.ops):
+            if isinstance(op, OpaqueOp) and op.notify is not None:
+                kind = op.kind.data
+                if kind is OpaqueKind.NOTIFY_RECORD:
+                    records[op.notify.data].append(n)
+                elif kind is OpaqueKind.NOTIFY_WAIT:
+                    waits[op.notify.data].append(n)
+        for name, recs in records.items():
+            for r in recs:
+                for w in waits.get(name, ()):
+                    self.add_edge(r, w)
