@@ -83,7 +83,7 @@ def _check_stream(stream: StreamOp, symbols: dict[str, Operation], seen_seq: dic
     if stream.slots is not None and stream.slots.data != count:
         raise TaskVerifyException(
             stream,
-            f"{task_path(stream)}: the stream records {stream.slots.data} slots but holds {count} tasks; "
+            f"{task_path(stream)}: the stream records {stream.slots.data} slots but holds {count}; "
             "a rewrite must keep each stream's slot count",
         )
 
@@ -114,7 +114,7 @@ def _resolve(op: TaskOp, ref: SymbolRefAttr, decl: str, what: str, symbols: dict
         raise TaskVerifyException(op, f"{task_path(op)}: unknown {what} @{name}; declare it in the model")
     if target.name != decl:
         raise TaskVerifyException(
-            op, f"{task_path(op)}: @{name} is a '{target.name}', not a {what} ('{decl}')"
+            op, f"{task_path(op)}: @{name} is declared by '{target.name}', not by '{decl}'; name a {what}"
         )
 
 

@@ -57,7 +57,6 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface, SymbolTable
-from xdsl.utils.exceptions import VerifyException
 
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import (
@@ -73,6 +72,7 @@ from skir.dialects.aclgraph_enums import (
 )
 from skir.dialects.syntax import (
     int_attr,
+    parse_body,
     parse_enum,
     parse_int_in,
     parse_paren_list,
@@ -83,6 +83,7 @@ from skir.dialects.syntax import (
     string_attr,
     symbol_ref,
 )
+from skir.errors import TaskVerifyException, task_path
 
 MAX_BLOCKS = 65535
 MAX_U64 = (1 << 64) - 1
@@ -99,10 +100,10 @@ class ModelSymbolTable(SymbolTable):
             if not isinstance(name, StringAttr):
                 continue
             if name.data in seen:
-                raise VerifyException(
-                    f"symbol @{name.data} is defined twice in @{op.properties['sym_name'].data}; "
-                    "rename one of them (kernels, buffers, events, cells, streams and "
-                    "SuperKernels share one namespace)"
+                raise TaskVerifyException(
+                    child,
+                    f"{task_path(child)}: symbol @{name.data} is defined twice; rename one of them "
+                    "(kernels, buffers, events, cells, streams and SuperKernels share one namespace)",
                 )
             seen.add(name.data)
 
@@ -151,7 +152,7 @@ class ModelOp(IRDLOperation):
         parser.parse_punctuation(")")
         soc = parser.parse_str_literal() if parser.parse_optional_keyword("soc") else None
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(name, aic, aiv, parser.parse_region(), soc)
+        op = cls(name, aic, aiv, parse_body(parser), soc)
         if attrs is not None:
             op.attributes.update(attrs.data)
         return op
@@ -200,7 +201,7 @@ class StreamOp(IRDLOperation):
         if parser.parse_optional_keyword("slots"):
             slots = parse_int_in(parser, 0, (1 << 31) - 1, "slots")
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(name, parser.parse_region(), slots)
+        op = cls(name, parse_body(parser), slots)
         if attrs is not None:
             op.attributes.update(attrs.data)
         return op
@@ -324,8 +325,8 @@ class LaunchOp(TaskOp):
 
     def verify_(self) -> None:
         if not 1 <= self.blocks.data <= MAX_BLOCKS:
-            raise VerifyException(
-                f"seq {self.seq.data}: blocks must be in [1, {MAX_BLOCKS}], got {self.blocks.data}"
+            raise TaskVerifyException(
+                self, f"{task_path(self)}: blocks must be in [1, {MAX_BLOCKS}], got {self.blocks.data}"
             )
 
 
@@ -487,9 +488,10 @@ class OpaqueOp(TaskOp):
     def verify_(self) -> None:
         kind = self.kind.data
         if self.notify is not None and kind not in (OpaqueKind.NOTIFY_RECORD, OpaqueKind.NOTIFY_WAIT):
-            raise VerifyException(
-                f"seq {self.seq.data}: only notify_record / notify_wait tasks name a notify, "
-                f"not {kind.value}; drop the name"
+            raise TaskVerifyException(
+                self,
+                f"{task_path(self)}: only notify_record / notify_wait tasks name a notify, "
+                f"not {kind.value}; drop the name",
             )
 
 
@@ -660,8 +662,8 @@ class DisabledOp(TaskOp):
 
     def verify_(self) -> None:
         if self.was_kind.data not in REENABLEABLE_TASKS:
-            raise VerifyException(
-                f"seq {self.seq.data}: 'was' names unknown task kind '{self.was_kind.data}'"
+            raise TaskVerifyException(
+                self, f"{task_path(self)}: 'was' names unknown task kind '{self.was_kind.data}'"
             )
 
 

@@ -17,7 +17,6 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, opt_pr
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, SymbolOpInterface
-from xdsl.utils.exceptions import VerifyException
 
 from skir.dialects.aclgraph_enums import (
     KernelType,
@@ -31,6 +30,7 @@ from skir.dialects.aclgraph_enums import (
     sched_mode_attr,
 )
 from skir.dialects.syntax import int_attr, parse_enum, parse_int_in, parse_paren_list, quoted
+from skir.errors import TaskVerifyException, task_path
 
 _UNIT = UnitAttr()
 
@@ -243,27 +243,24 @@ class KernelOp(_SymbolDecl):
             printer.print_string(" sync_flags [" + ", ".join(str(f.data) for f in self.sync_flags) + "]")
 
     def verify_(self) -> None:
-        name = self.sym_name.data
+        where = task_path(self)
         if (self.params is None) == (self.param_count is None):
-            raise VerifyException(
-                f"kernel @{name} needs exactly one of 'params' (roles) and 'param_count'"
-            )
+            self._fail(f"{where}: give exactly one of 'params' (roles) and 'param_count'")
         if self.param_count is not None and self.param_count.data < 0:
-            raise VerifyException(f"kernel @{name}: param_count must be >= 0")
+            self._fail(f"{where}: param_count must be >= 0")
         if self.split_copies is not None and not 1 <= self.split_copies.data <= 64:
-            raise VerifyException(f"kernel @{name}: split_copies must be in [1, 64]")
-        if self.sync_flags is not None:
-            for flag in self.sync_flags:
-                if not 0 <= flag.data <= 15:
-                    raise VerifyException(f"kernel @{name}: sync flag id {flag.data} is not in [0, 15]")
+            self._fail(f"{where}: split_copies must be in [1, 64]")
+        for flag in self.sync_flags or ():
+            if not 0 <= flag.data <= 15:
+                self._fail(f"{where}: sync flag id {flag.data} is not in [0, 15]")
         symbol = self.sub_symbol
         if not symbol or not (symbol[0].isalpha() or symbol[0] == "_") or not all(
             c.isalnum() or c == "_" for c in symbol
         ):
-            raise VerifyException(
-                f"kernel @{name}: sub-kernel symbol '{symbol}' is not a C identifier; "
-                "rename the kernel or give sk_symbol"
-            )
+            self._fail(f"{where}: sub-kernel symbol '{symbol}' is not a C identifier; rename the kernel or give sk_symbol")
+
+    def _fail(self, message: str) -> None:
+        raise TaskVerifyException(self, message)
 
 
 @irdl_op_definition

@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from xdsl.dialects.builtin import IntAttr, StringAttr, SymbolRefAttr
+from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
@@ -89,3 +90,11 @@ def quoted(text: str) -> str:
     """`text` as an MLIR string literal."""
     out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return f'"{out}"'
+
+
+def parse_body(parser: Parser) -> Region:
+    """Parse a `{...}` region, giving an empty one its single (empty) block."""
+    region = parser.parse_region()
+    if not region.blocks:
+        region.add_block(Block())
+    return region

@@ -1,0 +1,197 @@
+"""The Python API: load a model, run the SuperKernel pipeline, collect what happened.
+
+```python
+import skir
+result = skir.compile("examples/decode_layer.json", options="split-mode=2")
+for sk in result.superkernels:
+    print(sk.name, sk.kernel_type, sk.blocks, len(sk.members))
+```
+Every failure raises `skir.SkirError`, whose `str()` is a one-line diagnostic.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from skir.diagnostics import describe_exception
+from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.superkernel import SuperKernelOp
+from skir.errors import SkirError
+from skir.parsing import LocatingParser, SourceMap
+from skir.passes.common import FAIL_ATTR
+from skir.passes.pipeline import pipeline_passes
+
+
+def make_context() -> Context:
+    """A context with builtin and skir's dialects registered."""
+    from skir.registry import get_all_dialects
+
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None) -> ModuleOp:
+    """Parse and verify `.mlir` text; errors are one-line `SkirError`s."""
+    source_map = source_map if source_map is not None else SourceMap()
+    try:
+        module = LocatingParser(make_context(), text, name, source_map).parse_module()
+        module.verify()
+    except (ParseError, DiagnosticException) as err:
+        raise SkirError(describe_exception(err, source_map).removeprefix("error: ")) from None
+    return module
+
+
+def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any]) -> ModuleOp:
+    """A verified module from a module, a `.mlir` / `.json` path, MLIR text or a capture dict."""
+    from skir.frontends import capture
+
+    if isinstance(model, ModuleOp):
+        try:
+            model.verify()
+        except DiagnosticException as err:
+            raise SkirError(describe_exception(err).removeprefix("error: ")) from None
+        return model
+    if isinstance(model, dict):
+        return capture.from_dict(model)
+    if isinstance(model, str) and "\n" in model:
+        return parse(model)
+    path = Path(model)
+    try:
+        text = path.read_text()
+    except OSError as err:
+        raise SkirError(f"{path}: cannot read: {err.strerror}") from None
+    if path.suffix == ".json":
+        return capture.loads(text, str(path))
+    return parse(text, str(path))
+
+
+def the_model(module: ModuleOp) -> ModelOp:
+    found = [op for op in module.ops if isinstance(op, ModelOp)]
+    if len(found) != 1:
+        raise SkirError(f"expected exactly one aclgraph.model in the input, found {len(found)}")
+    return found[0]
+
+
+@dataclass(frozen=True)
+class Member:
+    """One kernel task fused into a SuperKernel."""
+
+    stream: str
+    seq: int
+    kernel: str
+
+
+@dataclass(frozen=True)
+class SuperKernelInfo:
+    name: str
+    kernel_type: str
+    blocks: int
+    members: tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class Unfused:
+    """A kernel task left unfused, and why."""
+
+    stream: str
+    seq: int
+    kernel: str
+    reason: str
+
+
+@dataclass
+class CompileResult:
+    module: ModuleOp
+    superkernels: list[SuperKernelInfo]
+    fail_reasons: list[Unfused]
+    outputs: dict[str, Path] = field(default_factory=dict)
+    """Product name (path relative to the output folder) -> path written."""
+    emulation: list[Any] = field(default_factory=list)
+    """One `skir.hostsim.EmulationResult` per SuperKernel, when emulation ran."""
+    original: ModuleOp | None = None
+    """The verified input module, before any rewrite (used to prove the result)."""
+
+    @property
+    def kernel_tasks(self) -> int:
+        return sum(len(sk.members) for sk in self.superkernels) + len(self.fail_reasons)
+
+    @property
+    def launches_saved(self) -> int:
+        return sum(len(sk.members) - 1 for sk in self.superkernels)
+
+
+def run_pipeline(
+    module: ModuleOp, options: str = "", verify_each: bool = True, dump_ir: Path | None = None
+) -> None:
+    """Run the SuperKernel pipeline in place; with `dump_ir`, write the IR before and after each pass."""
+    ctx = make_context()
+    if dump_ir is not None:
+        dump_ir.mkdir(parents=True, exist_ok=True)
+        (dump_ir / "00-input.mlir").write_text(str(module) + "\n")
+    try:
+        for index, p in enumerate(pipeline_passes(options), start=1):
+            p.apply(ctx, module)
+            if verify_each:
+                module.verify()
+            if dump_ir is not None:
+                (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(str(module) + "\n")
+    except (DiagnosticException, ValueError) as err:
+        raise SkirError(describe_exception(err).removeprefix("error: ")) from None
+
+
+def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused]]:
+    """The SuperKernels and unfused kernels of a compiled module."""
+    model = the_model(module)
+    superkernels = []
+    unfused = []
+    for op in model.body.block.ops:
+        if isinstance(op, SuperKernelOp):
+            members = tuple(
+                Member(s.stream.root_reference.data, s.seq.data, s.kernel.root_reference.data)
+                for s in op.subtasks()
+            )
+            superkernels.append(SuperKernelInfo(op.sym_name.data, op.type.value, op.blocks.data, members))
+        elif isinstance(op, StreamOp):
+            for task in op.body.block.ops:
+                reason = task.attributes.get(FAIL_ATTR)
+                if isinstance(task, LaunchOp) and reason is not None:
+                    unfused.append(
+                        Unfused(op.sym_name.data, task.seq.data, task.kernel.root_reference.data, reason.data)  # type: ignore
+                    )
+    return superkernels, unfused
+
+
+def compile(  # noqa: A001 - the documented API name
+    model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
+    *,
+    options: str = "",
+    out_dir: str | os.PathLike[str] | None = None,
+    emulate: bool = False,
+    verify_each: bool = True,
+    dump_ir: str | os.PathLike[str] | None = None,
+) -> CompileResult:
+    """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
+
+    With `out_dir`, write the products there (see `skir.outputs`); with `emulate`, also
+    run every entry in host emulation (raises `CheckFailedError` on a violation).
+    """
+    from skir.outputs import write_outputs
+
+    module = load_model(model)
+    original = module.clone()
+    run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
+    superkernels, unfused = summarize(module)
+    result = CompileResult(module, superkernels, unfused, original=original)
+    if out_dir is not None or emulate:
+        write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate)
+    return result

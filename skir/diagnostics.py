@@ -1,0 +1,89 @@
+"""Turning exceptions and warnings into the one-line diagnostics every tool prints."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import tempfile
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+
+from skir.errors import SkirError, TaskVerifyException
+from skir.parsing import SourceMap
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return text.strip()
+
+
+def describe_exception(err: BaseException, source_map: SourceMap | None = None, line_offset: int = 0) -> str:
+    """One line describing `err`, located when its position is known."""
+    if isinstance(err, ParseError):
+        span = err.span
+        if line_offset:
+            span = type(span)(span.start, span.end, span.input, span.line_offset + line_offset)
+        return f"{span.get_location()}: error: {_first_line(err.msg)}"
+    if isinstance(err, TaskVerifyException):
+        where = source_map.location(err.op) if source_map is not None else None
+        message = _first_line(str(err))
+        return f"{where}: error: {message}" if where else f"error: {message}"
+    if isinstance(err, DiagnosticException):
+        return f"error: {_first_line(str(err))}"
+    if isinstance(err, SkirError):
+        return f"error: {str(err)}"
+    if isinstance(err, ArgSpecParseError):
+        return "error: bad pass pipeline: " + " ".join(
+            line.strip() for line in str(err).splitlines()[1:] if line.strip()
+        )
+    if isinstance(err, ValueError):
+        match = re.match(r"Unrecognized passes: \[(.*)\]", str(err))
+        if match:
+            return f"error: unknown pass {match.group(1)}; see --help for the available passes"
+        return f"error: {_first_line(str(err))}"
+    if isinstance(err, OSError):
+        return f"error: {err.strerror or err}: {err.filename}" if err.filename else f"error: {err}"
+    return f"internal error: {type(err).__name__}: {_first_line(str(err))} (rerun with --traceback)"
+
+
+@contextlib.contextmanager
+def one_line_warnings(tool: str) -> Iterator[None]:
+    """Print each distinct warning once, as `tool: warning: message` on stderr."""
+    seen: set[str] = set()
+    previous = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):  # type: ignore[no-untyped-def]
+        text = str(message)
+        if text not in seen:
+            seen.add(text)
+            print(f"{tool}: warning: {text}", file=sys.stderr)
+
+    warnings.showwarning = show
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            warnings.showwarning = show
+            yield
+    finally:
+        warnings.showwarning = previous
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file, so a failure leaves no partial file."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,324 @@
+"""The `ascendc` dialect: the structure of an emitted Ascend C SuperKernel entry.
+
+`sk-to-ascendc` lowers each `sk.kernel` to one `ascendc.source`; the `ascendc` target
+prints it as C++ (see `skir.targets.ascendc`). The ops mirror the constructs of the
+vendor's generated entries: GM-lock helpers, `extern "C"` sub-kernel declarations, the
+entry function, FFTS set-up, core-type and block-index guards, split dispatch, calls and
+synchronisation intrinsics.
+
+```mlir
+ascendc.source @m_sk0 mix_aiv_1_0 {
+  ascendc.lock_helpers
+  ascendc.declare "norm_middle" copies 4
+  ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
+    ascendc.ffts_base
+    ascendc.comment "begin func call of sub operator norm (seq 3)"
+    ascendc.if_core aiv {
+      ascendc.if_block logical 48 {
+        ascendc.call "norm_middle" offset 1 copies 4
+      }
+    }
+    ascendc.if_core aiv {
+      ascendc.cross_core_set mte3 mode 0 flag 14
+      ascendc.cross_core_wait flag 14
+    }
+  }
+}
+```
+"""
+
+from __future__ import annotations
+
+from enum import auto
+
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint, i64
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Dialect, Region, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    prop_def,
+    region_def,
+    traits_def,
+)
+from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+
+
+class CoreType(StrEnum):
+    AIC = auto()
+    AIV = auto()
+
+
+class BlockIndex(StrEnum):
+    """`block`: `get_block_idx()` (AI-core index); `logical`: `AscendC::GetBlockIdx()` (AIV index)."""
+
+    BLOCK = auto()
+    LOGICAL = auto()
+
+
+class Pipe(StrEnum):
+    """The pipes a cross-core set may name (never S or ALL)."""
+
+    V = auto()
+    M = auto()
+    MTE1 = auto()
+    MTE2 = auto()
+    MTE3 = auto()
+    FIX = auto()
+
+
+@irdl_attr_definition
+class CoreTypeAttr(EnumAttribute[CoreType], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.core_type"
+
+
+@irdl_attr_definition
+class BlockIndexAttr(EnumAttribute[BlockIndex], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.block_index"
+
+
+@irdl_attr_definition
+class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
+    name = "ascendc.pipe"
+
+
+def _i64(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64)
+
+
+def _in_entry() -> tuple[HasParent]:
+    return (HasParent(EntryOp, IfCoreOp, IfBlockOp),)
+
+
+def _in_source() -> tuple[HasParent]:
+    return (HasParent(SourceOp),)
+
+
+@irdl_op_definition
+class SourceOp(IRDLOperation):
+    """One emitted source file: the entry of SuperKernel `@name` and what it needs.
+
+    The kernel type selects the kernel-type meta trailer the target prints.
+    """
+
+    name = "ascendc.source"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    kernel_type = prop_def(KernelTypeAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(SymbolOpInterface(), NoTerminator())
+    assembly_format = "$sym_name $kernel_type attr-dict-with-keyword $body"
+
+    def __init__(self, sym_name: str, kernel_type: KernelType, body: Region):
+        super().__init__(
+            properties={"sym_name": StringAttr(sym_name), "kernel_type": kernel_type_attr(kernel_type)},
+            regions=[body],
+        )
+
+    def entry(self) -> EntryOp:
+        for op in self.body.block.ops:
+            if isinstance(op, EntryOp):
+                return op
+        raise VerifyException(f"ascendc.source @{self.sym_name.data} has no ascendc.entry")
+
+    def verify_(self) -> None:
+        self.entry()
+
+
+@irdl_op_definition
+class LockHelpersOp(IRDLOperation):
+    """The `NotifyFunc<aic>` / `WaitFunc<aic>` GM-lock helper templates."""
+
+    name = "ascendc.lock_helpers"
+    traits = lazy_traits_def(_in_source)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class DeclareOp(IRDLOperation):
+    """`extern "C"` declarations of a sub-kernel symbol and its `_split<i>` copies."""
+
+    name = "ascendc.declare"
+
+    symbol = prop_def(StringAttr)
+    copies = prop_def(IntegerAttr[I64])
+
+    traits = lazy_traits_def(_in_source)
+    assembly_format = "$symbol `copies` $copies attr-dict"
+
+    def __init__(self, symbol: str, copies: int):
+        super().__init__(properties={"symbol": StringAttr(symbol), "copies": _i64(copies)})
+
+
+@irdl_op_definition
+class EntryOp(IRDLOperation):
+    """The entry function `extern "C" __global__ [aligned] __aicore__ void <entry>(void)`."""
+
+    name = "ascendc.entry"
+
+    symbol = prop_def(StringAttr)
+    align = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(SourceOp)))
+    assembly_format = "$symbol `align` $align attr-dict-with-keyword $body"
+
+    def __init__(self, symbol: str, align: int, body: Region):
+        super().__init__(properties={"symbol": StringAttr(symbol), "align": _i64(align)}, regions=[body])
+
+
+@irdl_op_definition
+class FftsBaseOp(IRDLOperation):
+    """Read `param_base` and program the FFTS base from slot 0."""
+
+    name = "ascendc.ffts_base"
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class CommentOp(IRDLOperation):
+    """A `//` comment line in the emitted source."""
+
+    name = "ascendc.comment"
+
+    text = prop_def(StringAttr)
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "$text attr-dict"
+
+    def __init__(self, text: str):
+        super().__init__(properties={"text": StringAttr(text)})
+
+
+@irdl_op_definition
+class IfCoreOp(IRDLOperation):
+    """`if ASCEND_IS_AIC { ... }` / `if ASCEND_IS_AIV { ... }`."""
+
+    name = "ascendc.if_core"
+
+    core = prop_def(CoreTypeAttr)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (NoTerminator(), *_in_entry()))
+    assembly_format = "$core attr-dict-with-keyword $body"
+
+    def __init__(self, core: CoreType, body: Region):
+        super().__init__(properties={"core": CoreTypeAttr(core)}, regions=[body])
+
+
+@irdl_op_definition
+class IfBlockOp(IRDLOperation):
+    """A block guard: run the body only on cores whose index is below `bound`."""
+
+    name = "ascendc.if_block"
+
+    index = prop_def(BlockIndexAttr)
+    bound = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (NoTerminator(), *_in_entry()))
+    assembly_format = "$index $bound attr-dict-with-keyword $body"
+
+    def __init__(self, index: BlockIndex, bound: int, body: Region):
+        super().__init__(properties={"index": BlockIndexAttr(index), "bound": _i64(bound)}, regions=[body])
+
+
+@irdl_op_definition
+class CallOp(IRDLOperation):
+    """Call a sub-kernel with its first arg-table slot; `copies > 1` dispatches on `get_coreid() % copies`."""
+
+    name = "ascendc.call"
+
+    symbol = prop_def(StringAttr)
+    offset = prop_def(IntegerAttr[I64])
+    copies = prop_def(IntegerAttr[I64])
+
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "$symbol `offset` $offset `copies` $copies attr-dict"
+
+    def __init__(self, symbol: str, offset: int, copies: int):
+        super().__init__(
+            properties={"symbol": StringAttr(symbol), "offset": _i64(offset), "copies": _i64(copies)}
+        )
+
+    def verify_(self) -> None:
+        if not 1 <= self.copies.value.data <= 64:
+            raise VerifyException(f"call of {self.symbol.data}: copies must be in [1, 64]")
+
+
+@irdl_op_definition
+class CrossCoreSetOp(IRDLOperation):
+    """`ffts_cross_core_sync(PIPE_<pipe>, AscendC::GetffstMsg(<mode>, <flag>))`."""
+
+    name = "ascendc.cross_core_set"
+
+    pipe = prop_def(PipeAttr)
+    mode = prop_def(IntegerAttr[I64])
+    flag = prop_def(IntegerAttr[I64])
+
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "$pipe `mode` $mode `flag` $flag attr-dict"
+
+    def __init__(self, pipe: Pipe, mode: int, flag: int):
+        super().__init__(properties={"pipe": PipeAttr(pipe), "mode": _i64(mode), "flag": _i64(flag)})
+
+    def verify_(self) -> None:
+        if self.mode.value.data not in (0, 1, 2):
+            raise VerifyException(f"cross-core set mode must be 0, 1 or 2, got {self.mode.value.data}")
+        if not 0 <= self.flag.value.data <= 15:
+            raise VerifyException(f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
+
+
+@irdl_op_definition
+class CrossCoreWaitOp(IRDLOperation):
+    """`wait_flag_dev(<flag>)`: consume one credit of the flag on this core."""
+
+    name = "ascendc.cross_core_wait"
+
+    flag = prop_def(IntegerAttr[I64])
+
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "`flag` $flag attr-dict"
+
+    def __init__(self, flag: int):
+        super().__init__(properties={"flag": _i64(flag)})
+
+    def verify_(self) -> None:
+        if not 0 <= self.flag.value.data <= 15:
+            raise VerifyException(f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
+
+
+@irdl_op_definition
+class SyncAllOp(IRDLOperation):
+    """`AscendC::SyncAll<false>()`: the hard barrier over every AIC and AIV of the launch."""
+
+    name = "ascendc.sync_all"
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "attr-dict"
+
+
+AscendC = Dialect(
+    "ascendc",
+    [
+        SourceOp,
+        LockHelpersOp,
+        DeclareOp,
+        EntryOp,
+        FftsBaseOp,
+        CommentOp,
+        IfCoreOp,
+        IfBlockOp,
+        CallOp,
+        CrossCoreSetOp,
+        CrossCoreWaitOp,
+        SyncAllOp,
+    ],
+    [CoreTypeAttr, BlockIndexAttr, PipeAttr],
+)

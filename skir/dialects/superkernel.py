@@ -1,0 +1,338 @@
+"""The `sk` dialect: the program of one SuperKernel, per core type.
+
+An `sk.kernel` lives in the `aclgraph.model` after the declarations and streams. It has
+exactly two single-block regions, `aic` and `aiv`: the programs run by the cube and
+the vector cores. Every op in them carries an `id`; a mix sub-task, and a sync that
+involves both core types, appears in both regions with one `id`. In a `chain`
+SuperKernel ids follow one program order shared by both core types.
+
+```mlir
+sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
+  aic {
+    sk.barrier id 1 sync_all
+    sk.subtask id 2 @matmul blocks 24 offset 4 from @s0 seq 3 after [0]
+  }
+  aiv {
+    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 2
+    sk.barrier id 1 sync_all
+  }
+}
+```
+"""
+
+from __future__ import annotations
+
+from enum import auto
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, SymbolRefAttr
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
+from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.dialects.syntax import int_attr, parse_body, parse_enum, parse_int_in, parse_symbol, print_symbol, quoted
+
+
+class SkForm(StrEnum):
+    """`chain`: members totally ordered, one program order; `queue`: one queue per core type."""
+
+    CHAIN = auto()
+    QUEUE = auto()
+
+
+class BarrierKind(StrEnum):
+    """An all-core barrier: of every AIV (mode-0 flag 14), every AIC (flag 11), or both (SyncAll)."""
+
+    ALL_AIV = auto()
+    ALL_AIC = auto()
+    SYNC_ALL = auto()
+
+
+@irdl_attr_definition
+class SkFormAttr(EnumAttribute[SkForm], SpacedOpaqueSyntaxAttribute):
+    name = "sk.form"
+
+
+@irdl_attr_definition
+class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
+    name = "sk.barrier_kind"
+
+
+def _kernel_parent() -> tuple[HasParent]:
+    return (HasParent(SuperKernelOp),)
+
+
+class SkProgramOp(IRDLOperation):
+    """Base of the ops in an `sk.kernel` region: `sk.<op> id N ...`."""
+
+    id = prop_def(IntAttr)
+
+    traits = lazy_traits_def(_kernel_parent)
+
+    @property
+    def ident(self) -> int:
+        return self.id.data
+
+
+@irdl_op_definition
+class SubtaskOp(SkProgramOp):
+    """A call of one original kernel task.
+
+    `@kernel` is the `aclgraph.kernel`, `blocks` the task's blocks (the call is guarded
+    to them), `offset` the first arg-table slot of its params, `from @stream seq N` the
+    original task, `after [ids]` the sub-tasks it directly depends on.
+    """
+
+    name = "sk.subtask"
+
+    kernel = prop_def(SymbolRefAttr)
+    blocks = prop_def(IntAttr)
+    offset = prop_def(IntAttr)
+    stream = prop_def(SymbolRefAttr)
+    seq = prop_def(IntAttr)
+    deps = opt_prop_def(ArrayAttr[IntAttr])
+
+    def __init__(
+        self, ident: int, kernel: str, blocks: int, offset: int, stream: str, seq: int, deps: list[int]
+    ):
+        props: dict[str, Attribute] = {
+            "id": int_attr(ident),
+            "kernel": SymbolRefAttr(kernel),
+            "blocks": int_attr(blocks),
+            "offset": int_attr(offset),
+            "stream": SymbolRefAttr(stream),
+            "seq": int_attr(seq),
+        }
+        if deps:
+            props["deps"] = ArrayAttr(int_attr(d) for d in deps)
+        super().__init__(properties=props)
+
+    @property
+    def dep_ids(self) -> tuple[int, ...]:
+        return () if self.deps is None else tuple(d.data for d in self.deps)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SubtaskOp:
+        parser.parse_keyword("id")
+        props: dict[str, Attribute] = {"id": int_attr(parse_int_in(parser, 0, 1 << 31, "id"))}
+        props["kernel"] = parse_symbol(parser)
+        parser.parse_keyword("blocks")
+        props["blocks"] = int_attr(parse_int_in(parser, 1, MAX_BLOCKS, "blocks"))
+        parser.parse_keyword("offset")
+        props["offset"] = int_attr(parse_int_in(parser, 1, 1 << 31, "offset"))
+        parser.parse_keyword("from")
+        props["stream"] = parse_symbol(parser)
+        parser.parse_keyword("seq")
+        props["seq"] = int_attr(parse_int_in(parser, 0, (1 << 63) - 1, "seq"))
+        if parser.parse_optional_keyword("after"):
+            deps = parser.parse_comma_separated_list(
+                Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")
+            )
+            props["deps"] = ArrayAttr(int_attr(d) for d in deps)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        return cls.create(properties=props, attributes=dict(attrs.data) if attrs else {})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data}")
+        print_symbol(printer, self.kernel)
+        printer.print_string(f" blocks {self.blocks.data} offset {self.offset.data} from")
+        print_symbol(printer, self.stream)
+        printer.print_string(f" seq {self.seq.data}")
+        if self.deps is not None:
+            printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class BarrierOp(SkProgramOp):
+    """An all-core barrier between sub-tasks: `sk.barrier id 3 all_aiv`.
+
+    `all_aiv` belongs in the `aiv` region, `all_aic` in the `aic` region, `sync_all`
+    (a full AIC+AIV barrier) in both with one id.
+    """
+
+    name = "sk.barrier"
+
+    kind = prop_def(BarrierKindAttr)
+
+    def __init__(self, ident: int, kind: BarrierKind):
+        super().__init__(properties={"id": int_attr(ident), "kind": BarrierKindAttr(kind)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarrierOp:
+        parser.parse_keyword("id")
+        ident = parse_int_in(parser, 0, 1 << 31, "id")
+        kind = parse_enum(parser, BarrierKind, "barrier kind")
+        op = cls(ident, kind)
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data} {self.kind.data.value}")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class SuperKernelOp(IRDLOperation):
+    """One SuperKernel: its type, launch blocks, form, arg-table size and two programs."""
+
+    name = "sk.kernel"
+
+    sym_name = prop_def(StringAttr)
+    kernel_type = prop_def(KernelTypeAttr)
+    blocks = prop_def(IntAttr)
+    form = prop_def(SkFormAttr)
+    arg_slots = prop_def(IntAttr)
+    options = opt_prop_def(StringAttr)
+    aic = region_def("single_block")
+    aiv = region_def("single_block")
+
+    traits = traits_def(SymbolOpInterface(), NoTerminator(), HasParent(ModelOp))
+
+    def __init__(
+        self,
+        sym_name: str,
+        kernel_type: KernelType,
+        blocks: int,
+        form: SkForm,
+        arg_slots: int,
+        options: str = "",
+        aic: Region | None = None,
+        aiv: Region | None = None,
+    ):
+        props: dict[str, Attribute] = {
+            "sym_name": StringAttr(sym_name),
+            "kernel_type": kernel_type_attr(kernel_type),
+            "blocks": int_attr(blocks),
+            "form": SkFormAttr(form),
+            "arg_slots": int_attr(arg_slots),
+        }
+        if options:
+            props["options"] = StringAttr(options)
+        super().__init__(
+            properties=props, regions=[aic or Region(Block()), aiv or Region(Block())]
+        )
+
+    @property
+    def type(self) -> KernelType:
+        return self.kernel_type.data
+
+    def program(self) -> list[SkProgramOp]:
+        """Both regions merged in id order (for a chain SuperKernel: the program order)."""
+        merged: dict[int, SkProgramOp] = {}
+        for region in (self.aic, self.aiv):
+            for op in region.block.ops:
+                merged.setdefault(op.id.data, op)  # type: ignore[attr-defined]
+        return [merged[k] for k in sorted(merged)]
+
+    def subtasks(self) -> list[SubtaskOp]:
+        """Every sub-task once, in id order."""
+        return [op for op in self.program() if isinstance(op, SubtaskOp)]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SuperKernelOp:
+        name = parser.parse_symbol_name().data
+        kernel_type = parse_enum(parser, KernelType, "SuperKernel type")
+        parser.parse_keyword("blocks")
+        blocks = parse_int_in(parser, 1, MAX_BLOCKS, "blocks")
+        form = parse_enum(parser, SkForm, "form (chain or queue)")
+        parser.parse_keyword("slots")
+        slots = parse_int_in(parser, 1, 1 << 31, "slots")
+        options = parser.parse_str_literal() if parser.parse_optional_keyword("options") else ""
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_punctuation("{")
+        parser.parse_keyword("aic")
+        aic = parse_body(parser)
+        parser.parse_keyword("aiv")
+        aiv = parse_body(parser)
+        parser.parse_punctuation("}")
+        op = cls(name, kernel_type, blocks, form, slots, options, aic, aiv)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(
+            f" {self.type.value} blocks {self.blocks.data} {self.form.data.value} slots {self.arg_slots.data}"
+        )
+        if self.options is not None:
+            printer.print_string(" options " + quoted(self.options.data))
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" {")
+        with printer.indented():
+            for label, region in (("aic", self.aic), ("aiv", self.aiv)):
+                printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+                printer.print_string(label + " ")
+                printer.print_region(region, print_entry_block_args=False)
+        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
+        printer.print_string("}")
+
+    def verify_(self) -> None:
+        name = self.sym_name.data
+        seen: dict[int, Operation] = {}
+        shared: set[int] = set()
+        for label, region in (("aic", self.aic), ("aiv", self.aiv)):
+            last = -1
+            for op in region.block.ops:
+                if not isinstance(op, SkProgramOp):
+                    raise VerifyException(f"sk.kernel @{name}: '{op.name}' cannot appear in the {label} program")
+                ident = op.id.data
+                if self.form.data is SkForm.CHAIN and ident <= last:
+                    raise VerifyException(
+                        f"sk.kernel @{name}: ids must increase along the {label} program of a chain "
+                        f"SuperKernel (id {ident} after {last})"
+                    )
+                last = ident
+                other = seen.get(ident)
+                if other is not None and (other.parent is op.parent or other.properties != op.properties):
+                    raise VerifyException(
+                        f"sk.kernel @{name}: id {ident} names two different ops; an op shared by both "
+                        "programs must be identical in each"
+                    )
+                if other is not None:
+                    shared.add(ident)
+                seen[ident] = op
+                if isinstance(op, BarrierOp):
+                    _check_barrier_region(name, label, op)
+        for op in seen.values():
+            if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL and op.ident not in shared:
+                raise VerifyException(
+                    f"sk.kernel @{name}: sync_all barrier {op.ident} must appear in both the aic and the "
+                    "aiv program"
+                )
+            if isinstance(op, SubtaskOp):
+                for dep in op.dep_ids:
+                    if not isinstance(seen.get(dep), SubtaskOp):
+                        raise VerifyException(
+                            f"sk.kernel @{name}: sub-task {op.id.data} depends on id {dep}, which is not a sub-task"
+                        )
+
+
+def _check_barrier_region(name: str, label: str, op: BarrierOp) -> None:
+    kind = op.kind.data
+    if (kind is BarrierKind.ALL_AIV and label != "aiv") or (kind is BarrierKind.ALL_AIC and label != "aic"):
+        raise VerifyException(
+            f"sk.kernel @{name}: barrier {op.id.data} ({kind.value}) is in the {label} program; "
+            f"move it to the {'aiv' if kind is BarrierKind.ALL_AIV else 'aic'} program"
+        )
+
+
+SK = Dialect("sk", [SuperKernelOp, SubtaskOp, BarrierOp], [SkFormAttr, BarrierKindAttr])

@@ -1,0 +1,667 @@
+"""The capture JSON v1 importer (DESIGN §8): capture JSON -> `builtin.module { aclgraph.model }`.
+
+```python
+from skir.frontends import capture
+module = capture.load("model.json")        # or loads(text), from_dict(data)
+capture.save(module, "again.json")         # dump / dumps / save: the exporter
+```
+
+A capture file such as
+
+```json
+{"format": "skir.aclgraph.capture", "version": 1, "model": "m",
+ "cores": {"aic": 24, "aiv": 48},
+ "kernels": {"k": {"kernel_type": "aiv_only", "params": ["in", "out"]}},
+ "buffers": {"x": 64},
+ "events": ["e0"],
+ "streams": [{"name": "s0", "tasks": [{"type": "kernel", "kernel": "k", "blocks": 48,
+                                        "args": ["x", "y"]},
+                                       {"type": "event_record", "event": "e0"}]},
+             {"name": "s1", "tasks": [{"type": "event_wait", "event": "e0"}]}]}
+```
+
+imports as (no `seq` given, so capture is simulated; `y` is declared without a size)
+
+```mlir
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @k aiv_only params(in, out)
+  aclgraph.buffer @x bytes 64
+  aclgraph.buffer @y
+  aclgraph.event @e0
+  aclgraph.stream @s0 slots 2 {
+    aclgraph.launch seq 0 @k blocks 48 args(@x, @y)
+    aclgraph.record seq 1 @e0
+  }
+  aclgraph.stream @s1 slots 1 {
+    aclgraph.wait seq 2 @e0
+  }
+}
+```
+
+The reader is strict: unknown keys, duplicate object keys, booleans where integers are
+expected, wrong types, missing required keys, out-of-range numbers, a name used by two
+kinds, unknown references and an unsupported `format` / `version` are errors. Each raises
+`SkirError` with one line `<source>: <json path>: <message>` (or `<source>:<line>:<col>:
+invalid JSON: ...`); the built module is verified, and a verifier error on a task is
+reported at that task's JSON path.
+
+Required keys: `format`, `version`, `cores` (`aic`, `aiv`), `streams` (each `name`,
+`tasks`), a task's `type` and its fields, a kernel's `kernel_type`. Optional: `model`
+(default `"model"`), `soc` (a dav-c220 name), `kernels`, `buffers`, `events`, `cells`.
+
+skir extensions to DESIGN §8 (the exporter writes them only when needed):
+- a kernel may carry `dcci`: `{"before": bool, "after": bool, "disable": bool}` (each
+  default false), the kernel's data-cache clean/invalidate flags;
+- a kernel's `params` may be an integer: that many parameter slots without roles (written
+  only for a kernel no launch passes `args` to);
+- a buffer's size may be `null` (size unknown; written only to keep declaration order).
+
+Declaration order in the module: kernels, buffers (listed ones in JSON order, then those
+first named in `args`, in stream and task order), events, cells, then streams; each stream
+records `slots` = its number of tasks. Tasks keep their JSON order within a stream.
+
+Where no task has `seq`, capture is simulated (DESIGN §8): repeatedly the next task of
+the lowest-index stream whose next task is not an `event_wait` (non-external) with no
+record yet in its event's epoch (an `event_reset` starts a new epoch) is numbered next.
+"""
+
+from __future__ import annotations
+
+import gc
+import heapq
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+from xdsl.dialects.builtin import ArrayAttr, FloatData, ModuleOp, UnitAttr
+from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.utils.exceptions import DiagnosticException
+
+from skir.dialects.aclgraph import (
+    MAX_BLOCKS,
+    MAX_U64,
+    LaunchOp,
+    ModelOp,
+    OpaqueOp,
+    PlaceholderOp,
+    RecordOp,
+    ResetOp,
+    ScopeBeginOp,
+    ScopeEndOp,
+    StreamOp,
+    TaskOp,
+    ValueWaitOp,
+    ValueWriteOp,
+    WaitOp,
+)
+from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
+from skir.dialects.aclgraph_enums import (
+    KernelType,
+    OpaqueKind,
+    ParamRole,
+    SchedMode,
+    WaitRule,
+    opaque_kind_attr,
+    wait_rule_attr,
+)
+from skir.dialects.syntax import int_attr, string_attr, symbol_ref
+from skir.errors import SkirError, TaskVerifyException
+from skir.frontends.capture_export import (
+    FORMAT,
+    KERNEL_KEYS,
+    TASK_KEYS,
+    TOP_KEYS,
+    VERSION,
+    dump,
+    dumps,
+    format_json,
+    save,
+)
+
+__all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
+           "loads", "save"]
+
+DAV_C220_SOCS = frozenset({
+    "Ascend910B1", "Ascend910B2", "Ascend910B2C", "Ascend910B3", "Ascend910B4", "Ascend910B4-1",
+    "Ascend910_9391", "Ascend910_9381", "Ascend910_9392", "Ascend910_9382", "Ascend910_9372",
+    "Ascend910_9362",
+})
+
+_MAX_SEQ = (1 << 63) - 1
+_C_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_UNIT = UnitAttr()
+_EVENT_CLS = {"event_record": RecordOp, "event_wait": WaitOp, "event_reset": ResetOp}
+_TASK_ALLOWED = {t: frozenset((*req, *opt, "seq", "type", "task_group")) for t, (req, opt) in TASK_KEYS.items()}
+_KINDS = {k.value: k for k in KernelType}
+_ROLES = {r.value: r for r in ParamRole}
+_RULES = {r.value: wait_rule_attr(r) for r in WaitRule}
+_OPAQUE = {k.value: opaque_kind_attr(k) for k in OpaqueKind}
+_NOTIFY_KINDS = ("notify_record", "notify_wait")
+# simulation codes
+_OTHER, _RECORD, _WAIT, _RESET = 0, 1, 2, 3
+
+
+class _DupDict(dict):  # type: ignore[type-arg]
+    """An object that had a key twice in the JSON text (`dup` is the first such key)."""
+
+    dup: str
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        dd = _DupDict(d)
+        dd.dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        return dd
+    return d
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+# ---- public API --------------------------------------------------------------------------
+
+
+def load(path: str | os.PathLike[str]) -> ModuleOp:
+    """Import the capture JSON file at `path` (errors name the path as given)."""
+    source = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise SkirError(f"{source}: cannot read: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SkirError(f"{source}: invalid JSON: not UTF-8 (byte {e.start})") from None
+    return loads(text, source)
+
+
+def loads(text: str, source: str = "<json>") -> ModuleOp:
+    """Import capture JSON text; `source` prefixes every diagnostic."""
+    with _no_gc():
+        try:
+            data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+        except json.JSONDecodeError as e:
+            raise SkirError(f"{source}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
+        except ValueError as e:
+            raise SkirError(f"{source}: invalid JSON: {e}") from None
+        except RecursionError:
+            raise SkirError(f"{source}: invalid JSON: nested too deeply") from None
+        return from_dict(data, source)
+
+
+def from_dict(data: dict[str, Any], source: str = "<json>") -> ModuleOp:
+    """Import a capture dict (as `json.load` gives it); `data` is not modified."""
+    with _no_gc():
+        return _Importer(source).run(data)
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cyclic GC: building 100k ops otherwise triggers a third more time in it."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# ---- helpers -----------------------------------------------------------------------------
+
+
+def _key_path(path: str, key: str) -> str:
+    part = key if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", key) and "." not in key else None
+    if part is None:
+        return f"{path}[{json.dumps(key)}]" if path else f"[{json.dumps(key)}]"
+    return f"{path}.{part}" if path else part
+
+
+def _what(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+class _Importer:
+    def __init__(self, source: str):
+        self.source = source
+        self.kind_of: dict[str, tuple[str, str]] = {}  # name -> (kind, path of declaration)
+        self.buffers: dict[str, int | None] = {}
+        self.events: set[str] = set()
+        self.cells: set[str] = set()
+        self.kernels: dict[str, dict[str, Any]] = {}
+        self.args_len: dict[str, tuple[int, str]] = {}  # kernel -> (args length, first path)
+        self.args_cache: dict[tuple[str, ...], ArrayAttr] = {}
+
+    # ---- diagnostics ----
+
+    def fail(self, path: str, message: str) -> NoReturn:
+        raise SkirError(f"{self.source}: {path}: {message}" if path else f"{self.source}: {message}")
+
+    def obj(self, value: Any, path: str, required: tuple[str, ...], allowed: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(path, f"expected an object, got {_what(value)}")
+        if type(value) is _DupDict:
+            self.fail(_key_path(path, value.dup), "duplicate key")
+        for key in value:
+            if key not in allowed:
+                self.fail(_key_path(path, key), f"unknown key (expected one of: {', '.join(allowed)})")
+        for key in required:
+            if key not in value:
+                self.fail(_key_path(path, key), "required key is missing")
+        return value
+
+    def mapping(self, value: Any, path: str) -> dict[str, Any]:
+        """An object whose keys are names (any key allowed)."""
+        if not isinstance(value, dict):
+            self.fail(path, f"expected an object, got {_what(value)}")
+        if type(value) is _DupDict:
+            self.fail(_key_path(path, value.dup), "duplicate key")
+        return value
+
+    def int_(self, value: Any, path: str, lo: int, hi: int) -> int:
+        if type(value) is not int:
+            self.fail(path, f"expected an integer, got {_what(value)}")
+        if not lo <= value <= hi:
+            self.fail(path, f"{value} is out of range [{lo}, {hi}]")
+        return value
+
+    def bool_(self, value: Any, path: str) -> bool:
+        if type(value) is not bool:
+            self.fail(path, f"expected true or false, got {_what(value)}")
+        return value
+
+    def str_(self, value: Any, path: str, what: str = "a string") -> str:
+        if type(value) is not str:
+            self.fail(path, f"expected {what}, got {_what(value)}")
+        return value
+
+    def name(self, value: Any, path: str) -> str:
+        name = self.str_(value, path, "a name (string)")
+        if not name:
+            self.fail(path, "a name must not be empty")
+        return name
+
+    def enum(self, value: Any, path: str, table: dict[str, Any], what: str) -> Any:
+        if type(value) is not str or value not in table:
+            got = repr(value) if type(value) is str else _what(value)
+            self.fail(path, f"expected {what} (one of {', '.join(table)}), got {got}")
+        return table[value]
+
+    def list_(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            self.fail(path, f"expected an array, got {_what(value)}")
+        return value
+
+    def declare(self, name: str, kind: str, path: str) -> None:
+        other = self.kind_of.get(name)
+        if other is not None:
+            what = "declared twice" if other[0] == kind else f"already used by a {other[0]}"
+            self.fail(path, f"name '{name}' is {what} ({other[1]}); kernels, buffers, events, cells "
+                      "and streams share one namespace")
+        self.kind_of[name] = (kind, path)
+
+    def ref(self, value: Any, path: str, kind: str, table: Any) -> str:
+        name = self.name(value, path)
+        if name not in table:
+            other = self.kind_of.get(name)
+            if other is not None:
+                self.fail(path, f"'{name}' is a {other[0]} ({other[1]}), not a {kind}")
+            self.fail(path, f"unknown {kind} '{name}'")
+        return name
+
+    # ---- the document ----
+
+    def run(self, data: Any) -> ModuleOp:
+        d = self.obj(data, "", ("format", "version", "cores", "streams"), TOP_KEYS)
+        if d["format"] != FORMAT:
+            got = repr(d["format"]) if type(d["format"]) is str else _what(d["format"])
+            self.fail("format", f"expected '{FORMAT}', got {got}")
+        version = d["version"]
+        if type(version) is not int:
+            self.fail("version", f"expected an integer, got {_what(version)}")
+        if version != VERSION:
+            self.fail("version", f"capture version {version} is not supported (this skir reads "
+                      f"version {VERSION})")
+        model_name = self.name(d.get("model", "model"), "model")
+        soc = d.get("soc")
+        if soc is not None:
+            self.str_(soc, "soc")
+            if soc not in DAV_C220_SOCS:
+                self.fail("soc", f"'{soc}' is not a dav-c220 (Atlas A2/A3) SoC; expected one of "
+                          f"{', '.join(sorted(DAV_C220_SOCS))}")
+        cores = self.obj(d["cores"], "cores", ("aic", "aiv"), ("aic", "aiv"))
+        aic = self.int_(cores["aic"], "cores.aic", 1, MAX_BLOCKS)
+        aiv = self.int_(cores["aiv"], "cores.aiv", 1, MAX_BLOCKS)
+
+        kernels = self.mapping(d.get("kernels", {}), "kernels")
+        for name, spec in kernels.items():
+            path = _key_path("kernels", name)
+            self.declare(self.name(name, path), "kernel", path)
+            self.kernels[name] = self.kernel(spec, path, name)
+        buffers = self.mapping(d.get("buffers", {}), "buffers")
+        for name, size in buffers.items():
+            path = _key_path("buffers", name)
+            self.declare(self.name(name, path), "buffer", path)
+            self.buffers[name] = None if size is None else self.int_(size, path, 0, (1 << 63) - 1)
+        for key, kind, table in (("events", "event", self.events), ("cells", "cell", self.cells)):
+            for i, name in enumerate(self.list_(d.get(key, []), key)):
+                path = f"{key}[{i}]"
+                self.declare(self.name(name, path), kind, path)
+                table.add(name)
+        streams = self.list_(d["streams"], "streams")
+        names: list[str] = []
+        for si, stream in enumerate(streams):
+            path = f"streams[{si}]"
+            self.obj(stream, path, ("name", "tasks"), ("name", "tasks"))
+            names.append(self.name(stream["name"], path + ".name"))
+            self.declare(names[-1], "stream", path + ".name")
+        task_props = [self.stream_tasks(stream["tasks"], si) for si, stream in enumerate(streams)]
+        return self.build(model_name, aic, aiv, soc, names, task_props)
+
+    def kernel(self, spec: Any, path: str, name: str) -> dict[str, Any]:
+        k = self.obj(spec, path, ("kernel_type",), KERNEL_KEYS)
+        out: dict[str, Any] = {"kernel_type": self.enum(k["kernel_type"], path + ".kernel_type", _KINDS,
+                                                        "a kernel type")}
+        params = k.get("params")
+        if params is None and "params" in k:
+            self.fail(path + ".params", "expected an array of roles, got null")
+        if type(params) is int:
+            out["params"] = self.int_(params, path + ".params", 0, 1 << 16)
+        elif params is not None:
+            roles = self.list_(params, path + ".params")
+            out["params"] = [self.enum(r, f"{path}.params[{i}]", _ROLES, "a param role")
+                             for i, r in enumerate(roles)]
+        if "sched_mode" in k:
+            out["sched_mode"] = self.enum(k["sched_mode"], path + ".sched_mode",
+                                          {m.value: m for m in SchedMode}, "a sched mode")
+        if "sk_capable" in k:
+            out["sk_capable"] = self.bool_(k["sk_capable"], path + ".sk_capable")
+        for key, labels in (("early_start", ("set", "wait")), ("dcci", ("before", "after", "disable"))):
+            if key in k:
+                flags = self.obj(k[key], f"{path}.{key}", (), labels)
+                out[key] = tuple(self.bool_(flags.get(lb, False), f"{path}.{key}.{lb}") for lb in labels)
+        if "code_bytes" in k:
+            out["code_bytes"] = self.int_(k["code_bytes"], path + ".code_bytes", 0, 1 << 40)
+        if "sk_symbol" in k:
+            sym = self.str_(k["sk_symbol"], path + ".sk_symbol")
+            if not _C_IDENT.match(sym):
+                self.fail(path + ".sk_symbol", f"'{sym}' is not a C identifier")
+            out["sk_symbol"] = sym
+        elif not _C_IDENT.match(name):
+            self.fail(path, f"kernel name '{name}' is not a C identifier; rename the kernel or give "
+                      "'sk_symbol'")
+        if "split_copies" in k:
+            out["split_copies"] = self.int_(k["split_copies"], path + ".split_copies", 1, 64)
+        if "sync_flags" in k:
+            flags_list = self.list_(k["sync_flags"], path + ".sync_flags")
+            out["sync_flags"] = [self.int_(f, f"{path}.sync_flags[{i}]", 0, 15)
+                                 for i, f in enumerate(flags_list)]
+        return out
+
+    # ---- tasks ----
+
+    def stream_tasks(self, tasks: Any, si: int) -> list[tuple[type[TaskOp], dict[str, Attribute], Any]]:
+        """(op class, properties without seq, seq or None) for each task of stream `si`."""
+        out = []
+        for ti, task in enumerate(self.list_(tasks, f"streams[{si}].tasks")):
+            out.append(self.task(task, si, ti))
+        return out
+
+    def task(self, task: Any, si: int, ti: int) -> tuple[type[TaskOp], dict[str, Attribute], Any]:
+        def p(key: str | None = None) -> str:
+            base = f"streams[{si}].tasks[{ti}]"
+            return base if key is None else f"{base}.{key}"
+
+        if not isinstance(task, dict):
+            self.fail(p(), f"expected a task object, got {_what(task)}")
+        if type(task) is _DupDict:
+            self.fail(p(task.dup), "duplicate key")
+        kind = task.get("type")
+        if kind not in _TASK_ALLOWED:
+            if "type" not in task:
+                self.fail(p("type"), "required key is missing")
+            got = repr(kind) if type(kind) is str else _what(kind)
+            self.fail(p("type"), f"unknown task type {got} (one of {', '.join(TASK_KEYS)})")
+        allowed = _TASK_ALLOWED[kind]
+        for key in task:
+            if key not in allowed:
+                self.fail(p(key), f"unknown key for a {kind} task (expected one of: "
+                          f"{', '.join(sorted(allowed))})")
+        for key in TASK_KEYS[kind][0]:
+            if key not in task:
+                self.fail(p(key), "required key is missing")
+        seq = task.get("seq")
+        if seq is not None or "seq" in task:
+            seq = self.int_(seq, p("seq"), 0, _MAX_SEQ)
+        props: dict[str, Attribute] = {}
+        if kind == "kernel":
+            kernel = self.ref(task["kernel"], p("kernel"), "kernel", self.kernels)
+            props["kernel"] = symbol_ref(kernel)
+            props["blocks"] = int_attr(self.int_(task["blocks"], p("blocks"), 1, MAX_BLOCKS))
+            if "args" in task:
+                props["args"] = self.args(task["args"], p("args"), kernel)
+            if "duration_us" in task:
+                dur = task["duration_us"]
+                if type(dur) not in (int, float):
+                    self.fail(p("duration_us"), f"expected a number, got {_what(dur)}")
+                if not 0 <= dur < float("inf"):
+                    self.fail(p("duration_us"), f"expected a finite non-negative number, got {dur!r}")
+                props["duration"] = FloatData(float(dur))
+            cls: type[TaskOp] = LaunchOp
+        elif kind in _EVENT_CLS:
+            cls = _EVENT_CLS[kind]
+            props["event"] = symbol_ref(self.ref(task["event"], p("event"), "event", self.events))
+            if "external" in task and self.bool_(task["external"], p("external")):
+                props["external"] = _UNIT
+        elif kind == "value_write" or kind == "value_wait":
+            props["cell"] = symbol_ref(self.ref(task["cell"], p("cell"), "cell", self.cells))
+            props["value"] = int_attr(self.int_(task["value"], p("value"), 0, MAX_U64))
+            if kind == "value_wait":
+                props["rule"] = self.enum(task["rule"], p("rule"), _RULES, "a wait rule")
+                cls = ValueWaitOp
+            else:
+                cls = ValueWriteOp
+        elif kind == "default":
+            cls = OpaqueOp
+            op_kind = task["kind"]
+            props["kind"] = self.enum(op_kind, p("kind"), _OPAQUE, "an opaque task kind")
+            if "notify" in task:
+                if op_kind not in _NOTIFY_KINDS:
+                    self.fail(p("notify"), f"only notify_record / notify_wait tasks name a notify, "
+                              f"not {op_kind}")
+                props["notify"] = string_attr(self.name(task["notify"], p("notify")))
+        elif kind == "scope_begin" or kind == "scope_end":
+            scope = task["scope"]
+            if scope is not None:
+                props["scope"] = string_attr(self.str_(scope, p("scope"), "a scope name or null"))
+            if "options" in task:
+                props["options"] = string_attr(self.str_(task["options"], p("options")))
+            cls = ScopeBeginOp if kind == "scope_begin" else ScopeEndOp
+        else:
+            cls = PlaceholderOp
+        if "task_group" in task and self.bool_(task["task_group"], p("task_group")):
+            props["task_group"] = _UNIT
+        return cls, props, seq
+
+    def args(self, value: Any, path: str, kernel: str) -> ArrayAttr:
+        args = self.list_(value, path)
+        key = tuple(args) if all(type(a) is str and a in self.buffers for a in args) else None
+        if key is None:
+            for i, a in enumerate(args):
+                name = self.name(a, f"{path}[{i}]")
+                if name not in self.buffers:
+                    other = self.kind_of.get(name)
+                    if other is not None:
+                        self.fail(f"{path}[{i}]", f"'{name}' is a {other[0]} ({other[1]}), not a buffer")
+                    self.declare(name, "buffer", f"{path}[{i}]")
+                    self.buffers[name] = None
+            key = tuple(args)
+        spec = self.kernels[kernel]
+        params = spec.get("params")
+        expected = params if type(params) is int else None if params is None else len(params)
+        if expected is None:
+            first = self.args_len.setdefault(kernel, (len(args), path))
+            if first[0] != len(args):
+                self.fail(path, f"{len(args)} args for kernel '{kernel}', which takes {first[0]} "
+                          f"(from {first[1]})")
+        elif expected != len(args):
+            self.fail(path, f"{len(args)} args for kernel '{kernel}', which has {expected} params")
+        attr = self.args_cache.get(key)
+        if attr is None:
+            attr = self.args_cache[key] = ArrayAttr(tuple(symbol_ref(a) for a in key))
+        return attr
+
+    # ---- seq and the module ----
+
+    def assign_seq(self, tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> list[list[int]]:
+        first: tuple[bool, str] | None = None
+        for si, stream in enumerate(tasks):
+            for ti, (_, _, seq) in enumerate(stream):
+                has = seq is not None
+                if first is None:
+                    first = (has, f"streams[{si}].tasks[{ti}]")
+                elif has != first[0]:
+                    where = f"streams[{si}].tasks[{ti}]"
+                    self.fail(where + (".seq" if has else ""),
+                              f"{'has' if has else 'has no'} 'seq' but {first[1]} "
+                              f"{'has none' if has else 'has one'}; give every task a seq or none")
+        if first is None or first[0]:
+            return [[seq for _, _, seq in stream] for stream in tasks]
+        return self.simulate(tasks)
+
+    def simulate(self, tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> list[list[int]]:
+        codes = {RecordOp: _RECORD, WaitOp: _WAIT, ResetOp: _RESET}
+        plan = [[(codes.get(cls, _OTHER), props.get("event"), "external" in props)
+                 for cls, props, _ in stream] for stream in tasks]
+        seqs: list[list[int]] = [[0] * len(stream) for stream in plan]
+        pos = [0] * len(plan)
+        heap = [s for s, stream in enumerate(plan) if stream]
+        parked: dict[Any, list[int]] = {}
+        recorded: set[Any] = set()
+        counter = 0
+        while heap:
+            s = heap[0]
+            i = pos[s]
+            if i == len(plan[s]):
+                heapq.heappop(heap)
+                continue
+            code, event, external = plan[s][i]
+            if code == _WAIT and not external and event not in recorded:
+                heapq.heappop(heap)
+                parked.setdefault(event, []).append(s)
+                continue
+            seqs[s][i] = counter
+            counter += 1
+            if code == _RECORD:
+                if event not in recorded:
+                    recorded.add(event)
+                    for other in parked.pop(event, ()):
+                        heapq.heappush(heap, other)
+            elif code == _RESET:
+                recorded.discard(event)
+            pos[s] = i + 1
+        for s, stream in enumerate(plan):
+            if pos[s] < len(stream):
+                event = stream[pos[s]][1].root_reference.data
+                self.fail(f"streams[{s}].tasks[{pos[s]}]",
+                          f"event_wait on '{event}' can never run in the simulated capture: no "
+                          f"event_record of '{event}' comes first in its epoch and every other stream "
+                          "is blocked too; record the event before the wait, or give every task a seq")
+        return seqs
+
+    def build(self, model_name: str, aic: int, aiv: int, soc: str | None, names: list[str],
+              tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> ModuleOp:
+        seqs = self.assign_seq(tasks)
+        decls: list[Operation] = []
+        for name, spec in self.kernels.items():
+            params = spec.get("params")
+            if params is None:
+                if name not in self.args_len:
+                    self.fail(_key_path("kernels", name), f"kernel '{name}' has no 'params' and no "
+                              "launch passes 'args'; give its params")
+                params = self.args_len[name][0]
+            kwargs = {k: v for k, v in spec.items() if k not in ("kernel_type", "params")}
+            decls.append(KernelOp(name, spec["kernel_type"], params, **kwargs))
+        decls.extend(BufferOp(name, size) for name, size in self.buffers.items())
+        events = self.kind_of
+        decls.extend(EventOp(n) for n, (k, _) in events.items() if k == "event")
+        decls.extend(CellOp(n) for n, (k, _) in events.items() if k == "cell")
+        streams: list[StreamOp] = []
+        for name, stream, seq_list in zip(names, tasks, seqs):
+            ops = []
+            for (cls, props, _), seq in zip(stream, seq_list):
+                props["seq"] = int_attr(seq)
+                ops.append(cls.create(properties=props))
+            streams.append(StreamOp(name, Region(Block(ops)), slots=len(ops)))
+        model = ModelOp(model_name, aic, aiv, Region(Block([*decls, *streams])), soc)
+        module = ModuleOp([model])
+        self.verify(module, model, streams)
+        return module
+
+    def verify(self, module: ModuleOp, model: ModelOp, streams: list[StreamOp]) -> None:
+        try:
+            _verify_quietly(module, model)
+            return
+        except TaskVerifyException as e:
+            path = self.op_path(e.op, model, streams) if e.op is not None else None
+            message = _first_line(str(e))
+        except DiagnosticException as e:
+            path, message = None, _first_line(str(e))
+        self.fail(path or "", message)
+
+    def op_path(self, op: Operation, model: ModelOp, streams: list[StreamOp]) -> str | None:
+        parent = op.parent_op()
+        if isinstance(op, TaskOp) and isinstance(parent, StreamOp) and parent in streams:
+            si = streams.index(parent)
+            ti = next(i for i, o in enumerate(parent.body.block.ops) if o is op)
+            return f"streams[{si}].tasks[{ti}]"
+        if isinstance(op, StreamOp) and op in streams:
+            return f"streams[{streams.index(op)}]"
+        name = op.properties.get("sym_name")
+        if parent is model and name is not None:
+            kind, path = self.kind_of.get(name.data, (None, None))  # type: ignore[attr-defined]
+            return path
+        return None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else "verification failed"
+
+
+def _verify_quietly(module: ModuleOp, model: ModelOp) -> None:
+    """`module.verify()` for a module this importer built, without xDSL's diagnostic dump.
+
+    `Operation.verify` prints the whole module into the exception's notes on failure
+    (seconds at 100k tasks) and re-checks every task's properties against its definition.
+    The importer builds each task's properties from validated JSON with the right attribute
+    types, and the task ops' own verifiers check only what the importer already checked
+    (blocks range, notify kinds), so tasks are not re-verified one by one. Everything else
+    runs as in `module.verify()`: each declaration and stream op's verifier, then the
+    model's whole-model check (`skir.analysis.model_check`), then the module's. The tests
+    run the full `module.verify()` on imported models.
+    """
+    for op in model.body.block.ops:
+        op.verify_()
+    model.verify_()
+    module.verify_()

@@ -1,0 +1,77 @@
+"""Emulation specs from a compiled module: what to run, and which orders to prove.
+
+The dependency edges come from the *original* model's happens-before relation, not
+from the SuperKernel IR, so the emulation checks the emitted entry against the input
+rather than against skir's own reading of it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph import ModelOp
+from skir.dialects.aclgraph_enums import core_class
+from skir.dialects.ascendc import DeclareOp, SourceOp
+from skir.dialects.superkernel import SuperKernelOp
+from skir.hostsim.runner import EmulationSpec, SubTaskInstance
+from skir.passes.common import kernel_table
+from skir.passes.to_ascendc import entry_symbol
+from skir.targets.ascendc import emit_source
+
+
+def _model(module: ModuleOp) -> ModelOp:
+    return next(op for op in module.ops if isinstance(op, ModelOp))
+
+
+def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]:
+    """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb."""
+    model = _model(module)
+    kernels = kernel_table(model)
+    sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
+    graph = TaskGraph(_model(original))
+    hb = HappensBefore(graph)
+    node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
+    specs = []
+    for sk in model.body.block.ops:
+        if not isinstance(sk, SuperKernelOp) or sk.sym_name.data not in sources:
+            continue
+        name = sk.sym_name.data
+        source = sources[name]
+        copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops if isinstance(op, DeclareOp)}
+        subtasks = sk.subtasks()
+        instances = []
+        for sub in subtasks:
+            kernel = kernels[sub.kernel.root_reference.data]
+            instances.append(
+                SubTaskInstance(
+                    key=sub.ident,
+                    symbol=kernel.sub_symbol,
+                    offset=sub.offset.data,
+                    core_class=core_class(kernel.type).value,
+                    blocks=sub.blocks.data,
+                    split_copies=copies.get(kernel.sub_symbol, 1),
+                    batch=kernel.is_batch,
+                )
+            )
+        edges = tuple(
+            (a.ident, b.ident) if hb.before(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) else (b.ident, a.ident)
+            for a, b in combinations(subtasks, 2)
+            if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data])
+        )
+        specs.append(
+            EmulationSpec(
+                name=name,
+                entry=entry_symbol(name),
+                source=emit_source(source),
+                kernel_type=sk.type.value,
+                blocks=sk.blocks.data,
+                param_slots=sk.arg_slots.data,
+                subtasks=tuple(instances),
+                edges=edges,
+            )
+        )
+    return specs

@@ -1,0 +1,428 @@
+// kernel_operator.h -- host (g++ -std=c++17) shim of the Ascend C surface used by skir SuperKernel
+// entries.  An emitted entry (`#include "kernel_operator.h"`) compiles UNCHANGED against this header
+// and runs with one std::thread per sub-core.  The shim models control flow and synchronisation,
+// not math (see /work/shared/reference/ascendc-api.md §6).
+//
+// Files
+//   kernel_operator.h  the Ascend C surface (macros, enums, builtins, AscendC::*), cheap to include.
+//   sk_shim_impl.h     the runtime (cores, credit model, vector clocks, watchdog, log, Run).
+//                      Include it in EXACTLY ONE translation unit of the program (the driver).
+//
+// Harness API (namespace sk_shim; all defined in sk_shim_impl.h)
+//   int  Run(int blockDim, const char* kernelType, void (*entry)(), uint64_t* paramBase,
+//            int timeoutMs, const char* logPath = nullptr);
+//        kernelType: mix_aiv_1_0 | mix_aic_1_0 | mix_aic_1_1 | mix_aic_1_2 | aiv_only | aic_only.
+//        Log path: the argument, else env SKIR_EMU_LOG, else stderr.  Returns 0 ok, 1 errors,
+//        2 deadlock.  Never hangs: the watchdog aborts after timeoutMs without progress.
+//   void RegisterLock(int slot, uint64_t* word)     a GM lock word (vector clocks via dcci)
+//   void RegisterBuffer(int slot, void* p, size_t n) a GM buffer (bounds of copy_ubuf_to_gm & co)
+//   void SetParamSlots(int n)                        size of the arg table (checks args_offset)
+//   void SubBegin/SubEnd(const char* baseSymbol, uint64_t argsOffset, int copy = 0)
+//   void MaybeSleep()                                random 0..200 us (env SKIR_EMU_SEED seeds it,
+//                                                    SKIR_EMU_SLEEP_US changes the maximum)
+//   void SubSyncAllRounds(int n, const char* coreClass)  n hard SyncAll rounds of the class's kind
+//
+// Log format (one record per line, space separated; <vc> = comma-separated vector clock with one
+// component per sub-core, indexed by tid):
+//   LAUNCH <kernelType> <blockDim> <nCores> <timeoutMs>
+//   CORE <tid> <aic|aiv> <block> <sub> <subDim> <phys>
+//   BEGIN <tid> <symbol> <argsOffset> <copy> <vc>
+//   END <tid> <symbol> <argsOffset> <copy> <vc>
+//   ERROR <tid|-1> <one-line message>
+//   LEFTOVER <tid> <flag> <n>                 pending cross-core credits at the end
+//   DEADLOCK <tid> <description>              one line per unfinished sub-core, e.g.
+//                                             "aiv 3 (block 1.1): wait_flag_dev(14)"
+//   LOCK <slot> <value>                       final value of each registered lock word
+//   VERDICT <ok|error|deadlock>
+//
+// Core naming in messages: "aic <block>" and "aiv <GetBlockIdx()> (block <block>.<sub>)".
+//
+// Not modelled: vector/cube math, pipeline timing (PipeBarrier / SetFlag only checked for pairing),
+// data caches (dcci is a fence; see sk_shim_impl.h for the lock-word clock approximation), the soft
+// (GM) SyncAll, DataCacheCleanAndInvalid on tensors, WaitPreTaskEnd V3 bit-mask configs.
+#ifndef SKIR_HOSTSIM_KERNEL_OPERATOR_H
+#define SKIR_HOSTSIM_KERNEL_OPERATOR_H
+
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+// ============================================================================================
+// 1. Qualifiers, macros, meta structs
+// ============================================================================================
+#define __global__
+#define __aicore__
+#define __sk__
+#define __vector__
+#define __cube__
+#define __mix__(c, v)
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __ssbuf__
+// `__inline__` is already the GNU spelling of `inline` (it also works on C++17 variables), so it is
+// deliberately not redefined.
+#define __BLOCK_LOCAL__ thread_local
+#define GM_ADDR __gm__ uint8_t*
+#ifndef TILING_KEY_VAR
+#define TILING_KEY_VAR 0
+#endif
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+#define KERNEL_TASK_TYPE_DEFAULT(...)
+#define KERNEL_TASK_TYPE(...)
+#define ENABLE_FEATURE_FOR_COMPILE(...)
+
+enum pipe_t : int {
+    PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL = 6,
+    PIPE_MTE4 = 7, PIPE_MTE5 = 8, PIPE_V2 = 9, PIPE_FIX = 10, PIPE_MAX
+};
+enum event_t : int {
+    EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7
+};
+enum cache_line_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
+enum dcci_dst_t { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
+
+// Kernel-type meta trailer: `static const struct FunLevelMixCoreType x __attribute__((used,
+// section(".ascend.meta.x_mix_aiv"))) = {{{F_TYPE_KTYPE, sizeof(unsigned int)}, K_TYPE_MIX_AIV_MAIN},
+// {{F_TYPE_MIX_TASK_RATION, sizeof(unsigned int)}, 0, 1}};` needs the nested layout below.
+struct BaseTlv { uint16_t type; uint16_t len; };
+struct FunLevelKType { BaseTlv ktypeHead; uint32_t ktype; };
+struct FunLevelMixCoreRation { BaseTlv mixHead; uint16_t taskRation0; uint16_t taskRation1; };
+struct FunLevelMixCoreType { FunLevelKType ktypeMeta; FunLevelMixCoreRation mixCoreRation; };
+enum FuncMetaType : uint16_t { F_TYPE_KTYPE = 1, F_TYPE_CROSS_CORE_SYNC = 2, F_TYPE_MIX_TASK_RATION = 3 };
+enum KernelType : uint32_t {
+    K_TYPE_AICORE = 1, K_TYPE_AIC = 2, K_TYPE_AIV = 3, K_TYPE_MIX_AIC_MAIN = 4, K_TYPE_MIX_AIV_MAIN = 5,
+    K_TYPE_AIC_ROLLBACK = 6, K_TYPE_AIV_ROLLBACK = 7, K_TYPE_MAX
+};
+enum KernelMetaType : uint8_t {
+    KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY, KERNEL_TYPE_MIX_AIV_1_0, KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1, KERNEL_TYPE_MIX_AIC_1_2, KERNEL_TYPE_AICORE, KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE, KERNEL_TYPE_MIX_VECTOR_CORE, KERNEL_TYPE_MAX
+};
+struct OpSystemRunCfg { uint64_t l2Cacheoffset; };
+
+// ============================================================================================
+// 2. Harness interface (implemented in sk_shim_impl.h)
+// ============================================================================================
+namespace sk_shim {
+
+// Identity of the sub-core the calling thread plays; set by Run before the entry is called.
+struct CoreIdent {
+    int32_t tid = -1;
+    int32_t type = 0;        // AscendC::AIC (1) or AscendC::AIV (2); 0 outside a launch
+    int64_t block = 0;       // get_block_idx()
+    int64_t blockNum = 1;    // get_block_num()
+    int64_t sub = 0;         // get_subblockid()
+    int64_t subDim = 1;      // get_subblockdim()
+    int64_t phys = 0;        // get_coreid()
+    int64_t paraBase = 0;    // get_para_base()
+};
+inline thread_local CoreIdent t_ident;
+
+int Run(int blockDim, const char* kernelType, void (*entry)(), uint64_t* paramBase, int timeoutMs,
+        const char* logPath = nullptr);
+void RegisterLock(int slot, uint64_t* word);
+void RegisterBuffer(int slot, void* p, size_t n);
+void SetParamSlots(int n);
+void SubBegin(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
+void SubEnd(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
+void MaybeSleep();
+void SubSyncAllRounds(int n, const char* coreClass = "aiv");
+
+// Internal entry points used by the inline wrappers below.
+void FftsSet(int pipe, uint64_t msg);
+void FftsWait(int64_t flag);
+void Dcci(const volatile void* addr);
+void SetFftsBase(uint64_t addr);
+void LocalSet(int src, int dst, int id);
+void LocalWait(int src, int dst, int id);
+void EarlySet(int aivPipe, int aicPipe);
+void EarlyWait(int cfg);
+void FeedSyncNote(int kind);  // 0 SyncAll<true>, 1 SyncAll<false>, 2 all-AIC barrier
+void FeedSyncEnd();
+void FeedSyncComplement();
+void Error(const char* message);
+void GmCheck(const volatile void* p, size_t n, const char* what);
+[[noreturn]] void Trap();
+void* UbPtr(const volatile void* p, size_t n);  // maps a small pointer value to the thread's UB
+void* L1Ptr(const volatile void* p, size_t n);  // the same for the AIC L1 buffer
+
+}  // namespace sk_shim
+
+// ============================================================================================
+// 3. Core identity and raw builtins
+// ============================================================================================
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+
+#define g_coreType (static_cast<int32_t>(::sk_shim::t_ident.type))
+#define ASCEND_IS_AIV (g_coreType == ::AscendC::AIV)
+#define ASCEND_IS_AIC (g_coreType == ::AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (g_coreType != ::AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (g_coreType != ::AscendC::AIC)
+
+inline int64_t get_block_idx() { return sk_shim::t_ident.block; }
+inline int64_t get_block_num() { return sk_shim::t_ident.blockNum; }
+inline int64_t get_subblockid() { return sk_shim::t_ident.sub; }
+inline int64_t get_subblockdim() { return sk_shim::t_ident.subDim; }
+inline int64_t get_coreid() { return sk_shim::t_ident.phys; }
+inline int64_t get_para_base() { return sk_shim::t_ident.paraBase; }
+inline int64_t get_pc() { return 0x1000; }
+inline void set_ffts_base_addr(uint64_t addr) { sk_shim::SetFftsBase(addr); }
+inline int64_t get_sys_cnt();
+inline void set_cond(uint64_t) {}
+
+// Block-local globals the generated code assigns.
+inline thread_local int64_t g_super_kernel_early_start_config = -1;
+inline thread_local int64_t g_super_kernel_dynamic_block_num = 0;
+
+// ============================================================================================
+// 4. Raw synchronisation builtins
+// ============================================================================================
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t msg) { sk_shim::FftsSet(pipe, msg); }
+inline void wait_flag_dev(int64_t flag) { sk_shim::FftsWait(flag); }
+inline void wait_flag_dev(pipe_t, int64_t flag) { sk_shim::FftsWait(flag); }  // c310 spelling
+
+inline void pipe_barrier(pipe_t) {}
+inline void set_flag(pipe_t pipe, pipe_t tpipe, event_t id) { sk_shim::LocalSet(pipe, tpipe, id); }
+inline void set_flag(pipe_t pipe, pipe_t tpipe, int id) { sk_shim::LocalSet(pipe, tpipe, id); }
+inline void wait_flag(pipe_t pipe, pipe_t tpipe, event_t id) { sk_shim::LocalWait(pipe, tpipe, id); }
+inline void wait_flag(pipe_t pipe, pipe_t tpipe, int id) { sk_shim::LocalWait(pipe, tpipe, id); }
+
+// dcci: a seq_cst fence + yield + abort check; on a registered lock word it also moves clocks.
+inline void dcci(const volatile void* addr, uint64_t /*cacheLine*/, uint64_t /*dst*/ = 2) {
+    sk_shim::Dcci(addr);
+}
+inline void dcci(const volatile void* addr, cache_line_t, dcci_dst_t) { sk_shim::Dcci(addr); }
+
+// Instruction / data cache preloads: no-ops.
+inline void preload(const volatile void*, int64_t = 1) {}
+template <class T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+inline void preload(T, int64_t = 1) {}
+template <class R, class... A>
+inline void preload(R (*)(A...), int64_t = 1) {}
+inline void icache_preload(int64_t) {}
+inline int64_t get_icache_prl_st() { return 0; }
+inline void dc_preload(const volatile void*, int64_t) {}
+
+// ============================================================================================
+// 5. Data movers (UB = thread-local 192 KiB; a pointer value below its size is a UB offset)
+// ============================================================================================
+inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ void* src, uint8_t /*sid*/, uint16_t nBurst,
+                            uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride) {
+    const size_t burst = size_t(lenBurst) * 32, srcStep = burst + size_t(srcStride) * 32,
+                 dstStep = burst + size_t(dstStride) * 32;
+    if (nBurst == 0 || burst == 0) return;
+    auto* s = static_cast<uint8_t*>(sk_shim::UbPtr(src, srcStep * (nBurst - 1) + burst));
+    auto* d = static_cast<uint8_t*>(dst);
+    sk_shim::GmCheck(d, dstStep * (nBurst - 1) + burst, "copy_ubuf_to_gm");
+    for (uint16_t i = 0; i < nBurst; ++i) std::memcpy(d + i * dstStep, s + i * srcStep, burst);
+}
+inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ void* src, uint8_t /*sid*/, uint16_t nBurst,
+                            uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride) {
+    const size_t burst = size_t(lenBurst) * 32, srcStep = burst + size_t(srcStride) * 32,
+                 dstStep = burst + size_t(dstStride) * 32;
+    if (nBurst == 0 || burst == 0) return;
+    auto* d = static_cast<uint8_t*>(sk_shim::UbPtr(dst, dstStep * (nBurst - 1) + burst));
+    auto* s = static_cast<uint8_t*>(src);
+    sk_shim::GmCheck(s, srcStep * (nBurst - 1) + burst, "copy_gm_to_ubuf");
+    for (uint16_t i = 0; i < nBurst; ++i) std::memcpy(d + i * dstStep, s + i * srcStep, burst);
+}
+// AIC L1 variants (feed-sync-all workspace clear on AIC SuperKernels).
+inline void copy_cbuf_to_gm(__gm__ void* dst, __cbuf__ void* src, uint8_t /*sid*/, uint16_t nBurst,
+                            uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride) {
+    const size_t burst = size_t(lenBurst) * 32, srcStep = burst + size_t(srcStride) * 32,
+                 dstStep = burst + size_t(dstStride) * 32;
+    if (nBurst == 0 || burst == 0) return;
+    auto* s = static_cast<uint8_t*>(sk_shim::L1Ptr(src, srcStep * (nBurst - 1) + burst));
+    auto* d = static_cast<uint8_t*>(dst);
+    sk_shim::GmCheck(d, dstStep * (nBurst - 1) + burst, "copy_cbuf_to_gm");
+    for (uint16_t i = 0; i < nBurst; ++i) std::memcpy(d + i * dstStep, s + i * srcStep, burst);
+}
+// Approximation: fills (config & 0xFFFF) repeats of 512 bytes with `value`.
+template <class T, class U>
+inline void create_cbuf_matrix(__cbuf__ T* dst, uint64_t config, U value) {
+    const size_t n = size_t(config & 0xFFFF) * 512 / sizeof(T);
+    T* d = static_cast<T*>(sk_shim::L1Ptr(dst, n * sizeof(T)));
+    for (size_t i = 0; i < n; ++i) d[i] = static_cast<T>(value);
+}
+
+// ============================================================================================
+// 6. AscendC namespace
+// ============================================================================================
+namespace AscendC {
+
+constexpr uint16_t SYNC_AIC_FLAG = 11;
+constexpr uint16_t SYNC_AIV_FLAG = 12;
+constexpr uint16_t SYNC_AIC_AIV_FLAG = 13;
+constexpr uint16_t SYNC_AIV_ONLY_ALL = 14;
+
+// ---- identity (dav_c220 formulas)
+inline int64_t GetSubBlockNum() { return ASCEND_IS_AIV ? get_subblockdim() : 1; }
+inline int64_t GetTaskRation() { return ASCEND_IS_AIV ? get_subblockdim() : 1; }
+inline int64_t GetTaskRatio() { return GetTaskRation(); }
+inline int64_t GetSubBlockIdx() { return ASCEND_IS_AIV ? get_subblockid() : 0; }
+inline int64_t GetBlockIdxImpl() {
+    return ASCEND_IS_AIV ? get_block_idx() * GetTaskRation() + get_subblockid() : get_block_idx();
+}
+inline int64_t GetBlockIdx() { return GetBlockIdxImpl(); }
+inline int64_t GetBlockNum() { return get_block_num(); }
+inline int64_t GetSystemCycle() { return get_sys_cnt(); }
+
+// ---- cross-core flags
+inline uint64_t GetffstMsg(uint16_t mode, uint16_t flagId) {
+    return 1ull | (uint64_t(mode & 0x3) << 4) | (uint64_t(flagId & 0xF) << 8);
+}
+template <uint8_t modeId, pipe_t pipe>
+inline void CrossCoreSetFlag(uint16_t flagId) { ffts_cross_core_sync(pipe, GetffstMsg(modeId, flagId)); }
+template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
+inline void CrossCoreWaitFlag(uint16_t flagId) { wait_flag_dev(flagId); }
+
+// ---- intra-core pipe sync
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1,
+    MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2,
+    MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX, FIX_MTE1, FIX_FIX, MAX
+};
+namespace shim_detail {
+// (source pipe, destination pipe) of each HardEvent, in enum order.
+constexpr pipe_t kEventPipes[][2] = {
+    {PIPE_MTE2, PIPE_MTE1}, {PIPE_MTE1, PIPE_MTE2}, {PIPE_MTE1, PIPE_M}, {PIPE_M, PIPE_MTE1},
+    {PIPE_MTE2, PIPE_V}, {PIPE_V, PIPE_MTE2}, {PIPE_MTE3, PIPE_V}, {PIPE_V, PIPE_MTE3},
+    {PIPE_M, PIPE_V}, {PIPE_V, PIPE_M}, {PIPE_V, PIPE_V}, {PIPE_MTE3, PIPE_MTE1},
+    {PIPE_MTE1, PIPE_MTE3}, {PIPE_MTE1, PIPE_V}, {PIPE_MTE2, PIPE_M}, {PIPE_M, PIPE_MTE2},
+    {PIPE_V, PIPE_MTE1}, {PIPE_M, PIPE_FIX}, {PIPE_FIX, PIPE_M}, {PIPE_MTE3, PIPE_MTE2},
+    {PIPE_MTE2, PIPE_MTE3}, {PIPE_S, PIPE_V}, {PIPE_V, PIPE_S}, {PIPE_S, PIPE_MTE2},
+    {PIPE_MTE2, PIPE_S}, {PIPE_S, PIPE_MTE3}, {PIPE_MTE3, PIPE_S}, {PIPE_MTE2, PIPE_FIX},
+    {PIPE_FIX, PIPE_MTE2}, {PIPE_FIX, PIPE_S}, {PIPE_M, PIPE_S}, {PIPE_FIX, PIPE_MTE3},
+    {PIPE_MTE1, PIPE_FIX}, {PIPE_FIX, PIPE_MTE1}, {PIPE_FIX, PIPE_FIX},
+};
+static_assert(sizeof(kEventPipes) / sizeof(kEventPipes[0]) == size_t(HardEvent::MAX), "HardEvent table");
+}  // namespace shim_detail
+template <HardEvent evt>
+inline void SetFlag(int32_t eventID) {
+    static_assert(evt != HardEvent::MAX, "HardEvent::MAX");
+    sk_shim::LocalSet(shim_detail::kEventPipes[int(evt)][0], shim_detail::kEventPipes[int(evt)][1], eventID);
+}
+template <HardEvent evt>
+inline void WaitFlag(int32_t eventID) {
+    static_assert(evt != HardEvent::MAX, "HardEvent::MAX");
+    sk_shim::LocalWait(shim_detail::kEventPipes[int(evt)][0], shim_detail::kEventPipes[int(evt)][1], eventID);
+}
+template <pipe_t pipe>
+inline void PipeBarrier() {}
+
+// ---- feed-sync-all state (assigned by the entry around sub-kernels that call SyncAll)
+inline thread_local bool g_superKernelAutoSyncAllEnable = false;
+inline thread_local int64_t g_superKernelAutoSyncAllSyncIdx = 0;
+inline thread_local GM_ADDR g_superKernelAutoSyncAllConfigGmAddr = nullptr;
+inline thread_local GM_ADDR g_superKernelAutoSyncAllConfigGmBaseAddr = nullptr;
+
+// ---- hard SyncAll: exactly the primitive sequence of ascendc-api.md §2.
+// <true>  (AIV only): PipeBarrier<ALL>; AIV sets mode-0 flag 14 on MTE3, waits 14; AIC returns.
+// <false> (mix):      AIV sets mode-2 flag 12 on MTE3, waits 13;
+//                     AIC waits 12, sets mode-0 flag 11 on FIX, waits 11, sets mode-2 flag 13 on FIX.
+template <bool isAIVOnly = true>
+inline void SyncAll() {
+    if constexpr (isAIVOnly) {
+        if ASCEND_IS_AIC { return; }
+        if (g_superKernelAutoSyncAllEnable) sk_shim::FeedSyncNote(0);
+        PipeBarrier<PIPE_ALL>();
+        CrossCoreSetFlag<0x0, PIPE_MTE3>(SYNC_AIV_ONLY_ALL);
+        CrossCoreWaitFlag(SYNC_AIV_ONLY_ALL);
+    } else {
+        if (g_superKernelAutoSyncAllEnable) sk_shim::FeedSyncNote(1);
+        if ASCEND_IS_AIV {
+            CrossCoreSetFlag<0x2, PIPE_MTE3>(SYNC_AIV_FLAG);
+            CrossCoreWaitFlag(SYNC_AIC_AIV_FLAG);
+        } else {
+            CrossCoreWaitFlag(SYNC_AIV_FLAG);
+            CrossCoreSetFlag<0x0, PIPE_FIX>(SYNC_AIC_FLAG);
+            CrossCoreWaitFlag(SYNC_AIC_FLAG);
+            CrossCoreSetFlag<0x2, PIPE_FIX>(SYNC_AIC_AIV_FLAG);
+        }
+    }
+}
+
+// Feed-sync-all: End marks the op's round count final; Complement (idle cores) joins as many
+// SyncAll rounds, of the same kind, as the active cores performed.  See sk_shim_impl.h.
+template <bool dummy = true>
+inline void SuperKernelAutoSyncAllEndImpl() { sk_shim::FeedSyncEnd(); }
+template <bool dummy = true>
+inline void SuperKernelAutoSyncAllComplementImpl() { sk_shim::FeedSyncComplement(); }
+
+// ---- early start (recipes documented at sk_shim::EarlyWait in sk_shim_impl.h)
+template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
+inline void SetNextTaskStart() { sk_shim::EarlySet(AIV_PIPE, AIC_PIPE); }
+template <int8_t cfg>
+inline void WaitPreTaskEndImpl() {
+    sk_shim::EarlyWait(cfg < 0 ? int(g_super_kernel_early_start_config) : int(cfg));
+}
+template <bool FORCE = false>
+inline void WaitPreTaskEnd() { sk_shim::EarlyWait(int(g_super_kernel_early_start_config)); }
+
+// ---- preload / debug / misc
+inline void PreLoad(const int64_t) {}
+inline void ICachePreLoad(const int64_t) {}
+template <class... Args>
+inline void InitDump(Args...) {}
+[[noreturn]] inline void Trap() { sk_shim::Trap(); }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+template <class... Args>
+inline void printf(const char* fmt, Args... args) {
+    std::printf("[core %d] ", int(sk_shim::t_ident.tid));
+    std::printf(fmt, args...);
+}
+#pragma GCC diagnostic pop
+
+// Vector duplicate into UB: count form and mask/repeat form (mask taken as elements per repeat).
+template <class T, class U>
+inline void DuplicateImpl(__ubuf__ T* dst, const U& value, const int32_t& count) {
+    if (count <= 0) return;
+    T* d = static_cast<T*>(sk_shim::UbPtr(dst, size_t(count) * sizeof(T)));
+    for (int32_t i = 0; i < count; ++i) d[i] = static_cast<T>(value);
+}
+template <class T, class U>
+inline void DuplicateImpl(__ubuf__ T* dst, const U& value, uint64_t mask, uint8_t repeatTimes,
+                          uint16_t /*dstBlockStride*/, uint8_t dstRepeatStride) {
+    const size_t perRepeat = mask < 256 / sizeof(T) ? size_t(mask) : 256 / sizeof(T);
+    const size_t step = dstRepeatStride ? size_t(dstRepeatStride) * 32 / sizeof(T) : perRepeat;
+    if (repeatTimes == 0 || perRepeat == 0) return;
+    T* d = static_cast<T*>(sk_shim::UbPtr(dst, (step * (repeatTimes - 1) + perRepeat) * sizeof(T)));
+    for (size_t r = 0; r < repeatTimes; ++r)
+        for (size_t i = 0; i < perRepeat; ++i) d[r * step + i] = static_cast<T>(value);
+}
+
+}  // namespace AscendC
+
+using AscendC::SYNC_AIC_AIV_FLAG;
+using AscendC::SYNC_AIC_FLAG;
+using AscendC::SYNC_AIV_FLAG;
+using AscendC::SYNC_AIV_ONLY_ALL;
+
+#include <chrono>
+inline int64_t get_sys_cnt() {
+    return int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count() / 20);  // a 50 MHz counter, as on the device
+}
+
+#endif  // SKIR_HOSTSIM_KERNEL_OPERATOR_H

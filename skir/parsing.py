@@ -1,0 +1,50 @@
+"""Parsing `.mlir` text while remembering where each op started, for located diagnostics.
+
+xDSL does not attach source locations to ops; `LocatingParser` records the start offset
+of every op it parses in a `SourceMap`, so that a verifier error naming an op can be
+reported as `file:line:col: error: ...`.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Input, Span
+
+
+class SourceMap:
+    """Op -> (input, start offset, line offset) for the ops of the parsed chunks."""
+
+    def __init__(self) -> None:
+        self._where: dict[Operation, tuple[Input, int, int]] = {}
+
+    def record(self, op: Operation, source: Input, offset: int, line_offset: int) -> None:
+        self._where[op] = (source, offset, line_offset)
+
+    def location(self, op: Operation | None) -> str | None:
+        """`file:line:col` of `op` (or of its nearest parsed ancestor), if it was parsed."""
+        while op is not None:
+            where = self._where.get(op)
+            if where is not None:
+                source, offset, line_offset = where
+                return str(Span(offset, offset, source, line_offset).get_location())
+            op = op.parent_op()
+        return None
+
+
+class LocatingParser(Parser):
+    """A `Parser` that records the start of every op in a `SourceMap`."""
+
+    def __init__(
+        self, ctx: Context, text: str, name: str, source_map: SourceMap, line_offset: int = 0
+    ) -> None:
+        super().__init__(ctx, text, name)
+        self._source_map = source_map
+        self._line_offset = line_offset
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        self._source_map.record(op, self.lexer.input, start, self._line_offset)
+        return op

@@ -1,0 +1,58 @@
+"""Helpers shared by skir's passes: models of a module, symbol tables, options, attribute names."""
+
+from __future__ import annotations
+
+import warnings
+
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64 as i64_type
+from xdsl.ir import Operation
+
+from skir.dialects.aclgraph import ModelOp
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.options import SkOptions, parse_options
+
+GROUP_ATTR = "sk.group"
+"""On a kernel task: the index of the SuperKernel formation put it in."""
+FAIL_ATTR = "sk.fail"
+"""On a kernel task left unfused: the reason (DESIGN §3 fail reasons)."""
+
+
+class SkirWarning(UserWarning):
+    """A one-line warning from a pass (option segments without '=', broken scopes, ...)."""
+
+
+def models(module: ModuleOp) -> list[ModelOp]:
+    """The `aclgraph.model` ops at the top of `module`."""
+    return [op for op in module.ops if isinstance(op, ModelOp)]
+
+
+def kernel_table(model: ModelOp) -> dict[str, KernelOp]:
+    """Kernel name -> declaration, built once per pass."""
+    return {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+
+
+def pass_options(text: str) -> SkOptions:
+    """Parse a pass's `options` string, turning its warnings into `SkirWarning`s."""
+    options, messages = parse_options(text)
+    for message in messages:
+        warnings.warn(message, SkirWarning, stacklevel=2)
+    return options
+
+
+def i64(value: int) -> IntegerAttr:
+    return IntegerAttr(value, i64_type)
+
+
+def set_group(op: Operation, group: int) -> None:
+    op.attributes[GROUP_ATTR] = i64(group)
+    op.attributes.pop(FAIL_ATTR, None)
+
+
+def set_fail(op: Operation, reason: str) -> None:
+    op.attributes[FAIL_ATTR] = StringAttr(reason)
+    op.attributes.pop(GROUP_ATTR, None)
+
+
+def group_of(op: Operation) -> int | None:
+    attr = op.attributes.get(GROUP_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None

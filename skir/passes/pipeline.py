@@ -1,0 +1,50 @@
+"""`superkernel-pipeline`: the whole chain of skir passes with one option string.
+
+`-p 'superkernel-pipeline{options="stream-fusion=0:split-mode=2"}'` runs
+`sk-form-scopes`, `sk-outline`, `sk-lower-sync` and `sk-to-ascendc`, each with the same
+options, verifying the module between passes unless `verify-each=false`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from skir.passes.common import pass_options
+from skir.passes.form_scopes import FormScopesPass
+from skir.passes.lower_sync import LowerSyncPass
+from skir.passes.outline import OutlinePass
+from skir.passes.to_ascendc import ToAscendCPass
+
+
+def pipeline_passes(options: str) -> list[ModulePass]:
+    """The passes of the SuperKernel pipeline, in order, all given `options`."""
+    return [
+        FormScopesPass(options=options),
+        OutlinePass(options=options),
+        LowerSyncPass(options=options),
+        ToAscendCPass(options=options),
+    ]
+
+
+@dataclass(frozen=True)
+class SuperKernelPipelinePass(ModulePass):
+    """Run every skir pass from scope formation to Ascend C, with one option string."""
+
+    name = "superkernel-pipeline"
+
+    options: str = ""
+    """SuperKernel options (vendor syntax), forwarded to every pass."""
+
+    verify_each: bool = True
+    """Verify the module after each inner pass."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pass_options(self.options)
+        for inner in pipeline_passes(self.options):
+            inner.apply(ctx, op)
+            if self.verify_each:
+                op.verify()

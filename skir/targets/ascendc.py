@@ -1,0 +1,229 @@
+"""The `ascendc` target: print each `ascendc.source` as an Ascend C entry source.
+
+`sk-opt model.mlir -p superkernel-pipeline -t ascendc` prints every entry, each after a
+line `// ----- sk @name`; `-t 'ascendc{sk=name}'` prints just that one, ready to compile.
+The text follows the shape of the vendor's generated entries
+(`reference/ascend-superkernel.md` §3): GM-lock helper templates, `extern "C"` sub-kernel
+declarations, the entry reading `get_para_base()`, guarded calls and the kernel-type
+meta trailer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import IO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.target import Target
+
+from skir.analysis.superkernel_shape import TASK_RATIO
+from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.ascendc import (
+    BlockIndex,
+    CallOp,
+    CommentOp,
+    CoreType,
+    CrossCoreSetOp,
+    CrossCoreWaitOp,
+    DeclareOp,
+    EntryOp,
+    FftsBaseOp,
+    IfBlockOp,
+    IfCoreOp,
+    LockHelpersOp,
+    SourceOp,
+    SyncAllOp,
+)
+from skir.errors import SkirError
+
+_FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
+               13: "AscendC::SYNC_AIC_AIV_FLAG", 14: "AscendC::SYNC_AIV_ONLY_ALL"}
+
+_LOCK_HELPERS = """\
+template <bool aic_flag>
+__aicore__ inline void NotifyFunc(GM_ADDR notify_lock_addr)
+{
+    bool first = aic_flag ? (get_block_idx() == 0) : (AscendC::GetBlockIdx() == 0);
+    if (first) {
+        *((__gm__ volatile uint64_t *)notify_lock_addr) = 1;
+        dcci((__gm__ uint64_t *)notify_lock_addr, 0, 2);
+    }
+}
+
+template <bool aic_flag>
+__aicore__ inline void WaitFunc(GM_ADDR wait_lock_addr)
+{
+    bool first = aic_flag ? (get_block_idx() == 0) : (AscendC::GetBlockIdx() == 0);
+    if (first) {
+        dcci((__gm__ uint64_t *)wait_lock_addr, 0, 2);
+        while (*((__gm__ volatile uint64_t *)wait_lock_addr) != 1) {
+            dcci((__gm__ uint64_t *)wait_lock_addr, 0, 2);
+        }
+    }
+}
+"""
+
+
+def _flag(flag: int) -> str:
+    return _FLAG_NAMES.get(flag, str(flag))
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.depth = 0
+
+    def line(self, text: str = "") -> None:
+        self.lines.append(("    " * self.depth + text) if text else "")
+
+    def open(self, text: str) -> None:
+        self.line(text + " {")
+        self.depth += 1
+
+    def close(self, suffix: str = "") -> None:
+        self.depth -= 1
+        self.line("}" + suffix)
+
+
+def _emit_call(w: _Writer, op: CallOp) -> None:
+    symbol, offset, copies = op.symbol.data, op.offset.value.data, op.copies.value.data
+    if copies == 1:
+        w.line(f"{symbol}({offset});")
+        return
+    w.line("uint8_t coreid = (uint8_t)get_coreid();")
+    for i in range(copies):
+        name = symbol if i == 0 else f"{symbol}_split{i}"
+        head = "if" if i == 0 else "} else if"
+        w.line(f"{head} ((coreid % {copies}) == {i}) {{")
+        w.depth += 1
+        w.line(f"{name}({offset});")
+        w.depth -= 1
+    w.line("}")
+
+
+def _emit_body(w: _Writer, ops: list[Operation]) -> None:
+    for op in ops:
+        if isinstance(op, CommentOp):
+            w.line(f"// {op.text.data}")
+        elif isinstance(op, FftsBaseOp):
+            w.line("GM_ADDR *param_base = (GM_ADDR *)get_para_base();")
+            w.line("GM_ADDR ffts_addr = param_base[0];")
+            w.open("if (ffts_addr != nullptr)")
+            w.line("set_ffts_base_addr((uint64_t)ffts_addr);")
+            w.close()
+        elif isinstance(op, IfCoreOp):
+            w.open("if ASCEND_IS_AIC" if op.core.data is CoreType.AIC else "if ASCEND_IS_AIV")
+            _emit_body(w, list(op.body.block.ops))
+            w.close()
+        elif isinstance(op, IfBlockOp):
+            index = "get_block_idx()" if op.index.data is BlockIndex.BLOCK else "AscendC::GetBlockIdx()"
+            w.open(f"if ({index} < {op.bound.value.data})")
+            _emit_body(w, list(op.body.block.ops))
+            w.close()
+        elif isinstance(op, CallOp):
+            _emit_call(w, op)
+        elif isinstance(op, CrossCoreSetOp):
+            pipe = "PIPE_" + op.pipe.data.value.upper()
+            w.line(
+                f"ffts_cross_core_sync({pipe}, AscendC::GetffstMsg(0x{op.mode.value.data:x}, "
+                f"{_flag(op.flag.value.data)}));"
+            )
+        elif isinstance(op, CrossCoreWaitOp):
+            w.line(f"wait_flag_dev({_flag(op.flag.value.data)});")
+        elif isinstance(op, SyncAllOp):
+            w.line("AscendC::SyncAll<false>();")
+        else:
+            raise SkirError(f"the ascendc target cannot print '{op.name}'")
+
+
+def _meta_section(w: _Writer, name: str, side: str, main: str, ratio: tuple[int, int]) -> None:
+    w.line(
+        f"static const struct FunLevelMixCoreType {name}_mix_{side}_section "
+        f'__attribute__((used, section(".ascend.meta.{name}_mix_{side}"))) = '
+        f"{{{{{{F_TYPE_KTYPE, sizeof(unsigned int)}}, {main}}}, "
+        f"{{{{F_TYPE_MIX_TASK_RATION, sizeof(unsigned int)}}, {ratio[0]}, {ratio[1]}}}}};"
+    )
+
+
+def _emit_trailer(w: _Writer, name: str, kernel_type: KernelType) -> None:
+    ratio = TASK_RATIO[kernel_type]
+    if kernel_type is KernelType.MIX_AIV_1_0:
+        w.line("#if TILING_KEY_VAR == 0UL")
+        _meta_section(w, name, "aiv", "K_TYPE_MIX_AIV_MAIN", ratio)
+        w.line("#endif")
+    elif kernel_type is KernelType.MIX_AIC_1_0:
+        w.line("#if TILING_KEY_VAR == 0UL")
+        _meta_section(w, name, "aic", "K_TYPE_MIX_AIC_MAIN", ratio)
+        w.line("#endif")
+    else:
+        for side, arch in (("aic", "__DAV_CUBE__"), ("aiv", "__DAV_VEC__")):
+            w.line(f"#if (defined({arch}) && __NPU_ARCH__ == 2201)")
+            _meta_section(w, name, side, "K_TYPE_MIX_AIC_MAIN", ratio)
+            w.line("#endif")
+
+
+def emit_source(source: SourceOp) -> str:
+    """The C++ text of one `ascendc.source`."""
+    name = source.sym_name.data
+    w = _Writer()
+    w.line(f"// SuperKernel {name} ({source.kernel_type.data.value}), generated by skir")
+    w.line("#if 1")
+    w.line('#include "kernel_operator.h"')
+    for op in source.body.block.ops:
+        if isinstance(op, LockHelpersOp):
+            w.line()
+            w.lines.extend(_LOCK_HELPERS.rstrip("\n").split("\n"))
+        elif isinstance(op, DeclareOp):
+            if not w.lines[-1].startswith("extern"):
+                w.line()
+            copies = op.copies.value.data
+            for i in range(copies):
+                symbol = op.symbol.data if i == 0 else f"{op.symbol.data}_split{i}"
+                w.line(f'extern "C" __aicore__ void {symbol}(uint64_t args_offset);')
+        elif isinstance(op, EntryOp):
+            align = op.align.value.data
+            attr = f"__attribute__((aligned({align}))) " if align else ""
+            w.line()
+            w.line(f'extern "C" __global__ {attr}__aicore__ void {op.symbol.data}(void)')
+            w.line("{")
+            w.depth += 1
+            _emit_body(w, list(op.body.block.ops))
+            w.close()
+    w.line()
+    _emit_trailer(w, name, source.kernel_type.data)
+    w.line("#endif")
+    return "\n".join(w.lines) + "\n"
+
+
+def sources(module: ModuleOp) -> list[SourceOp]:
+    return [op for op in module.ops if isinstance(op, SourceOp)]
+
+
+@dataclass(frozen=True)
+class AscendCTarget(Target):
+    """Print the Ascend C entry of every SuperKernel (or of the one named by `sk`)."""
+
+    name = "ascendc"
+
+    sk: str = ""
+    """Print only the entry of this SuperKernel, with no separator line."""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        found = sources(module)
+        if not found:
+            raise SkirError(
+                "no Ascend C entries in the module; run 'superkernel-pipeline' (or up to "
+                "'sk-to-ascendc') first"
+            )
+        if self.sk:
+            match = [s for s in found if s.sym_name.data == self.sk]
+            if not match:
+                names = ", ".join(s.sym_name.data for s in found)
+                raise SkirError(f"no SuperKernel named '{self.sk}' (have: {names})")
+            output.write(emit_source(match[0]))
+            return
+        for source in found:
+            output.write(f"// ----- sk @{source.sym_name.data}\n")
+            output.write(emit_source(source))

@@ -1,0 +1,43 @@
+"""The short summary `sk-compile` prints and writes to `OUT/README.txt`."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from skir.api import CompileResult, the_model
+from skir.dialects.aclgraph import StreamOp
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _seq_ranges(seqs: list[int]) -> str:
+    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}..{seqs[-1]}"
+
+
+def render_summary(result: CompileResult) -> str:
+    """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse."""
+    model = the_model(result.module)
+    streams = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
+    tasks = sum(len(list(s.body.block.ops)) for s in streams)
+    lines = [
+        f"model @{model.sym_name.data}: {_count(len(streams), 'stream')}, {_count(tasks, 'task')}, "
+        f"{_count(result.kernel_tasks, 'kernel task')}",
+        f"SuperKernels: {len(result.superkernels)}, fusing "
+        f"{sum(len(sk.members) for sk in result.superkernels)} kernel tasks; "
+        f"launches saved: {result.launches_saved}",
+    ]
+    for sk in result.superkernels:
+        by_stream: dict[str, list[int]] = {}
+        for m in sk.members:
+            by_stream.setdefault(m.stream, []).append(m.seq)
+        where = ", ".join(f"@{s} {_seq_ranges(sorted(q))}" for s, q in by_stream.items())
+        lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
+    reasons = Counter(u.reason for u in result.fail_reasons)
+    lines.append(f"unfused kernel tasks: {len(result.fail_reasons)}")
+    if reasons:
+        lines.append("  " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
+    for emu in result.emulation:
+        lines.append(f"emulation {emu.name}: {emu.verdict}")
+    return "\n".join(lines) + "\n"

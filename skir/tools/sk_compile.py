@@ -1,0 +1,79 @@
+"""`sk-compile`: compile a captured model into SuperKernels in one command.
+
+```
+sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--emulate]
+           [--dump-ir DIR] [--verify-each=false] [-v | -q]
+```
+Exit codes: 0 ok, 1 bad input, 2 a missing tool, 3 a check failed, 4 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from skir.diagnostics import describe_exception, one_line_warnings
+from skir.errors import CheckFailedError, ExitCode, SkirError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="sk-compile",
+        description="Fuse the kernel tasks of a captured aclgraph model into SuperKernels and "
+        "emit their Ascend C entries.",
+    )
+    p.add_argument("model", help="the model: .mlir, or capture JSON (.json)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder")
+    p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
+    p.add_argument("--emulate", action="store_true", help="run every entry in host emulation (needs g++ or $CXX)")
+    p.add_argument("--dump-ir", metavar="DIR", help="write the IR before and after each pass into DIR")
+    p.add_argument(
+        "--verify-each", default="true", choices=("true", "false"), help="verify the IR after each pass (default true)"
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="more detail; tracebacks on internal errors")
+    p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point; returns the exit code."""
+    args = _parser().parse_args(argv)
+    import skir
+
+    with one_line_warnings("sk-compile"):
+        try:
+            result = skir.compile(
+                args.model,
+                options=args.options,
+                out_dir=Path(args.output),
+                emulate=args.emulate,
+                verify_each=args.verify_each == "true",
+                dump_ir=args.dump_ir,
+            )
+        except CheckFailedError as err:
+            print(f"sk-compile: error: {err}", file=sys.stderr)
+            for line in err.details if args.verbose else err.details[:5]:
+                print(f"  {line}", file=sys.stderr)
+            return ExitCode.CHECK_FAILED
+        except SkirError as err:
+            print(f"sk-compile: error: {err}", file=sys.stderr)
+            return err.code
+        except Exception as err:  # noqa: BLE001 - last resort: one line, exit 4
+            if args.verbose:
+                raise
+            print(f"sk-compile: {describe_exception(err)}", file=sys.stderr)
+            return ExitCode.INTERNAL
+    if not args.quiet:
+        from skir.targets.summary import render_summary
+
+        sys.stdout.write(render_summary(result))
+        if args.verbose:
+            for rel in result.outputs:
+                print(f"  wrote {Path(args.output) / rel}")
+    return ExitCode.OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,371 @@
+// RUN: SKIR_DIAGNOSTICS
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.stream @s {
+    aclgraph.launch seq 0 @a blocks 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:6:37: error: blocks must be in [1, 65535], got 0
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.stream @s {
+    aclgraph.launch seq 0 @a blocks 70000
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:17:37: error: blocks must be in [1, 65535], got 70000
+
+// -----
+
+aclgraph.model @m cores(aic = 0, aiv = 48) {
+}
+
+// CHECK: {{.*}}invalid.mlir:25:31: error: aic cores must be in [1, 65535], got 0
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a vector_only params(in)
+}
+
+// CHECK: {{.*}}invalid.mlir:33:22: error: Expected `aiv_only`, `aic_only`, `mix_aiv_1_0`, `mix_aic_1_0`, `mix_aic_1_1`, or `mix_aic_1_2`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(input)
+}
+
+// CHECK: {{.*}}invalid.mlir:41:38: error: Expected `in`, `out`, `inout`, `workspace`, or `tiling`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in) batch batch
+}
+
+// CHECK: {{.*}}invalid.mlir:49:48: error: clause 'batch' given twice
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in) early_start(start)
+}
+
+// CHECK: {{.*}}invalid.mlir:57:42: error: 'early_start' takes set, wait; got 'start'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in) sync_flags [16]
+}
+
+// CHECK: {{.*}}invalid.mlir:65:54: error: sync flag id must be in [0, 15], got 16
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in) split_copies 65
+}
+
+// CHECK: {{.*}}invalid.mlir:73:55: error: split_copies must be in [1, 64], got 65
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @"a-b" aiv_only params(in)
+}
+
+// CHECK: {{.*}}invalid.mlir:81:3: error: @m/@a-b: sub-kernel symbol 'a-b_middle' is not a C identifier; rename the kernel or give sk_symbol
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @c
+  aclgraph.stream @s {
+    aclgraph.value_wait seq 0 @c lt 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:91:34: error: Expected `geq`, `eq`, `and`, or `nor`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.scope_begin seq 0 layer0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:101:32: error: expected a scope name ("name") or none
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.disabled seq 0 was launch_sk @x
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:111:33: error: unknown task kind 'launch_sk' (one of launch, record, wait, reset, value_write, value_wait, opaque, scope_begin, scope_end, placeholder)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.opaque seq 0 memcpy "n0"
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:121:5: error: @m/@s/seq 0: only notify_record / notify_wait tasks name a notify, not memcpy; drop the name
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.launch seq 0 @nowhere blocks 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:131:5: error: @m/@s/seq 0: unknown kernel @nowhere; declare it in the model
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.event @e
+  aclgraph.stream @s {
+    aclgraph.launch seq 0 @e blocks 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:142:5: error: @m/@s/seq 0: @e is declared by 'aclgraph.event', not by 'aclgraph.kernel'; name a kernel
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in, out)
+  aclgraph.buffer @x
+  aclgraph.stream @s {
+    aclgraph.launch seq 0 @a blocks 1 args(@x)
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:154:5: error: @m/@s/seq 0: 1 args for kernel @a, which has 2 params; pass one buffer per param
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.stream @s {
+    aclgraph.launch seq 0 @a blocks 1 args(@y)
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:165:5: error: @m/@s/seq 0: unknown buffer @y; declare it in the model
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.launch_sk seq 0 @s
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:175:5: error: @m/@s/seq 0: @s is declared by 'aclgraph.stream', not by 'sk.kernel'; name a SuperKernel
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s0 {
+    aclgraph.placeholder seq 3
+  }
+  aclgraph.stream @s1 {
+    aclgraph.placeholder seq 3
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:188:5: error: @m/@s1/seq 3: seq 3 is also used by @m/@s0/seq 3; seq must be unique
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.placeholder seq 3
+    aclgraph.placeholder seq 2
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:199:5: error: @m/@s/seq 2: seq must increase along a stream (the previous task has seq 3)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s slots 3 {
+    aclgraph.placeholder seq 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:208:3: error: @m/@s: the stream records 3 slots but holds 1; a rewrite must keep each stream's slot count
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.event @x
+  aclgraph.cell @x
+}
+
+// CHECK: {{.*}}invalid.mlir:219:3: error: @m/@x: symbol @x is defined twice; rename one of them (kernels, buffers, events, cells, streams and SuperKernels share one namespace)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.event @e
+  }
+}
+
+// CHECK: error: 'aclgraph.event' expects parent op 'aclgraph.model'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.placeholder seq 0
+}
+
+// CHECK: error: 'aclgraph.placeholder' expects parent op 'aclgraph.stream'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.scope_end seq 0 "a"
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:246:5: error: @m/@s/seq 0: scope_end "a" closes no open scope; add its scope_begin first
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.scope_begin seq 0 "a"
+    aclgraph.scope_begin seq 1 "b"
+    aclgraph.scope_end seq 2 "a"
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:257:5: error: @m/@s/seq 1: scope_begin "b" is never closed; add a scope_end "b"
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    aclgraph.scope_begin seq 0 none
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:268:5: error: @m/@s/seq 0: scope_begin none is never closed; add a scope_end none
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.event @e
+  aclgraph.stream @s0 {
+    aclgraph.record seq 0 @e
+    aclgraph.reset seq 1 @e
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 2 @e
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:283:5: error: @m/@s1/seq 2: wait on @e has no record in its epoch; record @e before it (after the last reset) or mark the wait external
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.event @e
+  aclgraph.stream @s0 {
+    aclgraph.record seq 0 @e
+    aclgraph.reset seq 2 @e
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 1 @e
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:295:5: error: @m/@s0/seq 2: reset of @e is not ordered after @m/@s1/seq 1 of the epoch it closes; make the reset wait for it
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @c
+  aclgraph.stream @s0 {
+    aclgraph.value_write seq 0 @c value 1
+    aclgraph.value_wait seq 1 @c eq 1
+  }
+  aclgraph.stream @s1 {
+    aclgraph.value_wait seq 2 @c geq 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:313:5: error: @m/@s1/seq 2: waits on @c disagree: this one waits geq 1, @m/@s0/seq 1 waits eq 1; use one (rule, value) per cell
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @c
+  aclgraph.stream @s0 {
+    aclgraph.value_write seq 0 @c value 1
+    aclgraph.value_write seq 1 @c value 2
+  }
+  aclgraph.stream @s1 {
+    aclgraph.value_wait seq 2 @c geq 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:325:5: error: @m/@s0/seq 1: a second write to @c satisfies its waits (the first is @m/@s0/seq 0); give each synchronisation its own cell
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @c
+  aclgraph.stream @s0 {
+    aclgraph.value_write seq 0 @c value 0
+  }
+  aclgraph.stream @s1 {
+    aclgraph.value_write seq 1 @c value 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:342:5: error: @m/@s1/seq 1: writes to @c are not ordered (@m/@s0/seq 0 and this one may run in either order); order them with an event or use two cells
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.event @e0
+  aclgraph.event @e1
+  aclgraph.stream @s0 {
+    aclgraph.wait seq 0 @e1
+    aclgraph.record seq 1 @e0
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 2 @e0
+    aclgraph.record seq 3 @e1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:355:5: error: happens-before cycle: @m/@s0/seq 1 -> @m/@s1/seq 2 -> @m/@s1/seq 3 -> @m/@s0/seq 0 -> @m/@s0/seq 1; an event or value wait depends on a task that comes after it
+
+// -----
+
+"aclgraph.model"() <{sym_name = "m", aic_cores = #builtin.int<24>, aiv_cores = #builtin.int<48>}> ({
+  "aclgraph.kernel"() <{sym_name = "k", kernel_type = #aclgraph<kernel_type aiv_only>, params = [], param_count = #builtin.int<1>}> : () -> ()
+}) : () -> ()
+
+// CHECK: {{.*}}invalid.mlir:368:3: error: @m/@k: give exactly one of 'params' (roles) and 'param_count'
