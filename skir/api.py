@@ -171,7 +171,7 @@ def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused]]:
     return superkernels, unfused
 
 
-def compile(  # noqa: A001 - the documented API name
+def compile(
     model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
     *,
     options: str = "",

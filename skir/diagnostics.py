@@ -38,7 +38,7 @@ def describe_exception(err: BaseException, source_map: SourceMap | None = None, 
     if isinstance(err, DiagnosticException):
         return f"error: {_first_line(str(err))}"
     if isinstance(err, SkirError):
-        return f"error: {str(err)}"
+        return f"error: {err!s}"
     if isinstance(err, ArgSpecParseError):
         return "error: bad pass pipeline: " + " ".join(
             line.strip() for line in str(err).splitlines()[1:] if line.strip()

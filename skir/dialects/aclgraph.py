@@ -165,7 +165,7 @@ class ModelOp(IRDLOperation):
             printer.print_string(" soc " + quoted(self.soc.data))
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     def verify_(self) -> None:
         from skir.analysis.model_check import check_model
@@ -213,7 +213,7 @@ class StreamOp(IRDLOperation):
             printer.print_string(f" slots {self.slots.data}")
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
 
 class TaskOp(IRDLOperation, ABC):

@@ -44,10 +44,10 @@ from xdsl.irdl import (
     traits_def,
 )
 from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
-from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.errors import TaskVerifyException
 
 
 class CoreType(StrEnum):
@@ -126,7 +126,7 @@ class SourceOp(IRDLOperation):
         for op in self.body.block.ops:
             if isinstance(op, EntryOp):
                 return op
-        raise VerifyException(f"ascendc.source @{self.sym_name.data} has no ascendc.entry")
+        raise TaskVerifyException(self, f"ascendc.source @{self.sym_name.data} has no ascendc.entry")
 
     def verify_(self) -> None:
         self.entry()
@@ -250,7 +250,7 @@ class CallOp(IRDLOperation):
 
     def verify_(self) -> None:
         if not 1 <= self.copies.value.data <= 64:
-            raise VerifyException(f"call of {self.symbol.data}: copies must be in [1, 64]")
+            raise TaskVerifyException(self, f"call of {self.symbol.data}: copies must be in [1, 64]")
 
 
 @irdl_op_definition
@@ -271,9 +271,9 @@ class CrossCoreSetOp(IRDLOperation):
 
     def verify_(self) -> None:
         if self.mode.value.data not in (0, 1, 2):
-            raise VerifyException(f"cross-core set mode must be 0, 1 or 2, got {self.mode.value.data}")
+            raise TaskVerifyException(self, f"cross-core set mode must be 0, 1 or 2, got {self.mode.value.data}")
         if not 0 <= self.flag.value.data <= 15:
-            raise VerifyException(f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
+            raise TaskVerifyException(self, f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
 
 
 @irdl_op_definition
@@ -292,7 +292,7 @@ class CrossCoreWaitOp(IRDLOperation):
 
     def verify_(self) -> None:
         if not 0 <= self.flag.value.data <= 15:
-            raise VerifyException(f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
+            raise TaskVerifyException(self, f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
 
 
 @irdl_op_definition

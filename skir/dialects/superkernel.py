@@ -40,12 +40,20 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
-from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
-from skir.dialects.syntax import int_attr, parse_body, parse_enum, parse_int_in, parse_symbol, print_symbol, quoted
+from skir.dialects.syntax import (
+    int_attr,
+    parse_body,
+    parse_enum,
+    parse_int_in,
+    parse_symbol,
+    print_symbol,
+    quoted,
+)
+from skir.errors import TaskVerifyException, task_path
 
 
 class SkForm(StrEnum):
@@ -281,57 +289,59 @@ class SuperKernelOp(IRDLOperation):
             for label, region in (("aic", self.aic), ("aiv", self.aiv)):
                 printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
                 printer.print_string(label + " ")
-                printer.print_region(region, print_entry_block_args=False)
+                printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
         printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
         printer.print_string("}")
 
     def verify_(self) -> None:
-        name = self.sym_name.data
+        where = task_path(self)
         seen: dict[int, Operation] = {}
         shared: set[int] = set()
         for label, region in (("aic", self.aic), ("aiv", self.aiv)):
             last = -1
             for op in region.block.ops:
                 if not isinstance(op, SkProgramOp):
-                    raise VerifyException(f"sk.kernel @{name}: '{op.name}' cannot appear in the {label} program")
+                    raise TaskVerifyException(op, f"{where}: '{op.name}' cannot appear in the {label} program")
                 ident = op.id.data
                 if self.form.data is SkForm.CHAIN and ident <= last:
-                    raise VerifyException(
-                        f"sk.kernel @{name}: ids must increase along the {label} program of a chain "
-                        f"SuperKernel (id {ident} after {last})"
+                    raise TaskVerifyException(
+                        op,
+                        f"{where}: ids must increase along the {label} program of a chain SuperKernel "
+                        f"(id {ident} after {last})",
                     )
                 last = ident
                 other = seen.get(ident)
                 if other is not None and (other.parent is op.parent or other.properties != op.properties):
-                    raise VerifyException(
-                        f"sk.kernel @{name}: id {ident} names two different ops; an op shared by both "
-                        "programs must be identical in each"
+                    raise TaskVerifyException(
+                        op,
+                        f"{where}: id {ident} names two different ops; an op shared by both programs must "
+                        "be identical in each",
                     )
                 if other is not None:
                     shared.add(ident)
                 seen[ident] = op
                 if isinstance(op, BarrierOp):
-                    _check_barrier_region(name, label, op)
+                    _check_barrier_region(where, label, op)
         for op in seen.values():
             if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL and op.ident not in shared:
-                raise VerifyException(
-                    f"sk.kernel @{name}: sync_all barrier {op.ident} must appear in both the aic and the "
-                    "aiv program"
+                raise TaskVerifyException(
+                    op, f"{where}: sync_all barrier {op.ident} must appear in both the aic and the aiv program"
                 )
             if isinstance(op, SubtaskOp):
                 for dep in op.dep_ids:
                     if not isinstance(seen.get(dep), SubtaskOp):
-                        raise VerifyException(
-                            f"sk.kernel @{name}: sub-task {op.id.data} depends on id {dep}, which is not a sub-task"
+                        raise TaskVerifyException(
+                            op, f"{where}: sub-task {op.ident} depends on id {dep}, which is not a sub-task"
                         )
 
 
-def _check_barrier_region(name: str, label: str, op: BarrierOp) -> None:
+def _check_barrier_region(where: str, label: str, op: BarrierOp) -> None:
     kind = op.kind.data
     if (kind is BarrierKind.ALL_AIV and label != "aiv") or (kind is BarrierKind.ALL_AIC and label != "aic"):
-        raise VerifyException(
-            f"sk.kernel @{name}: barrier {op.id.data} ({kind.value}) is in the {label} program; "
-            f"move it to the {'aiv' if kind is BarrierKind.ALL_AIV else 'aic'} program"
+        raise TaskVerifyException(
+            op,
+            f"{where}: barrier {op.id.data} ({kind.value}) is in the {label} program; "
+            f"move it to the {'aiv' if kind is BarrierKind.ALL_AIV else 'aic'} program",
         )
 
 

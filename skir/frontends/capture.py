@@ -224,6 +224,10 @@ def _key_path(path: str, key: str) -> str:
     return f"{path}.{part}" if path else part
 
 
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
 def _what(value: Any) -> str:
     if value is None:
         return "null"
@@ -316,7 +320,7 @@ class _Importer:
     def declare(self, name: str, kind: str, path: str) -> None:
         other = self.kind_of.get(name)
         if other is not None:
-            what = "declared twice" if other[0] == kind else f"already used by a {other[0]}"
+            what = "declared twice" if other[0] == kind else f"already used by {_a(other[0])}"
             self.fail(path, f"name '{name}' is {what} ({other[1]}); kernels, buffers, events, cells "
                       "and streams share one namespace")
         self.kind_of[name] = (kind, path)
@@ -326,7 +330,7 @@ class _Importer:
         if name not in table:
             other = self.kind_of.get(name)
             if other is not None:
-                self.fail(path, f"'{name}' is a {other[0]} ({other[1]}), not a {kind}")
+                self.fail(path, f"'{name}' is {_a(other[0])} ({other[1]}), not {_a(kind)}")
             self.fail(path, f"unknown {kind} '{name}'")
         return name
 
@@ -513,7 +517,7 @@ class _Importer:
                 if name not in self.buffers:
                     other = self.kind_of.get(name)
                     if other is not None:
-                        self.fail(f"{path}[{i}]", f"'{name}' is a {other[0]} ({other[1]}), not a buffer")
+                        self.fail(f"{path}[{i}]", f"'{name}' is {_a(other[0])} ({other[1]}), not a buffer")
                     self.declare(name, "buffer", f"{path}[{i}]")
                     self.buffers[name] = None
             key = tuple(args)

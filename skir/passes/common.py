@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import warnings
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, i64 as i64_type
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import i64 as i64_type
 from xdsl.ir import Operation
 
 from skir.dialects.aclgraph import ModelOp

@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except SkirError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)
             return err.code
-        except Exception as err:  # noqa: BLE001 - last resort: one line, exit 4
+        except Exception as err:
             if args.verbose:
                 raise
             print(f"sk-compile: {describe_exception(err)}", file=sys.stderr)

@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             tool.run()
         except SystemExit as err:  # argparse errors and --help / --version
             return int(err.code or 0) if isinstance(err.code, int) else ExitCode.BAD_INPUT
-        except (Exception, ArgSpecParseError) as err:  # noqa: BLE001 - the driver's last resort
+        except (Exception, ArgSpecParseError) as err:
             if verbose:
                 raise
             print(f"sk-opt: {describe_exception(err, source_map)}", file=sys.stderr)

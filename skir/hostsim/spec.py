@@ -1,0 +1,109 @@
+"""What the host emulation runs and what it answers.
+
+An `EmulationSpec` describes one emitted SuperKernel entry: its C++ text, its launch (kernel type,
+blocks, arg-table size, GM lock slots) and the sub-task instances it calls, with the ordering edges
+the emulation must prove.  `emulate` (in `runner`) turns it into an `EmulationResult`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+CORE_CLASSES = ("aic", "aiv", "mix")
+SK_KERNEL_TYPES = ("mix_aiv_1_0", "mix_aic_1_0", "mix_aic_1_1", "mix_aic_1_2")
+LAUNCH_KERNEL_TYPES = (*SK_KERNEL_TYPES, "aiv_only", "aic_only")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@dataclass(frozen=True)
+class SubTaskInstance:
+    """One call site of a sub-kernel in the SuperKernel.
+
+    `symbol` is the base sub-kernel symbol (split copies are `<symbol>_split<i>`), `offset` its
+    first arg-table slot.  `early_set` / `early_wait` say that the sub-kernel itself performs
+    `SetNextTaskStart` / `WaitPreTaskEnd` (its declared early-start capability): the stub then
+    does so after its END record / before its BEGIN record.
+    """
+
+    key: int
+    symbol: str
+    offset: int
+    core_class: str
+    blocks: int
+    split_copies: int
+    batch: bool = False
+    early_set: bool = False
+    early_wait: bool = False
+
+    @property
+    def label(self) -> str:
+        """`symbol@offset`, the name used in problem lines."""
+        return f"{self.symbol}@{self.offset}"
+
+
+@dataclass(frozen=True)
+class EmulationSpec:
+    """One SuperKernel entry to compile and run under the host shim.
+
+    `edges` are (key_a, key_b) pairs: every END of a, on any core, must happen before every BEGIN
+    of b on any core.  `lock_slots` hold a GM lock word (uint64, initially 0, or the value given in
+    `preset_locks`).  `buffer_bytes` overrides the size (default 64) of the dummy buffer behind a
+    slot, e.g. for a feed-sync-all workspace.
+    """
+
+    name: str
+    entry: str
+    source: str
+    kernel_type: str
+    blocks: int
+    param_slots: int
+    subtasks: tuple[SubTaskInstance, ...]
+    edges: tuple[tuple[int, int], ...]
+    lock_slots: tuple[int, ...] = ()
+    preset_locks: tuple[tuple[int, int], ...] = ()
+    buffer_bytes: tuple[tuple[int, int], ...] = ()
+
+    def validate(self) -> None:
+        """Raise `ValueError` for a spec that cannot describe an emitted entry."""
+        if not _IDENT.match(self.name) or not _IDENT.match(self.entry):
+            raise ValueError(f"emulation spec: name {self.name!r} / entry {self.entry!r} must be C identifiers")
+        if self.kernel_type not in LAUNCH_KERNEL_TYPES:
+            raise ValueError(f"emulation spec {self.name}: unknown kernel type {self.kernel_type!r}")
+        if not 1 <= self.blocks <= 65535:
+            raise ValueError(f"emulation spec {self.name}: blocks {self.blocks} out of range")
+        if self.param_slots < 1:
+            raise ValueError(f"emulation spec {self.name}: param_slots must be >= 1 (slot 0 = FFTS base)")
+        keys: set[int] = set()
+        for st in self.subtasks:
+            if not _IDENT.match(st.symbol):
+                raise ValueError(f"emulation spec {self.name}: symbol {st.symbol!r} is not a C identifier")
+            if st.core_class not in CORE_CLASSES:
+                raise ValueError(f"emulation spec {self.name}: {st.label} has class {st.core_class!r}")
+            if st.key in keys:
+                raise ValueError(f"emulation spec {self.name}: duplicate sub-task key {st.key}")
+            if st.blocks < 1 or st.split_copies < 1:
+                raise ValueError(f"emulation spec {self.name}: {st.label} needs blocks >= 1 and split_copies >= 1")
+            keys.add(st.key)
+        for a, b in self.edges:
+            if a not in keys or b not in keys:
+                raise ValueError(f"emulation spec {self.name}: edge ({a}, {b}) names an unknown sub-task key")
+        for slot in (*self.lock_slots, *(s for s, _ in self.preset_locks), *(s for s, _ in self.buffer_bytes)):
+            if not 1 <= slot < self.param_slots:
+                raise ValueError(f"emulation spec {self.name}: slot {slot} outside 1..{self.param_slots - 1}")
+        if not {s for s, _ in self.preset_locks} <= set(self.lock_slots):
+            raise ValueError(f"emulation spec {self.name}: preset_locks names a slot not in lock_slots")
+
+
+@dataclass
+class EmulationResult:
+    """The verdict of one emulation: `ok`, a one-line `verdict`, one line per problem."""
+
+    name: str
+    ok: bool
+    verdict: str
+    problems: list[str]
+    work_dir: Path
+    log_path: Path | None = None
+    edges_proven: int = 0

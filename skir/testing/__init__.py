@@ -1,0 +1,44 @@
+"""Test support for skir: random valid models for property tests.
+
+- `random_model(rng, ...) -> dict`: a random valid capture-JSON dict (plain `random`).
+- `models(...)`: the hypothesis strategy over it (hypothesis is imported when called).
+- `parse_mlir(text)`, `print_generic(module)`: custom / generic round-trip helpers.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+from typing import Any
+
+from skir.testing.random_models import models, random_model
+
+__all__ = ["mlir_context", "models", "parse_mlir", "print_generic", "random_model"]
+
+
+def mlir_context() -> Any:
+    """An xDSL `Context` with `builtin` and `aclgraph` loaded."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import Builtin
+
+    from skir.dialects.aclgraph import ACLGraph
+
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    ctx.load_dialect(ACLGraph)
+    return ctx
+
+
+def parse_mlir(text: str, name: str = "<mlir>") -> Any:
+    """Parse a module (custom or generic syntax) with the aclgraph dialect loaded."""
+    from xdsl.parser import Parser
+
+    return Parser(mlir_context(), text, name).parse_module()
+
+
+def print_generic(module: Any) -> str:
+    """`module` in xDSL's generic op format."""
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out, print_generic_format=True).print_op(module)
+    return out.getvalue()

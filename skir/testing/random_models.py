@@ -1,0 +1,288 @@
+"""Random valid capture-JSON models (DESIGN §8) for property tests.
+
+`random_model(rng)` returns a capture dict that imports and verifies; `models()` is the
+hypothesis strategy over it (hypothesis is imported only when `models` is called).
+
+A model is built in capture order, one or more *phases* long:
+
+- each phase appends random tasks to random streams: kernels of every type (blocks mostly
+  within the model's cores, sometimes above; batch, early-start, not-sk-capable, dcci and
+  split kernels; param roles, or none), event records and waits (a wait only after a record
+  of its event in the phase; sometimes two records in one epoch; external waits and records
+  on their own events), value write / wait pairs on fresh cells (the satisfying write first,
+  sometimes a later `value_write 0` on the writer's stream), opaque tasks (named notify
+  pairs too), task groups, and scope markers on stream 0 (nested, reused and unnamed names,
+  two placeholders after a begin and before an end; all closed at the end);
+- a phase ends by joining every stream into stream 0 (each records a `fin` event that
+  stream 0 waits for) and resetting every event the phase used on stream 0, so each reset
+  is ordered after its epoch; the next phase starts with stream 0 recording a fresh `go<p>` event
+  that every other stream waits for, and reuses the other event names (new epochs).
+
+Every synchronisation edge points forward in capture order, so the model is acyclic and
+can also be written without `seq` (then the importer's simulated capture gives the same
+epochs); about one model in four is.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+KERNEL_TYPES = ("aiv_only", "aic_only", "mix_aiv_1_0", "mix_aic_1_0", "mix_aic_1_1", "mix_aic_1_2")
+ROLES = ("in", "out", "inout", "workspace", "tiling")
+OPAQUE_KINDS = ("memcpy", "memset", "aicpu", "hccl", "cmo", "host_func", "other")
+SOCS = ("Ascend910B1", "Ascend910B3", "Ascend910B4-1", "Ascend910_9391", "Ascend910_9382")
+SCOPE_OPTIONS = ("early-start=1", "stream-fusion=0", "split-mode=2:func-align=256", "")
+MAX_U64 = (1 << 64) - 1
+
+
+def _kernel(rng: random.Random, name: str) -> dict[str, Any]:
+    k: dict[str, Any] = {"kernel_type": rng.choice(KERNEL_TYPES)}
+    if rng.random() < 0.85:
+        k["params"] = [rng.choice(ROLES) for _ in range(rng.randint(0, 5))]
+    if rng.random() < 0.2:
+        k["sched_mode"] = rng.choice(("batch", "normal"))
+    if rng.random() < 0.1:
+        k["sk_capable"] = rng.random() < 0.3
+    if rng.random() < 0.3:
+        k["code_bytes"] = rng.randint(0, 1 << 16)
+    if rng.random() < 0.1:
+        k["early_start"] = {"set": rng.random() < 0.5, "wait": rng.random() < 0.5}
+    if rng.random() < 0.1:
+        k["sk_symbol"] = f"{name}_sk"
+    if rng.random() < 0.1:
+        k["split_copies"] = rng.randint(1, 64)
+    if rng.random() < 0.1:
+        k["sync_flags"] = sorted(rng.sample(range(16), rng.randint(0, 3)))
+    if rng.random() < 0.1:
+        k["dcci"] = {"before": rng.random() < 0.5, "after": rng.random() < 0.5,
+                     "disable": rng.random() < 0.3}
+    return k
+
+
+def _blocks(rng: random.Random, kernel_type: str, aic: int, aiv: int) -> int:
+    cores = aiv if kernel_type in ("aiv_only", "mix_aiv_1_0") else aic
+    r = rng.random()
+    if r < 0.85:
+        return rng.randint(1, cores)
+    if r < 0.97:
+        return rng.randint(cores + 1, 2 * cores + 1)
+    return rng.randint(1, 65535)
+
+
+class _Gen:
+    def __init__(self, rng: random.Random, n_streams: int, aic: int, aiv: int, opts: dict[str, bool]):
+        self.rng = rng
+        self.aic, self.aiv = aic, aiv
+        self.opts = opts
+        self.streams: list[list[dict[str, Any]]] = [[] for _ in range(n_streams)]
+        self.seq = 0
+        self.kernels: dict[str, dict[str, Any]] = {}
+        self.n_args: dict[str, int] = {}  # kernel without params -> its args length
+        self.events: list[str] = []
+        self.cells: list[str] = []
+        self.scopes: list[str | None] = []  # open scopes on stream 0
+        self.notify_id = 0
+
+    def add(self, s: int, task: dict[str, Any]) -> None:
+        if self.rng.random() < 0.05:
+            task["task_group"] = True
+        self.streams[s].append({"seq": self.seq, **task})
+        self.seq += 1 if self.rng.random() < 0.8 else self.rng.randint(2, 5)
+
+    def event(self, name: str) -> str:
+        if name not in self.events:
+            self.events.append(name)
+        return name
+
+    # ---- random tasks ----
+
+    def kernel_task(self, s: int) -> None:
+        rng = self.rng
+        name = rng.choice(list(self.kernels))
+        spec = self.kernels[name]
+        task: dict[str, Any] = {"type": "kernel", "kernel": name,
+                                "blocks": _blocks(rng, spec["kernel_type"], self.aic, self.aiv)}
+        n = len(spec["params"]) if "params" in spec else self.n_args.setdefault(name, rng.randint(0, 4))
+        if "params" not in spec or rng.random() < 0.7:
+            task["args"] = [f"b{rng.randrange(8)}" for _ in range(n)]
+        if rng.random() < 0.5:
+            task["duration_us"] = round(rng.uniform(0.5, 50.0), 3)
+        self.add(s, task)
+
+    def phase(self, budget: int, phase: int, last: bool) -> None:
+        rng = self.rng
+        ns = len(self.streams)
+        if phase > 0 and ns > 1:
+            go = self.event(f"go{phase}")
+            self.add(0, {"type": "event_record", "event": go})
+            for s in range(1, ns):
+                self.add(s, {"type": "event_wait", "event": go})
+        recorded: list[str] = []  # events recorded in this phase (current epoch)
+        used = {f"go{phase}"} if phase > 0 and ns > 1 else set()
+        pending_cells: list[tuple[str, str, int, int]] = []  # (cell, rule, value, writer stream)
+        notifies: list[str] = []
+        pool = [f"e{i}" for i in range(rng.randint(1, 4))]
+        for _ in range(budget):
+            s = rng.randrange(ns)
+            r = rng.random()
+            if r < 0.45:
+                if self.kernels:
+                    self.kernel_task(s)
+            elif r < 0.55:
+                fresh = [e for e in pool if e not in used]
+                if fresh or (recorded and rng.random() < 0.1):
+                    e = fresh[0] if fresh else rng.choice(recorded)  # sometimes two records
+                    used.add(e)
+                    recorded.append(self.event(e))
+                    self.add(s, {"type": "event_record", "event": e})
+            elif r < 0.68:
+                if recorded:
+                    self.add(s, {"type": "event_wait", "event": rng.choice(recorded)})
+            elif r < 0.71:
+                e = self.event(f"x{len(self.events)}")
+                used.add(e)
+                kind = "event_wait" if rng.random() < 0.7 else "event_record"
+                self.add(s, {"type": kind, "event": e, "external": True})
+            elif r < 0.79 and self.opts["values"]:
+                self.value_task(s, pending_cells)
+            elif r < 0.87 and self.opts["opaque"]:
+                self.opaque_task(s, notifies)
+            elif self.opts["scopes"]:
+                self.marker()
+        # join every stream into stream 0, then reset this phase's events there
+        for s in range(1, ns):
+            fin = self.event(f"fin{s}")
+            used.add(fin)
+            self.add(s, {"type": "event_record", "event": fin})
+            self.add(0, {"type": "event_wait", "event": fin})
+        for e in self.events:  # all reset before the next phase: its `go` must order it
+            if e in used and (not last or rng.random() < 0.9):
+                self.add(0, {"type": "event_reset", "event": e})
+
+    def value_task(self, s: int, pending: list[tuple[str, str, int, int]]) -> None:
+        rng = self.rng
+        if pending and rng.random() < 0.6:
+            cell, rule, value, writer = rng.choice(pending)
+            if writer == s and rng.random() < 0.3:
+                self.add(s, {"type": "value_write", "cell": cell, "value": 0})
+            else:
+                self.add(s, {"type": "value_wait", "cell": cell, "value": value, "rule": rule})
+            return
+        cell = f"c{len(self.cells)}"
+        self.cells.append(cell)
+        rule = rng.choice(("geq", "eq", "and", "nor"))
+        if rule == "geq":
+            value = rng.randint(1, 8)
+            write = value + rng.randint(0, 3)
+        elif rule == "eq":
+            value = write = rng.choice((1, 2, 7, MAX_U64))
+        elif rule == "and":
+            value = rng.choice((1, 6, 0xF0))
+            write = value
+        else:  # nor: 0 satisfies unless value is all ones; then nothing does
+            value = rng.choice((0, 5, MAX_U64))
+            write = rng.choice((0, 3))
+        self.add(s, {"type": "value_write", "cell": cell, "value": write})
+        pending.append((cell, rule, value, s))
+
+    def opaque_task(self, s: int, notifies: list[str]) -> None:
+        rng = self.rng
+        r = rng.random()
+        if r < 0.2:
+            name = f"n{self.notify_id}"
+            self.notify_id += 1
+            notifies.append(name)
+            self.add(s, {"type": "default", "kind": "notify_record", "notify": name})
+        elif r < 0.35 and notifies:
+            self.add(s, {"type": "default", "kind": "notify_wait", "notify": notifies.pop(0)})
+        elif r < 0.4:
+            self.add(s, {"type": "default", "kind": rng.choice(("notify_record", "notify_wait"))})
+        else:
+            self.add(s, {"type": "default", "kind": rng.choice(OPAQUE_KINDS)})
+
+    def marker(self) -> None:
+        rng = self.rng
+        if self.scopes and rng.random() < 0.45:
+            self.close_scope()
+            return
+        name = None if rng.random() < 0.2 else rng.choice(("a", "b", "layer"))
+        task: dict[str, Any] = {"type": "scope_begin", "scope": name}
+        if name is not None and rng.random() < 0.3:
+            task["options"] = rng.choice(SCOPE_OPTIONS)
+        self.scopes.append(name)
+        self.add(0, task)
+        for _ in range(2):
+            self.add(0, {"type": "placeholder"})
+
+    def close_scope(self) -> None:
+        name = self.scopes.pop()
+        for _ in range(2):
+            self.add(0, {"type": "placeholder"})
+        self.add(0, {"type": "scope_end", "scope": name})
+
+
+def random_model(
+    rng: random.Random,
+    max_streams: int = 4,
+    max_tasks: int = 40,
+    with_scopes: bool = True,
+    with_opaque: bool = True,
+    with_values: bool = True,
+) -> dict[str, Any]:
+    """A random valid capture dict. `max_tasks` bounds the random tasks; the join, reset and
+    marker structure around them adds a few more."""
+    n_streams = rng.randint(1, max(1, max_streams))
+    aic, aiv = rng.choice(((24, 48), (20, 40), (24, 48), (rng.randint(1, 32), rng.randint(1, 64))))
+    g = _Gen(rng, n_streams, aic, aiv,
+             {"scopes": with_scopes, "opaque": with_opaque, "values": with_values})
+    for i in range(rng.randint(0, 6)):
+        g.kernels[f"k{i}"] = _kernel(rng, f"k{i}")
+    total = rng.randint(0, max(0, max_tasks))
+    phases = rng.choice((1, 1, 2, 3))
+    for p in range(phases):
+        g.phase(total // phases, p, p == phases - 1)
+    while g.scopes:
+        g.close_scope()
+    # kernels without params need args on some launch: give every such kernel one launch
+    for name, spec in g.kernels.items():
+        if "params" not in spec and not any(
+            t.get("kernel") == name and "args" in t for st in g.streams for t in st
+        ):
+            n = g.n_args.setdefault(name, rng.randint(0, 3))
+            g.add(0, {"type": "kernel", "kernel": name, "blocks": 1,
+                      "args": [f"b{rng.randrange(8)}" for _ in range(n)]})
+    sized = {f"b{i}": rng.choice((64, 4096, 1 << 20)) for i in range(8) if rng.random() < 0.6}
+    data: dict[str, Any] = {"format": "skir.aclgraph.capture", "version": 1,
+                            "model": rng.choice(("m", "model", "decode_step", "g"))}
+    if rng.random() < 0.5:
+        data["soc"] = rng.choice(SOCS)
+    data["cores"] = {"aic": aic, "aiv": aiv}
+    data["kernels"] = g.kernels
+    if sized or rng.random() < 0.5:
+        data["buffers"] = sized
+    if g.events or rng.random() < 0.5:
+        data["events"] = g.events
+    if g.cells or rng.random() < 0.5:
+        data["cells"] = g.cells
+    data["streams"] = [{"name": f"s{i}", "tasks": tasks} for i, tasks in enumerate(g.streams)]
+    if rng.random() < 0.25:
+        for tasks in g.streams:
+            for t in tasks:
+                del t["seq"]
+    return data
+
+
+def models(
+    max_streams: int = 4,
+    max_tasks: int = 40,
+    with_scopes: bool = True,
+    with_opaque: bool = True,
+    with_values: bool = True,
+) -> Any:
+    """Hypothesis strategy of random valid capture dicts (see `random_model`)."""
+    from hypothesis import strategies as st
+
+    return st.randoms(use_true_random=False).map(
+        lambda rng: random_model(rng, max_streams, max_tasks, with_scopes, with_opaque, with_values)
+    )

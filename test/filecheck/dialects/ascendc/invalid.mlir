@@ -1,0 +1,63 @@
+// RUN: SKIR_DIAGNOSTICS
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.lock_helpers
+}
+
+// CHECK: {{.*}}invalid.mlir:3:1: error: ascendc.source @s has no ascendc.entry
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.call "f" offset 1 copies 65
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:13:5: error: call of f: copies must be in [1, 64]
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.cross_core_set mte3 mode 3 flag 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:23:5: error: cross-core set mode must be 0, 1 or 2, got 3
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.cross_core_wait flag 16
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:33:5: error: cross-core flag id must be in [0, 15], got 16
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.cross_core_set all mode 0 flag 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:43:28: error: Expected `v`, `m`, `mte1`, `mte2`, `mte3`, or `fix`.
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.call "f" offset 1 copies 1
+}
+
+// CHECK: error: 'ascendc.call' expects parent op to be one of 'ascendc.entry', 'ascendc.if_core', 'ascendc.if_block'
+
+// -----
+
+ascendc.entry "e" align 512 {
+  ascendc.sync_all
+}
+
+// CHECK: error: 'ascendc.entry' expects parent op 'ascendc.source'

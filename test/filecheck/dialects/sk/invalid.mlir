@@ -1,0 +1,135 @@
+// RUN: SKIR_DIAGNOSTICS
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 1 @a blocks 8 offset 1 from @s seq 0
+      sk.subtask id 0 @b blocks 8 offset 2 from @s seq 1
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:9:7: error: @m/@k: ids must increase along the aiv program of a chain SuperKernel (id 0 after 1)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0
+      sk.barrier id 1 all_aic
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:24:7: error: @m/@k: barrier 1 (all_aic) is in the aiv program; move it to the aic program
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0
+      sk.barrier id 1 sync_all
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:39:7: error: @m/@k: sync_all barrier 1 must appear in both the aic and the aiv program
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
+    aic {
+      sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 4 offset 1 from @s seq 0
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:54:7: error: @m/@k: id 0 names two different ops; an op shared by both programs must be identical in each
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0 after [3]
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:68:7: error: @m/@k: sub-task 0 depends on id 3, which is not a sub-task
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 0 offset 1 from @s seq 0
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:82:33: error: blocks must be in [1, 65535], got 0
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 ring slots 3 {
+    aic {
+    }
+    aiv {
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:92:37: error: Expected `chain`, or `queue`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      aclgraph.placeholder seq 0
+    }
+  }
+}
+
+// CHECK: error: 'aclgraph.placeholder' expects parent op 'aclgraph.stream'
+
+// -----
+
+sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 {
+  aic {
+  }
+  aiv {
+  }
+}
+
+// CHECK: error: 'sk.kernel' expects parent op 'aclgraph.model'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s {
+    sk.barrier id 0 all_aiv
+  }
+}
+
+// CHECK: error: 'sk.barrier' expects parent op 'sk.kernel'

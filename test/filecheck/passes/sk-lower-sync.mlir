@@ -1,0 +1,40 @@
+// RUN: sk-opt %s -p sk-form-scopes,sk-outline,sk-lower-sync | filecheck %s
+
+// A chain SuperKernel: one barrier between consecutive sub-tasks, chosen by the class
+// pair: aiv -> aiv all_aiv, aic -> aic all_aic, any other pair sync_all (in both
+// programs, one id). Mix sub-tasks appear in both programs.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @x mix_aic_1_1 params 0
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 8
+    aclgraph.launch seq 1 @v blocks 16
+    aclgraph.launch seq 2 @c blocks 16
+    aclgraph.launch seq 3 @c blocks 4
+    aclgraph.launch seq 4 @x blocks 16
+    aclgraph.launch seq 5 @v blocks 16
+  }
+}
+
+// CHECK:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.barrier id 3 sync_all
+// CHECK-NEXT:     sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 after [2]
+// CHECK-NEXT:     sk.barrier id 5 all_aic
+// CHECK-NEXT:     sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 after [4]
+// CHECK-NEXT:     sk.barrier id 7 sync_all
+// CHECK-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
+// CHECK-NEXT:     sk.barrier id 9 sync_all
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 1 all_aiv
+// CHECK-NEXT:     sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 after [0]
+// CHECK-NEXT:     sk.barrier id 3 sync_all
+// CHECK-NEXT:     sk.barrier id 7 sync_all
+// CHECK-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
+// CHECK-NEXT:     sk.barrier id 9 sync_all
+// CHECK-NEXT:     sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 after [8]
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
