@@ -20,7 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from skir.diagnostics import describe_exception
+from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
@@ -47,7 +47,7 @@ def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None
         module = LocatingParser(make_context(), text, name, source_map).parse_module()
         module.verify()
     except (ParseError, DiagnosticException) as err:
-        raise SkirError(describe_exception(err, source_map).removeprefix("error: ")) from None
+        raise SkirError(located_message(err, source_map)) from None
     return module
 
 
@@ -59,7 +59,7 @@ def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any]) -> Mod
         try:
             model.verify()
         except DiagnosticException as err:
-            raise SkirError(describe_exception(err).removeprefix("error: ")) from None
+            raise SkirError(located_message(err)) from None
         return model
     if isinstance(model, dict):
         return capture.from_dict(model)
@@ -146,7 +146,7 @@ def run_pipeline(
             if dump_ir is not None:
                 (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(str(module) + "\n")
     except (DiagnosticException, ValueError) as err:
-        raise SkirError(describe_exception(err).removeprefix("error: ")) from None
+        raise SkirError(located_message(err)) from None
 
 
 def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused]]:

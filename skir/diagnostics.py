@@ -53,6 +53,14 @@ def describe_exception(err: BaseException, source_map: SourceMap | None = None, 
     return f"internal error: {type(err).__name__}: {_first_line(str(err))} (rerun with --traceback)"
 
 
+def located_message(err: BaseException, source_map: SourceMap | None = None) -> str:
+    """`file:line:col: message` (or just the message) for wrapping `err` in a `SkirError`."""
+    text = describe_exception(err, source_map)
+    if text.startswith("error: "):
+        return text[len("error: ") :]
+    return text.replace(": error: ", ": ", 1)
+
+
 @contextlib.contextmanager
 def one_line_warnings(tool: str) -> Iterator[None]:
     """Print each distinct warning once, as `tool: warning: message` on stderr."""

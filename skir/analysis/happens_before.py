@@ -97,6 +97,8 @@ class HappensBefore:
                 preds.append(n - 1)
             n = min(preds, key=g.seq.__getitem__)
         cycle = list(reversed(path[index[n] :]))
+        first = cycle.index(min(cycle, key=g.seq.__getitem__))
+        cycle = cycle[first:] + cycle[:first]
         names = " -> ".join(g.name(m) for m in [*cycle, cycle[0]])
         raise TaskVerifyException(
             g.ops[cycle[0]],

@@ -450,7 +450,7 @@ class _Importer:
         allowed = _TASK_ALLOWED[kind]
         for key in task:
             if key not in allowed:
-                self.fail(p(key), f"unknown key for a {kind} task (expected one of: "
+                self.fail(p(key), f"unknown key for {_a(kind)} task (expected one of: "
                           f"{', '.join(sorted(allowed))})")
         for key in TASK_KEYS[kind][0]:
             if key not in task:

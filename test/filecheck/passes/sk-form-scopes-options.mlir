@@ -1,11 +1,11 @@
-// RUN: not sk-opt %s -p 'sk-form-scopes{options="split-mode=70"}' 2>&1 | filecheck %s --check-prefix=RANGE
-// RUN: not sk-opt %s -p 'sk-form-scopes{options="bogus=1"}' 2>&1 | filecheck %s --check-prefix=UNKNOWN
-// RUN: not sk-opt %s -p 'sk-form-scopes{options="split-mode=2:split_mode=3"}' 2>&1 | filecheck %s --check-prefix=DUP
-// RUN: not sk-opt %s -p 'sk-form-scopes{options="preload-code="}' 2>&1 | filecheck %s --check-prefix=EMPTY
-// RUN: not sk-opt %s -p 'sk-form-scopes{options="func-align=48"}' 2>&1 | filecheck %s --check-prefix=ALIGN
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{options="split-mode=70"}' 2>&1 | filecheck %s --check-prefix=RANGE
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{options="bogus=1"}' 2>&1 | filecheck %s --check-prefix=UNKNOWN
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{options="split-mode=2:split_mode=3"}' 2>&1 | filecheck %s --check-prefix=DUP
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{options="preload-code="}' 2>&1 | filecheck %s --check-prefix=EMPTY
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{options="func-align=48"}' 2>&1 | filecheck %s --check-prefix=ALIGN
 // RUN: sk-opt %s -p 'sk-form-scopes{options="stream-fusion=1:noequals::split_mode=2"}' 2>&1 >/dev/null | filecheck %s --check-prefix=WARN
-// RUN: not sk-opt %s -p 'sk-form-scopes{bogus=1}' 2>&1 | filecheck %s --check-prefix=PASSOPT
-// RUN: not sk-opt %s -p 'sk-no-such-pass' 2>&1 | filecheck %s --check-prefix=PASS
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{bogus=1}' 2>&1 | filecheck %s --check-prefix=PASSOPT
+// RUN: %expect-exit 1 sk-opt %s -p 'sk-no-such-pass' 2>&1 | filecheck %s --check-prefix=PASS
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
 }

@@ -1,7 +1,7 @@
 // RUN: sk-opt %s -p superkernel-pipeline -t ascendc | filecheck %s
 // RUN: sk-opt %s -p superkernel-pipeline -t 'ascendc{sk=m_sk1}' | filecheck %s --check-prefix=ONE
-// RUN: not sk-opt %s -p superkernel-pipeline -t 'ascendc{sk=nope}' 2>&1 | filecheck %s --check-prefix=NOPE
-// RUN: not sk-opt %s -t ascendc 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: %expect-exit 1 sk-opt %s -p superkernel-pipeline -t 'ascendc{sk=nope}' 2>&1 | filecheck %s --check-prefix=NOPE
+// RUN: %expect-exit 1 sk-opt %s -t ascendc 2>&1 | filecheck %s --check-prefix=NONE
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in)

@@ -360,7 +360,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   }
 }
 
-// CHECK: {{.*}}invalid.mlir:355:5: error: happens-before cycle: @m/@s0/seq 1 -> @m/@s1/seq 2 -> @m/@s1/seq 3 -> @m/@s0/seq 0 -> @m/@s0/seq 1; an event or value wait depends on a task that comes after it
+// CHECK: {{.*}}invalid.mlir:354:5: error: happens-before cycle: @m/@s0/seq 0 -> @m/@s0/seq 1 -> @m/@s1/seq 2 -> @m/@s1/seq 3 -> @m/@s0/seq 0; an event or value wait depends on a task that comes after it
 
 // -----
 

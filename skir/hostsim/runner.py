@@ -1,0 +1,194 @@
+"""Compile an emitted SuperKernel entry against the host shim, run it, and judge the log.
+
+`emulate(spec, work_dir)` writes into `work_dir`:
+
+    <name>_kernel.cpp     the entry source, unchanged
+    <name>_stubs.cpp      host stubs of the sub-kernels (see `stubs`)
+    <name>_main.cpp       the driver: arg table, lock words, `sk_shim::Run`
+    sk_shim_runtime.cpp   the shim runtime unit
+    *.o, <name>_emu       objects and the binary (reused while their inputs are unchanged)
+    <name>.log            the shim's log (format: top of include/kernel_operator.h)
+
+and compiles each unit with `$CXX -std=c++17 -O1 -Wall -Werror -pthread -I<include>` (in
+parallel), links, runs the binary with `SKIR_EMU_SEED` / `SKIR_EMU_LOG` set and a wall-clock limit
+as a last resort (the shim's own watchdog normally ends a deadlock after `timeout_ms`), and decides
+with `logcheck`.  A missing compiler raises `MissingToolError`; everything else (compile errors of
+the entry, races, deadlocks, leftovers, shim errors) is a problem line in the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from skir.errors import MissingToolError
+from skir.hostsim.logcheck import check_log, parse_log, verdict_line
+from skir.hostsim.spec import EmulationResult, EmulationSpec, SubTaskInstance
+from skir.hostsim.stubs import RUNTIME_SOURCE, driver_source, stub_source
+
+__all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "emulate", "include_dir"]
+
+CXX_FLAGS = ("-std=c++17", "-O1", "-Wall", "-Werror", "-pthread")
+_HEADERS = ("kernel_operator.h", "sk_shim_impl.h")
+
+# Objects compiled in this process, by content hash, so that the runtime unit (the slow one) and
+# unchanged units are compiled once per process even across work directories.
+_OBJECT_CACHE: dict[str, Path] = {}
+
+
+def include_dir() -> Path:
+    """The folder holding `kernel_operator.h` and `sk_shim_impl.h`."""
+    return Path(__file__).resolve().parent / "include"
+
+
+def _compiler(cxx: str | None) -> list[str]:
+    text = cxx or os.environ.get("CXX") or "g++"
+    argv = shlex.split(text)
+    if not argv or shutil.which(argv[0]) is None:
+        raise MissingToolError(f"C++ compiler not found: '{text}' (install g++ or set CXX)")
+    return argv
+
+
+def _first_error(stderr: str, work_dir: Path) -> str:
+    lines = [ln.replace(str(work_dir) + os.sep, "") for ln in stderr.splitlines()]
+    for ln in lines:
+        if "error" in ln.lower():
+            return ln.strip()
+    return next((ln.strip() for ln in lines if ln.strip()), "no diagnostic")
+
+
+class _Builder:
+    """Compiles the units of one emulation, reusing objects whose inputs did not change."""
+
+    def __init__(self, cxx: list[str], work_dir: Path):
+        self.cxx = cxx
+        self.work_dir = work_dir
+        inc = include_dir()
+        self.flags = [*CXX_FLAGS, f"-I{inc}"]
+        h = hashlib.sha256(" ".join([*cxx, *CXX_FLAGS]).encode())
+        for name in _HEADERS:
+            h.update((inc / name).read_bytes())
+        self.base_hash = h.hexdigest()
+
+    def _compile(self, src: Path) -> tuple[Path, str | None]:
+        obj = src.with_suffix(".o")
+        digest = hashlib.sha256((self.base_hash + src.read_text()).encode()).hexdigest()
+        stamp = src.with_suffix(".o.sha256")
+        if obj.exists() and stamp.exists() and stamp.read_text() == digest:
+            return obj, None
+        cached = _OBJECT_CACHE.get(digest)
+        if cached is not None and cached.exists() and cached != obj:
+            shutil.copyfile(cached, obj)
+            stamp.write_text(digest)
+            return obj, None
+        stamp.unlink(missing_ok=True)
+        proc = subprocess.run(
+            [*self.cxx, *self.flags, "-c", src.name, "-o", obj.name],
+            cwd=self.work_dir, capture_output=True, text=True, check=False,
+        )
+        if proc.returncode != 0:
+            return obj, _first_error(proc.stderr, self.work_dir)
+        stamp.write_text(digest)
+        _OBJECT_CACHE[digest] = obj
+        return obj, None
+
+    def build(self, sources: list[Path], binary: Path) -> list[str]:
+        """Compile and link; returns compile problems (empty on success)."""
+        workers = max(1, min(len(sources), os.cpu_count() or 1))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(self._compile, sources))
+        problems = [f"compile: {err}" for _, err in results if err]
+        if problems:
+            return problems
+        objs = [o for o, _ in results]
+        digest = hashlib.sha256("".join(o.with_suffix(".o.sha256").read_text() for o in objs).encode()).hexdigest()
+        stamp = binary.with_name(binary.name + ".sha256")
+        if binary.exists() and stamp.exists() and stamp.read_text() == digest:
+            return []
+        stamp.unlink(missing_ok=True)
+        proc = subprocess.run(
+            [*self.cxx, "-pthread", *[o.name for o in objs], "-o", binary.name],
+            cwd=self.work_dir, capture_output=True, text=True, check=False,
+        )
+        if proc.returncode != 0:
+            return [f"compile: link: {_first_error(proc.stderr, self.work_dir)}"]
+        stamp.write_text(digest)
+        return []
+
+
+def _write(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def _run_binary(binary: Path, log_path: Path, timeout_ms: int, seed: int) -> list[str]:
+    """Runs the emulation; returns crash / timeout problems (the log holds the rest)."""
+    env = dict(os.environ, SKIR_EMU_SEED=str(seed), SKIR_EMU_LOG=str(log_path))
+    log_path.unlink(missing_ok=True)
+    wall = 30.0 + 5.0 * timeout_ms / 1000.0
+    try:
+        proc = subprocess.run(
+            [str(binary), str(log_path), str(timeout_ms)],
+            cwd=binary.parent, env=env, capture_output=True, text=True, timeout=wall, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return [f"timeout: the emulation binary was killed after {wall:.0f} s"]
+    if proc.returncode in (0, 1, 2):
+        return []
+    how = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit code {proc.returncode}"
+    tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
+    return [f"crash: the emulation binary ended with {how}" + (f": {tail}" if tail else "")]
+
+
+def emulate(
+    spec: EmulationSpec,
+    work_dir: Path,
+    *,
+    cxx: str | None = None,
+    timeout_ms: int = 2000,
+    seed: int = 0,
+) -> EmulationResult:
+    """Compile `spec.source` unchanged against the host shim, run it and judge it.
+
+    Raises `MissingToolError` when the C++ compiler is missing and `ValueError` for an
+    inconsistent spec; every finding about the entry itself is a problem line in the result.
+    """
+    spec.validate()
+    compiler = _compiler(cxx)
+    work_dir = Path(work_dir)
+    work_dir.mkdir(parents=True, exist_ok=True)
+    kernel = work_dir / f"{spec.name}_kernel.cpp"
+    stubs = work_dir / f"{spec.name}_stubs.cpp"
+    main = work_dir / f"{spec.name}_main.cpp"
+    runtime = work_dir / "sk_shim_runtime.cpp"
+    _write(kernel, spec.source)
+    _write(stubs, stub_source(spec))
+    _write(main, driver_source(spec, timeout_ms))
+    _write(runtime, RUNTIME_SOURCE)
+    binary = work_dir / f"{spec.name}_emu"
+    log_path = work_dir / f"{spec.name}.log"
+
+    problems = _Builder(compiler, work_dir).build([runtime, kernel, stubs, main], binary)
+    if problems:
+        return EmulationResult(spec.name, False, problems[0], problems, work_dir)
+
+    problems = _run_binary(binary, log_path, timeout_ms, seed)
+    log = parse_log(log_path.read_text(errors="replace") if log_path.exists() else "")
+    found, proven = check_log(spec, log)
+    if problems:  # the binary crashed or hung: keep what the log shows, minus "no verdict"
+        found = [p for p in found if not p.startswith("crash: the emulation log ends")]
+    problems += found
+    return EmulationResult(
+        name=spec.name,
+        ok=not problems,
+        verdict=verdict_line(spec, problems, len(log.cores), proven),
+        problems=problems,
+        work_dir=work_dir,
+        log_path=log_path if log_path.exists() else None,
+        edges_proven=proven,
+    )

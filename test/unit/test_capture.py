@@ -1,0 +1,519 @@
+"""The capture JSON v1 importer and exporter (skir.frontends.capture, DESIGN §8)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from skir.errors import SkirError
+from skir.frontends import capture
+from skir.testing import parse_mlir
+
+HEAD = {"format": "skir.aclgraph.capture", "version": 1, "model": "m", "cores": {"aic": 24, "aiv": 48}}
+
+
+def model(streams: list[list[dict[str, Any]]], **top: Any) -> dict[str, Any]:
+    """A capture dict with streams s0, s1, ... holding `streams`."""
+    data: dict[str, Any] = copy.deepcopy(HEAD)
+    data.update(copy.deepcopy(top))
+    data["streams"] = [{"name": f"s{i}", "tasks": copy.deepcopy(t)} for i, t in enumerate(streams)]
+    return data
+
+
+def body(module: Any) -> list[str]:
+    """The printed lines of the model, stripped."""
+    return [line.strip() for line in str(module).splitlines()[2:-2]]
+
+
+def seqs(module: Any) -> dict[str, list[tuple[str, int]]]:
+    out = {}
+    for stream in module.body.block.first_op.body.block.ops:
+        if stream.name == "aclgraph.stream":
+            out[stream.sym_name.data] = [(op.name.split(".")[1], op.seq.data) for op in stream.body.block.ops]
+    return out
+
+
+def err(data: Any = None, text: str | None = None) -> str:
+    with pytest.raises(SkirError) as info:
+        if text is not None:
+            capture.loads(text, "model.json")
+        else:
+            capture.from_dict(data, "model.json")
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+KERNELS = {
+    "rms": {"kernel_type": "aiv_only", "params": ["in", "in", "out"], "code_bytes": 4096},
+    "qkv": {"kernel_type": "mix_aic_1_2", "params": ["in", "in", "out"], "sched_mode": "batch",
+            "early_start": {"set": True, "wait": False}, "dcci": {"before": True, "after": False,
+                                                                   "disable": True},
+            "sync_flags": [1, 2]},
+    "k3": {"kernel_type": "aic_only", "sk_capable": False, "sk_symbol": "k3_sk", "split_copies": 4},
+}
+
+
+# ---- valid input -------------------------------------------------------------------------
+
+
+def test_every_task_type() -> None:
+    data = model(
+        [
+            [
+                {"seq": 0, "type": "scope_begin", "scope": "l0", "options": "early-start=1"},
+                {"seq": 1, "type": "placeholder"},
+                {"seq": 2, "type": "kernel", "kernel": "rms", "blocks": 48, "args": ["x", "w", "y"],
+                 "duration_us": 3.5},
+                {"seq": 3, "type": "event_record", "event": "e0"},
+                {"seq": 6, "type": "value_write", "cell": "c0", "value": 1},
+                {"seq": 7, "type": "default", "kind": "notify_record", "notify": "n0"},
+                {"seq": 8, "type": "scope_end", "scope": "l0"},
+                {"seq": 9, "type": "scope_begin", "scope": None},
+                {"seq": 10, "type": "scope_end", "scope": None},
+                {"seq": 13, "type": "event_wait", "event": "e1", "external": True},
+            ],
+            [
+                {"seq": 4, "type": "event_wait", "event": "e0"},
+                {"seq": 5, "type": "kernel", "kernel": "qkv", "blocks": 24, "task_group": True},
+                {"seq": 11, "type": "value_wait", "cell": "c0", "value": 1, "rule": "eq"},
+                {"seq": 12, "type": "default", "kind": "memcpy"},
+                {"seq": 14, "type": "kernel", "kernel": "k3", "blocks": 2, "args": ["x", "y", "z"]},
+                {"seq": 15, "type": "event_reset", "event": "e0"},
+            ],
+        ],
+        soc="Ascend910_9391", kernels=KERNELS, buffers={"x": 65536, "w": 1024},
+        events=["e0", "e1"], cells=["c0"],
+    )
+    module = capture.from_dict(data, "model.json")
+    module.verify()  # the full xDSL verification passes too
+    assert str(module).splitlines()[1].strip() == (
+        'aclgraph.model @m cores(aic = 24, aiv = 48) soc "Ascend910_9391" {'
+    )
+    assert body(module) == [
+        "aclgraph.kernel @rms aiv_only params(in, in, out) code_bytes 4096",
+        "aclgraph.kernel @qkv mix_aic_1_2 params(in, in, out) batch early_start(set) "
+        "dcci(before, disable) sync_flags [1, 2]",
+        'aclgraph.kernel @k3 aic_only params 3 not_sk_capable sk_symbol "k3_sk" split_copies 4',
+        "aclgraph.buffer @x bytes 65536",
+        "aclgraph.buffer @w bytes 1024",
+        "aclgraph.buffer @y",
+        "aclgraph.buffer @z",
+        "aclgraph.event @e0",
+        "aclgraph.event @e1",
+        "aclgraph.cell @c0",
+        "aclgraph.stream @s0 slots 10 {",
+        'aclgraph.scope_begin seq 0 "l0" options "early-start=1"',
+        "aclgraph.placeholder seq 1",
+        "aclgraph.launch seq 2 @rms blocks 48 args(@x, @w, @y) duration 3.5",
+        "aclgraph.record seq 3 @e0",
+        "aclgraph.value_write seq 6 @c0 value 1",
+        'aclgraph.opaque seq 7 notify_record "n0"',
+        'aclgraph.scope_end seq 8 "l0"',
+        "aclgraph.scope_begin seq 9 none",
+        "aclgraph.scope_end seq 10 none",
+        "aclgraph.wait seq 13 @e1 external",
+        "}",
+        "aclgraph.stream @s1 slots 6 {",
+        "aclgraph.wait seq 4 @e0",
+        "aclgraph.launch seq 5 @qkv blocks 24 task_group",
+        "aclgraph.value_wait seq 11 @c0 eq 1",
+        "aclgraph.opaque seq 12 memcpy",
+        "aclgraph.launch seq 14 @k3 blocks 2 args(@x, @y, @z)",
+        "aclgraph.reset seq 15 @e0",
+        "}",
+    ]
+
+
+def test_defaults_and_optional_sections() -> None:
+    data = {"format": "skir.aclgraph.capture", "version": 1, "cores": {"aic": 1, "aiv": 2},
+            "streams": [{"name": "s", "tasks": []}]}
+    assert body(capture.from_dict(data)) == ["aclgraph.stream @s slots 0 {", "}"]
+    assert str(capture.from_dict(data)).splitlines()[1].strip().startswith("aclgraph.model @model ")
+
+
+def test_load_file_and_path_in_messages(tmp_path: Any) -> None:
+    path = tmp_path / "model.json"
+    data = model([[{"type": "kernel", "kernel": "rms", "blocks": 4}]], kernels={"rms": KERNELS["rms"]})
+    path.write_text(json.dumps(data))
+    assert "aclgraph.launch seq 0 @rms blocks 4" in str(capture.load(path))
+    data["streams"][0]["tasks"][0]["blocks"] = 0
+    path.write_text(json.dumps(data))
+    with pytest.raises(SkirError, match=r"^.*model\.json: streams\[0\]\.tasks\[0\]\.blocks: 0 is out of range"):
+        capture.load(path)
+    with pytest.raises(SkirError, match="cannot read"):
+        capture.load(tmp_path / "missing.json")
+
+
+def test_seq_simulation_waits_until_record() -> None:
+    data = model(
+        [
+            [{"type": "event_wait", "event": "e0"}, {"type": "kernel", "kernel": "rms", "blocks": 1}],
+            [{"type": "kernel", "kernel": "rms", "blocks": 1}, {"type": "event_record", "event": "e0"},
+             {"type": "kernel", "kernel": "rms", "blocks": 1}],
+        ],
+        kernels={"rms": KERNELS["rms"]}, events=["e0"],
+    )
+    # s0 is blocked at its wait, s1 runs to its record, then s0 (the lowest index) runs first
+    assert seqs(capture.from_dict(data)) == {
+        "s0": [("wait", 2), ("launch", 3)],
+        "s1": [("launch", 0), ("record", 1), ("launch", 4)],
+    }
+
+
+def test_seq_simulation_external_wait_never_blocks() -> None:
+    data = model(
+        [[{"type": "event_wait", "event": "e0", "external": True},
+          {"type": "kernel", "kernel": "rms", "blocks": 1}],
+         [{"type": "event_record", "event": "e0"}]],
+        kernels={"rms": KERNELS["rms"]}, events=["e0"],
+    )
+    assert seqs(capture.from_dict(data)) == {"s0": [("wait", 0), ("launch", 1)], "s1": [("record", 2)]}
+
+
+def test_seq_simulation_epochs() -> None:
+    rec = {"type": "event_record", "event": "e0"}
+    wait1 = {"type": "event_wait", "event": "e1"}
+    resets = [{"type": "event_reset", "event": "e0"}, {"type": "event_reset", "event": "e1"}]
+    side = [{"type": "event_wait", "event": "e0"}, {"type": "kernel", "kernel": "rms", "blocks": 1},
+            {"type": "event_record", "event": "e1"}]
+    data = model([[rec, wait1, *resets, rec, wait1, *resets], side + side], kernels={"rms": KERNELS["rms"]},
+                 events=["e0", "e1"])
+    module = capture.from_dict(data)
+    # a reset starts a new epoch: s1's second wait blocks until the second record of e0
+    assert seqs(module) == {
+        "s0": [("record", 0), ("wait", 4), ("reset", 5), ("reset", 6), ("record", 7), ("wait", 11),
+               ("reset", 12), ("reset", 13)],
+        "s1": [("wait", 1), ("launch", 2), ("record", 3), ("wait", 8), ("launch", 9), ("record", 10)],
+    }
+    module.verify()
+
+
+def test_params_inferred_from_args() -> None:
+    data = model([[{"seq": 0, "type": "kernel", "kernel": "k", "blocks": 1, "args": ["a", "b"]},
+                   {"seq": 1, "type": "kernel", "kernel": "k", "blocks": 1}]],
+                 kernels={"k": {"kernel_type": "mix_aic_1_1"}})
+    assert body(capture.from_dict(data))[0] == "aclgraph.kernel @k mix_aic_1_1 params 2"
+
+
+def test_does_not_modify_input() -> None:
+    data = model([[{"type": "kernel", "kernel": "rms", "blocks": 1}]], kernels={"rms": KERNELS["rms"]})
+    before = copy.deepcopy(data)
+    capture.from_dict(data)
+    assert data == before
+
+
+# ---- exporter ----------------------------------------------------------------------------
+
+
+def test_export_round_trip_and_defaults() -> None:
+    data = model(
+        [[{"type": "kernel", "kernel": "rms", "blocks": 48, "args": ["x", "w", "y"], "duration_us": 3},
+          {"type": "event_record", "event": "e0"},
+          {"type": "scope_begin", "scope": None}, {"type": "scope_end", "scope": None}],
+         [{"type": "event_wait", "event": "e0", "external": False, "task_group": False},
+          {"type": "kernel", "kernel": "k3", "blocks": 1, "args": ["y", "z", "x"]}]],
+        kernels={**KERNELS, "rms": {**KERNELS["rms"], "sched_mode": "normal", "sk_capable": True,
+                                    "early_start": {"set": False, "wait": False}}},
+        buffers={"x": 8}, events=["e0"], cells=[],
+    )
+    module = capture.from_dict(data)
+    out = capture.dump(module)
+    assert list(out) == ["format", "version", "model", "cores", "kernels", "buffers", "events", "streams"]
+    assert out["kernels"]["rms"] == {"kernel_type": "aiv_only", "params": ["in", "in", "out"],
+                                     "code_bytes": 4096}
+    assert out["kernels"]["k3"] == {"kernel_type": "aic_only", "sk_capable": False, "sk_symbol": "k3_sk",
+                                    "split_copies": 4}  # params inferred again from args
+    assert out["buffers"] == {"x": 8}  # y, z stay implicit: the importer declares them the same
+    assert out["streams"][0]["tasks"][0] == {"seq": 0, "type": "kernel", "kernel": "rms", "blocks": 48,
+                                             "args": ["x", "w", "y"], "duration_us": 3.0}
+    assert out["streams"][1]["tasks"][0] == {"seq": 4, "type": "event_wait", "event": "e0"}
+    assert out["streams"][0]["tasks"][2] == {"seq": 2, "type": "scope_begin", "scope": None}
+    assert str(capture.from_dict(out)) == str(module)
+    text = capture.dumps(module)
+    assert text == capture.dumps(capture.loads(text))
+    assert str(capture.loads(text)) == str(module)
+    json.loads(text)
+
+
+def test_export_keeps_buffer_order_with_null(tmp_path: Any) -> None:
+    text = """builtin.module { aclgraph.model @m cores(aic = 2, aiv = 4) {
+      aclgraph.kernel @k aiv_only params(in)
+      aclgraph.buffer @a
+      aclgraph.buffer @b bytes 16
+      aclgraph.buffer @c
+      aclgraph.stream @s slots 1 { aclgraph.launch seq 0 @k blocks 1 args(@a) }
+    } }"""
+    module = parse_mlir(text)
+    out = capture.dump(module)
+    assert out["buffers"] == {"a": None, "b": 16, "c": None}
+    capture.save(module, tmp_path / "m.json")
+    assert str(capture.load(tmp_path / "m.json")) == str(module)
+
+
+def test_export_params_count_without_args() -> None:
+    module = parse_mlir("""builtin.module { aclgraph.model @m cores(aic = 2, aiv = 4) {
+      aclgraph.kernel @k aiv_only params 3
+      aclgraph.stream @s slots 1 { aclgraph.launch seq 0 @k blocks 1 }
+    } }""")
+    assert capture.dump(module)["kernels"]["k"] == {"kernel_type": "aiv_only", "params": 3}
+    assert str(capture.from_dict(capture.dump(module))) == str(module)
+
+
+def test_export_rejects_rewritten_model() -> None:
+    module = parse_mlir("""builtin.module { aclgraph.model @m cores(aic = 2, aiv = 4) {
+      aclgraph.kernel @k aiv_only params(in)
+      aclgraph.stream @s slots 1 { aclgraph.disabled seq 0 was launch @k blocks 1 }
+    } }""")
+    with pytest.raises(SkirError, match=r"^@m/@s/seq 0: 'aclgraph.disabled': a rewritten model cannot be "
+                       r"exported in capture v1$"):
+        capture.dump(module)
+
+
+def test_export_needs_exactly_one_model() -> None:
+    text = "builtin.module { aclgraph.model @a cores(aic = 1, aiv = 1) {} aclgraph.model @b cores(aic = 1, aiv = 1) {} }"
+    with pytest.raises(SkirError, match="exactly one aclgraph.model; this module has 2"):
+        capture.dump(parse_mlir(text))
+    with pytest.raises(SkirError, match="has 0"):
+        capture.dump(parse_mlir("builtin.module {}"))
+
+
+# ---- errors: one line, naming the JSON path ------------------------------------------------
+
+BASE_STREAMS = [
+    [{"type": "kernel", "kernel": "rms", "blocks": 4, "args": ["x", "w", "y"]},
+     {"type": "event_record", "event": "e0"},
+     {"type": "event_wait", "event": "e1"},
+     {"type": "event_reset", "event": "e0"},
+     {"type": "event_reset", "event": "e1"}],
+    [{"type": "event_wait", "event": "e0"},
+     {"type": "value_write", "cell": "c0", "value": 1},
+     {"type": "event_record", "event": "e1"},
+     {"type": "kernel", "kernel": "k3", "blocks": 1, "args": ["x"]}],
+]
+
+
+def base() -> dict[str, Any]:
+    return model(BASE_STREAMS, kernels=KERNELS, buffers={"x": 64}, events=["e0", "e1"], cells=["c0"])
+
+
+def test_base_is_valid() -> None:
+    capture.from_dict(base()).verify()
+
+
+def test_error_malformed_json() -> None:
+    assert err(text='{"format": 1,\n  "version" 1}') == (
+        "model.json:2:13: invalid JSON: Expecting ':' delimiter"
+    )
+    assert err(text='{"a": 1 "b": 2}') == "model.json:1:9: invalid JSON: Expecting ',' delimiter"
+    assert err(text='{"a": NaN}') == "model.json: invalid JSON: NaN is not valid JSON"
+
+
+def test_error_unknown_key() -> None:
+    d = base()
+    d["streams"][1]["tasks"][2]["color"] = "red"
+    assert err(d) == ("model.json: streams[1].tasks[2].color: unknown key for an event_record task "
+                      "(expected one of: event, external, seq, task_group, type)")
+    d = base()
+    d["extra"] = 1
+    assert err(d).startswith("model.json: extra: unknown key (expected one of: format, version, model")
+    d = base()
+    d["kernels"]["rms"]["colour"] = 1
+    assert err(d).startswith("model.json: kernels.rms.colour: unknown key")
+
+
+def test_error_duplicate_key() -> None:
+    text = json.dumps(base()).replace('"event": "e1"}]', '"event": "e1", "event": "e0"}]', 1)
+    assert err(text=text) == "model.json: streams[0].tasks[4].event: duplicate key"
+    text = json.dumps(base()).replace('"aiv": 48', '"aiv": 48, "aic": 2')
+    assert err(text=text) == "model.json: cores.aic: duplicate key"
+    text = json.dumps(base()).replace('"x": 64', '"x": 64, "x": 32')
+    assert err(text=text) == "model.json: buffers.x: duplicate key"
+
+
+def test_error_bool_as_int() -> None:
+    d = base()
+    d["streams"][0]["tasks"][0]["blocks"] = True
+    assert err(d) == "model.json: streams[0].tasks[0].blocks: expected an integer, got a boolean"
+    d = base()
+    d["cores"]["aiv"] = False
+    assert err(d) == "model.json: cores.aiv: expected an integer, got a boolean"
+    d = base()
+    d["streams"][1]["tasks"][1]["value"] = True
+    assert err(d) == "model.json: streams[1].tasks[1].value: expected an integer, got a boolean"
+
+
+def test_error_wrong_types_and_ranges() -> None:
+    d = base()
+    d["streams"][0]["tasks"][0]["blocks"] = 65536
+    assert err(d) == "model.json: streams[0].tasks[0].blocks: 65536 is out of range [1, 65535]"
+    d = base()
+    d["streams"][0]["tasks"][1]["external"] = 1
+    assert err(d) == "model.json: streams[0].tasks[1].external: expected true or false, got an integer"
+    d = base()
+    d["streams"][1]["tasks"][1]["value"] = 1 << 64
+    assert err(d).startswith("model.json: streams[1].tasks[1].value: 18446744073709551616 is out of range")
+    d = base()
+    d["kernels"]["qkv"]["params"][1] = "input"
+    assert err(d).startswith("model.json: kernels.qkv.params[1]: expected a param role (one of in, out")
+    d = base()
+    d["streams"][0]["tasks"][0]["type"] = "launch"
+    assert err(d).startswith("model.json: streams[0].tasks[0].type: unknown task type 'launch'")
+    d = base()
+    d["streams"][0]["tasks"][0]["duration_us"] = "fast"
+    assert err(d) == "model.json: streams[0].tasks[0].duration_us: expected a number, got a string"
+    d = base()
+    d["kernels"]["k3"]["split_copies"] = 65
+    assert err(d) == "model.json: kernels.k3.split_copies: 65 is out of range [1, 64]"
+    d = base()
+    d["kernels"]["qkv"]["sync_flags"] = [16]
+    assert err(d) == "model.json: kernels.qkv.sync_flags[0]: 16 is out of range [0, 15]"
+    d = base()
+    d["streams"][0]["tasks"][0]["args"] = "x"
+    assert err(d) == "model.json: streams[0].tasks[0].args: expected an array, got a string"
+    d = base()
+    d["streams"] = {}
+    assert err(d) == "model.json: streams: expected an array, got an object"
+    assert err([1]) == "model.json: expected an object, got an array"
+
+
+def test_error_missing_required_key() -> None:
+    d = base()
+    del d["cores"]
+    assert err(d) == "model.json: cores: required key is missing"
+    d = base()
+    del d["streams"][0]["tasks"][0]["blocks"]
+    assert err(d) == "model.json: streams[0].tasks[0].blocks: required key is missing"
+    d = base()
+    del d["kernels"]["rms"]["kernel_type"]
+    assert err(d) == "model.json: kernels.rms.kernel_type: required key is missing"
+
+
+def test_error_unknown_event() -> None:
+    d = base()
+    d["streams"][1]["tasks"][0]["event"] = "e9"
+    assert err(d) == "model.json: streams[1].tasks[0].event: unknown event 'e9'"
+    d = base()
+    d["streams"][0]["tasks"][0]["kernel"] = "nope"
+    assert err(d) == "model.json: streams[0].tasks[0].kernel: unknown kernel 'nope'"
+    d = base()
+    d["streams"][1]["tasks"][1]["cell"] = "e0"
+    assert err(d) == "model.json: streams[1].tasks[1].cell: 'e0' is an event (events[0]), not a cell"
+
+
+def test_error_cyclic_sync() -> None:
+    # seq-consistent event edges always point forward, so close the cycle with value cells
+    d = model(
+        [[{"seq": 0, "type": "value_wait", "cell": "c0", "value": 1, "rule": "eq"},
+          {"seq": 1, "type": "value_write", "cell": "c1", "value": 1}],
+         [{"seq": 2, "type": "value_wait", "cell": "c1", "value": 1, "rule": "geq"},
+          {"seq": 3, "type": "value_write", "cell": "c0", "value": 1}]],
+        cells=["c0", "c1"],
+    )
+    assert err(d) == (
+        "model.json: streams[0].tasks[1]: happens-before cycle: @m/@s0/seq 1 -> @m/@s1/seq 2 -> "
+        "@m/@s1/seq 3 -> @m/@s0/seq 0 -> @m/@s0/seq 1; an event or value wait depends on a task that "
+        "comes after it"
+    )
+
+
+def test_error_verifier_names_task_path() -> None:
+    d = base()
+    d["streams"][0]["tasks"][3:5] = []  # reset e1 on s1 instead: not ordered after s0's wait
+    d["streams"][1]["tasks"].insert(3, {"type": "event_reset", "event": "e1"})
+    assert err(d) == ("model.json: streams[1].tasks[3]: @m/@s1/seq 6: reset of @e1 is not ordered after "
+                      "@m/@s0/seq 5 of the epoch it closes; make the reset wait for it")
+    d = base()
+    for i, t in enumerate(d["streams"][0]["tasks"] + d["streams"][1]["tasks"]):
+        t["seq"] = i
+    d["streams"][1]["tasks"][2]["seq"] = 2  # same seq as s0's third task
+    assert err(d).startswith("model.json: streams[1].tasks[2]: @m/@s1/seq 2: seq 2 is also used by")
+
+
+def test_error_wrong_version() -> None:
+    d = base()
+    d["version"] = 2
+    assert err(d) == ("model.json: version: capture version 2 is not supported (this skir reads "
+                      "version 1)")
+    d["version"] = "1"
+    assert err(d) == "model.json: version: expected an integer, got a string"
+    d = base()
+    d["format"] = "aclgraph"
+    assert err(d) == "model.json: format: expected 'skir.aclgraph.capture', got 'aclgraph'"
+
+
+def test_error_soc() -> None:
+    d = base()
+    d["soc"] = "Ascend310P3"
+    assert err(d).startswith("model.json: soc: 'Ascend310P3' is not a dav-c220 (Atlas A2/A3) SoC")
+    d["soc"] = "Ascend910B4-1"
+    capture.from_dict(d)
+
+
+def test_error_name_clash() -> None:
+    d = base()
+    d["cells"] = ["c0", "rms"]
+    assert err(d) == ("model.json: cells[1]: name 'rms' is already used by a kernel (kernels.rms); "
+                      "kernels, buffers, events, cells and streams share one namespace")
+    d = base()
+    d["streams"][1]["name"] = "x"
+    assert err(d).startswith("model.json: streams[1].name: name 'x' is already used by a buffer (buffers.x)")
+    d = base()
+    d["events"].append("e0")
+    assert err(d).startswith("model.json: events[2]: name 'e0' is declared twice (events[0])")
+    d = base()
+    d["streams"][0]["tasks"][0]["args"][2] = "c0"
+    assert err(d) == "model.json: streams[0].tasks[0].args[2]: 'c0' is a cell (cells[0]), not a buffer"
+
+
+def test_error_params_args_mismatch() -> None:
+    d = base()
+    d["streams"][0]["tasks"][0]["args"] = ["x", "y"]
+    assert err(d) == "model.json: streams[0].tasks[0].args: 2 args for kernel 'rms', which has 3 params"
+    d = base()
+    d["streams"][1]["tasks"].append({"type": "kernel", "kernel": "k3", "blocks": 1, "args": ["x", "x"]})
+    assert err(d) == ("model.json: streams[1].tasks[4].args: 2 args for kernel 'k3', which takes 1 "
+                      "(from streams[1].tasks[3].args)")
+
+
+def test_error_kernel_without_params_or_args() -> None:
+    d = base()
+    del d["streams"][1]["tasks"][3]["args"]
+    assert err(d) == (
+        "model.json: kernels.k3: kernel 'k3' has no 'params' and no launch passes 'args'; give its params"
+    )
+
+
+def test_error_kernel_name_not_c_identifier() -> None:
+    d = base()
+    d["kernels"]["my-kernel"] = {"kernel_type": "aiv_only", "params": []}
+    assert err(d) == ("model.json: kernels.my-kernel: kernel name 'my-kernel' is not a C identifier; "
+                      "rename the kernel or give 'sk_symbol'")
+
+
+def test_error_partial_seq() -> None:
+    d = base()
+    d["streams"][1]["tasks"][1]["seq"] = 7
+    assert err(d) == ("model.json: streams[1].tasks[1].seq: has 'seq' but streams[0].tasks[0] has none; "
+                      "give every task a seq or none")
+
+
+def test_error_unsatisfiable_capture() -> None:
+    d = base()
+    d["streams"][1]["tasks"].insert(0, {"type": "event_wait", "event": "e1"})
+    # s0 waits on e1, which s1 records only after its own wait on e1: both block
+    assert err(d) == (
+        "model.json: streams[0].tasks[2]: event_wait on 'e1' can never run in the simulated capture: "
+        "no event_record of 'e1' comes first in its epoch and every other stream is blocked too; "
+        "record the event before the wait, or give every task a seq"
+    )
+
+
+def test_error_notify_on_wrong_kind() -> None:
+    d = base()
+    d["streams"][0]["tasks"].append({"type": "default", "kind": "memcpy", "notify": "n"})
+    assert err(d) == ("model.json: streams[0].tasks[5].notify: only notify_record / notify_wait tasks "
+                      "name a notify, not memcpy")
