@@ -28,12 +28,30 @@ def product_texts(result: CompileResult) -> dict[str, str]:
 
 
 def _emulate(result: CompileResult, stage: Path) -> None:
+    """Emulate every entry in a scratch folder; keep only its deterministic products.
+
+    OUT/emulation/ gets the shim headers, and per SuperKernel the stubs, the driver and
+    `verdict.txt`; objects, binaries and the timing-dependent logs stay out so that
+    identical inputs give byte-identical outputs.
+    """
     from skir.hostsim.from_ir import emulation_specs
-    from skir.hostsim.runner import emulate
+    from skir.hostsim.runner import emulate, include_dir
 
     assert result.original is not None
-    for spec in emulation_specs(result.module, result.original):
-        result.emulation.append(emulate(spec, stage / "emulation" / spec.name))
+    keep = stage / "emulation"
+    with tempfile.TemporaryDirectory(prefix="skir-emulation-") as scratch:
+        for spec in emulation_specs(result.module, result.original):
+            work = Path(scratch) / spec.name
+            emu = emulate(spec, work)
+            result.emulation.append(emu)
+            (keep / spec.name).mkdir(parents=True, exist_ok=True)
+            for name in (f"{spec.name}_stubs.cpp", f"{spec.name}_main.cpp", "sk_shim_runtime.cpp"):
+                if (work / name).exists():
+                    shutil.copyfile(work / name, keep / spec.name / name)
+            lines = [emu.verdict, *emu.problems]
+            (keep / spec.name / "verdict.txt").write_text("\n".join(lines) + "\n")
+    if result.emulation:
+        shutil.copytree(include_dir(), keep / "include", dirs_exist_ok=True)
 
 
 def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False) -> None:

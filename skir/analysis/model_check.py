@@ -13,6 +13,7 @@ waits on a cell agree; no cycle).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import pairwise
 
 from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
@@ -164,7 +165,7 @@ def _check_cell_writes(graph: TaskGraph, hb: HappensBefore) -> None:
         if topo_index is None:
             topo_index = {n: i for i, n in enumerate(hb.order)}
         writes = sorted(use.writes, key=topo_index.__getitem__)
-        for a, b in zip(writes, writes[1:]):
+        for a, b in pairwise(writes):
             if not hb.before(a, b):
                 raise TaskVerifyException(
                     graph.ops[b],

@@ -71,6 +71,7 @@ from skir.dialects.aclgraph_enums import (
     wait_rule_attr,
 )
 from skir.dialects.syntax import (
+    build_op,
     int_attr,
     parse_body,
     parse_enum,
@@ -135,7 +136,7 @@ class ModelOp(IRDLOperation):
         }
         if soc is not None:
             props["soc"] = StringAttr(soc)
-        super().__init__(properties=props, regions=[body])
+        build_op(self, props, [body])
 
     @classmethod
     def parse(cls, parser: Parser) -> ModelOp:
@@ -192,7 +193,7 @@ class StreamOp(IRDLOperation):
         props: dict[str, Attribute] = {"sym_name": StringAttr(sym_name)}
         if slots is not None:
             props["slots"] = IntAttr(slots)
-        super().__init__(properties=props, regions=[body])
+        build_op(self, props, [body])
 
     @classmethod
     def parse(cls, parser: Parser) -> StreamOp:
@@ -295,7 +296,7 @@ class LaunchOp(TaskOp):
             props["duration"] = FloatData(float(duration))
         if task_group:
             props["task_group"] = _UNIT
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -342,7 +343,7 @@ class EventTaskOp(TaskOp, ABC):
             props["external"] = _UNIT
         if task_group:
             props["task_group"] = _UNIT
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -398,7 +399,7 @@ class ValueWriteOp(TaskOp):
         }
         if task_group:
             props["task_group"] = _UNIT
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -432,7 +433,7 @@ class ValueWaitOp(TaskOp):
         }
         if task_group:
             props["task_group"] = _UNIT
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -468,7 +469,7 @@ class OpaqueOp(TaskOp):
             props["notify"] = string_attr(notify)
         if task_group:
             props["task_group"] = _UNIT
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -535,7 +536,7 @@ class ScopeBeginOp(MarkerOp):
             props["scope"] = string_attr(scope)
         if options is not None:
             props["options"] = StringAttr(options)
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -562,7 +563,7 @@ class ScopeEndOp(MarkerOp):
         props: dict[str, Attribute] = {"seq": int_attr(seq)}
         if scope is not None:
             props["scope"] = string_attr(scope)
-        super().__init__(properties=props)
+        build_op(self, props)
 
 
 @irdl_op_definition
@@ -573,7 +574,7 @@ class PlaceholderOp(TaskOp):
     KIND: ClassVar[str] = "placeholder"
 
     def __init__(self, seq: int):
-        super().__init__(properties={"seq": int_attr(seq)})
+        build_op(self, {"seq": int_attr(seq)})
 
 
 @irdl_op_definition
@@ -592,7 +593,7 @@ class LaunchSkOp(TaskOp):
     sk = prop_def(SymbolRefAttr)
 
     def __init__(self, seq: int, sk: str):
-        super().__init__(properties={"seq": int_attr(seq), "sk": symbol_ref(sk)})
+        build_op(self, {"seq": int_attr(seq), "sk": symbol_ref(sk)})
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -621,12 +622,9 @@ class DisabledOp(TaskOp):
 
     def __init__(self, original: TaskOp):
         props = {k: v for k, v in original.properties.items() if k != "seq"}
-        super().__init__(
-            properties={
-                "seq": original.seq,
-                "was_kind": string_attr(original.KIND),
-                "was": DictionaryAttr(props),
-            }
+        build_op(
+            self,
+            {"seq": original.seq, "was_kind": string_attr(original.KIND), "was": DictionaryAttr(props)},
         )
 
     @classmethod

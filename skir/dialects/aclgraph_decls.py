@@ -257,7 +257,9 @@ class KernelOp(_SymbolDecl):
         if not symbol or not (symbol[0].isalpha() or symbol[0] == "_") or not all(
             c.isalnum() or c == "_" for c in symbol
         ):
-            self._fail(f"{where}: sub-kernel symbol '{symbol}' is not a C identifier; rename the kernel or give sk_symbol")
+            self._fail(
+                f"{where}: sub-kernel symbol '{symbol}' is not a C identifier; rename the kernel or give sk_symbol"
+            )
 
     def _fail(self, message: str) -> None:
         raise TaskVerifyException(self, message)

@@ -30,6 +30,7 @@ ascendc.source @m_sk0 mix_aiv_1_0 {
 from __future__ import annotations
 
 from enum import auto
+from functools import lru_cache
 
 from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint, i64
 from xdsl.dialects.utils import EnumAttribute
@@ -47,6 +48,7 @@ from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
 
 
@@ -88,8 +90,14 @@ class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
     name = "ascendc.pipe"
 
 
+@lru_cache(maxsize=4096)
 def _i64(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64)
+
+
+_CORES = {core: CoreTypeAttr(core) for core in CoreType}
+_INDEXES = {index: BlockIndexAttr(index) for index in BlockIndex}
+_PIPES = {pipe: PipeAttr(pipe) for pipe in Pipe}
 
 
 def _in_entry() -> tuple[HasParent]:
@@ -117,9 +125,8 @@ class SourceOp(IRDLOperation):
     assembly_format = "$sym_name $kernel_type attr-dict-with-keyword $body"
 
     def __init__(self, sym_name: str, kernel_type: KernelType, body: Region):
-        super().__init__(
-            properties={"sym_name": StringAttr(sym_name), "kernel_type": kernel_type_attr(kernel_type)},
-            regions=[body],
+        build_op(
+            self, {"sym_name": StringAttr(sym_name), "kernel_type": kernel_type_attr(kernel_type)}, [body]
         )
 
     def entry(self) -> EntryOp:
@@ -154,7 +161,7 @@ class DeclareOp(IRDLOperation):
     assembly_format = "$symbol `copies` $copies attr-dict"
 
     def __init__(self, symbol: str, copies: int):
-        super().__init__(properties={"symbol": StringAttr(symbol), "copies": _i64(copies)})
+        build_op(self, {"symbol": string_attr(symbol), "copies": _i64(copies)})
 
 
 @irdl_op_definition
@@ -171,7 +178,7 @@ class EntryOp(IRDLOperation):
     assembly_format = "$symbol `align` $align attr-dict-with-keyword $body"
 
     def __init__(self, symbol: str, align: int, body: Region):
-        super().__init__(properties={"symbol": StringAttr(symbol), "align": _i64(align)}, regions=[body])
+        build_op(self, {"symbol": StringAttr(symbol), "align": _i64(align)}, [body])
 
 
 @irdl_op_definition
@@ -194,7 +201,7 @@ class CommentOp(IRDLOperation):
     assembly_format = "$text attr-dict"
 
     def __init__(self, text: str):
-        super().__init__(properties={"text": StringAttr(text)})
+        build_op(self, {"text": string_attr(text)})
 
 
 @irdl_op_definition
@@ -210,7 +217,7 @@ class IfCoreOp(IRDLOperation):
     assembly_format = "$core attr-dict-with-keyword $body"
 
     def __init__(self, core: CoreType, body: Region):
-        super().__init__(properties={"core": CoreTypeAttr(core)}, regions=[body])
+        build_op(self, {"core": _CORES[core]}, [body])
 
 
 @irdl_op_definition
@@ -227,7 +234,7 @@ class IfBlockOp(IRDLOperation):
     assembly_format = "$index $bound attr-dict-with-keyword $body"
 
     def __init__(self, index: BlockIndex, bound: int, body: Region):
-        super().__init__(properties={"index": BlockIndexAttr(index), "bound": _i64(bound)}, regions=[body])
+        build_op(self, {"index": _INDEXES[index], "bound": _i64(bound)}, [body])
 
 
 @irdl_op_definition
@@ -244,9 +251,7 @@ class CallOp(IRDLOperation):
     assembly_format = "$symbol `offset` $offset `copies` $copies attr-dict"
 
     def __init__(self, symbol: str, offset: int, copies: int):
-        super().__init__(
-            properties={"symbol": StringAttr(symbol), "offset": _i64(offset), "copies": _i64(copies)}
-        )
+        build_op(self, {"symbol": string_attr(symbol), "offset": _i64(offset), "copies": _i64(copies)})
 
     def verify_(self) -> None:
         if not 1 <= self.copies.value.data <= 64:
@@ -267,7 +272,7 @@ class CrossCoreSetOp(IRDLOperation):
     assembly_format = "$pipe `mode` $mode `flag` $flag attr-dict"
 
     def __init__(self, pipe: Pipe, mode: int, flag: int):
-        super().__init__(properties={"pipe": PipeAttr(pipe), "mode": _i64(mode), "flag": _i64(flag)})
+        build_op(self, {"pipe": _PIPES[pipe], "mode": _i64(mode), "flag": _i64(flag)})
 
     def verify_(self) -> None:
         if self.mode.value.data not in (0, 1, 2):
@@ -288,7 +293,7 @@ class CrossCoreWaitOp(IRDLOperation):
     assembly_format = "`flag` $flag attr-dict"
 
     def __init__(self, flag: int):
-        super().__init__(properties={"flag": _i64(flag)})
+        build_op(self, {"flag": _i64(flag)})
 
     def verify_(self) -> None:
         if not 0 <= self.flag.value.data <= 15:

@@ -45,6 +45,7 @@ from xdsl.utils.str_enum import StrEnum
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
 from skir.dialects.syntax import (
+    build_op,
     int_attr,
     parse_body,
     parse_enum,
@@ -52,6 +53,7 @@ from skir.dialects.syntax import (
     parse_symbol,
     print_symbol,
     quoted,
+    symbol_ref,
 )
 from skir.errors import TaskVerifyException, task_path
 
@@ -79,6 +81,10 @@ class SkFormAttr(EnumAttribute[SkForm], SpacedOpaqueSyntaxAttribute):
 @irdl_attr_definition
 class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
     name = "sk.barrier_kind"
+
+
+_FORMS = {form: SkFormAttr(form) for form in SkForm}
+_BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
 
 
 def _kernel_parent() -> tuple[HasParent]:
@@ -120,15 +126,15 @@ class SubtaskOp(SkProgramOp):
     ):
         props: dict[str, Attribute] = {
             "id": int_attr(ident),
-            "kernel": SymbolRefAttr(kernel),
+            "kernel": symbol_ref(kernel),
             "blocks": int_attr(blocks),
             "offset": int_attr(offset),
-            "stream": SymbolRefAttr(stream),
+            "stream": symbol_ref(stream),
             "seq": int_attr(seq),
         }
         if deps:
             props["deps"] = ArrayAttr(int_attr(d) for d in deps)
-        super().__init__(properties=props)
+        build_op(self, props)
 
     @property
     def dep_ids(self) -> tuple[int, ...]:
@@ -179,7 +185,7 @@ class BarrierOp(SkProgramOp):
     kind = prop_def(BarrierKindAttr)
 
     def __init__(self, ident: int, kind: BarrierKind):
-        super().__init__(properties={"id": int_attr(ident), "kind": BarrierKindAttr(kind)})
+        build_op(self, {"id": int_attr(ident), "kind": _BARRIER_KINDS[kind]})
 
     @classmethod
     def parse(cls, parser: Parser) -> BarrierOp:
@@ -228,14 +234,12 @@ class SuperKernelOp(IRDLOperation):
             "sym_name": StringAttr(sym_name),
             "kernel_type": kernel_type_attr(kernel_type),
             "blocks": int_attr(blocks),
-            "form": SkFormAttr(form),
+            "form": _FORMS[form],
             "arg_slots": int_attr(arg_slots),
         }
         if options:
             props["options"] = StringAttr(options)
-        super().__init__(
-            properties=props, regions=[aic or Region(Block()), aiv or Region(Block())]
-        )
+        build_op(self, props, [aic or Region(Block()), aiv or Region(Block())])
 
     @property
     def type(self) -> KernelType:

@@ -108,7 +108,7 @@ from skir.dialects.aclgraph_enums import (
     wait_rule_attr,
 )
 from skir.dialects.syntax import int_attr, string_attr, symbol_ref
-from skir.errors import SkirError, TaskVerifyException
+from skir.errors import ExitCode, SkirError, TaskVerifyException
 from skir.frontends.capture_export import (
     FORMAT,
     KERNEL_KEYS,
@@ -132,6 +132,7 @@ DAV_C220_SOCS = frozenset({
 
 _MAX_SEQ = (1 << 63) - 1
 _C_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")
 _UNIT = UnitAttr()
 _EVENT_CLS = {"event_record": RecordOp, "event_wait": WaitOp, "event_reset": ResetOp}
 _TASK_ALLOWED = {t: frozenset((*req, *opt, "seq", "type", "task_group")) for t, (req, opt) in TASK_KEYS.items()}
@@ -218,32 +219,24 @@ def _no_gc() -> Iterator[None]:
 
 
 def _key_path(path: str, key: str) -> str:
-    part = key if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.\-]*", key) and "." not in key else None
-    if part is None:
-        return f"{path}[{json.dumps(key)}]" if path else f"[{json.dumps(key)}]"
-    return f"{path}.{part}" if path else part
+    """`path.key`, or `path["key"]` when the key is not a plain name."""
+    key = key if type(key) is str else json.dumps(key) if key is None or type(key) in (int, float, bool) else repr(key)
+    if _PLAIN_KEY.match(key):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{json.dumps(key)}]"
 
 
 def _a(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
+_JSON_TYPES = {type(None): "null", bool: "a boolean", int: "an integer", float: "a number",
+               str: "a string", list: "an array", dict: "an object", _DupDict: "an object"}
+
+
 def _what(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    """What a JSON value is, for messages."""
+    return _JSON_TYPES.get(type(value), type(value).__name__)
 
 
 class _Importer:
@@ -442,7 +435,7 @@ class _Importer:
         if type(task) is _DupDict:
             self.fail(p(task.dup), "duplicate key")
         kind = task.get("type")
-        if kind not in _TASK_ALLOWED:
+        if type(kind) is not str or kind not in _TASK_ALLOWED:
             if "type" not in task:
                 self.fail(p("type"), "required key is missing")
             got = repr(kind) if type(kind) is str else _what(kind)
@@ -608,9 +601,9 @@ class _Importer:
             kwargs = {k: v for k, v in spec.items() if k not in ("kernel_type", "params")}
             decls.append(KernelOp(name, spec["kernel_type"], params, **kwargs))
         decls.extend(BufferOp(name, size) for name, size in self.buffers.items())
-        events = self.kind_of
-        decls.extend(EventOp(n) for n, (k, _) in events.items() if k == "event")
-        decls.extend(CellOp(n) for n, (k, _) in events.items() if k == "cell")
+        declared = self.kind_of  # in declaration (JSON) order
+        decls.extend(EventOp(n) for n, (k, _) in declared.items() if k == "event")
+        decls.extend(CellOp(n) for n, (k, _) in declared.items() if k == "cell")
         streams: list[StreamOp] = []
         for name, stream, seq_list in zip(names, tasks, seqs):
             ops = []
@@ -632,6 +625,9 @@ class _Importer:
             message = _first_line(str(e))
         except DiagnosticException as e:
             path, message = None, _first_line(str(e))
+        except Exception as e:  # a bug in a verifier: still one line, marked internal
+            raise SkirError(f"{self.source}: internal error while verifying the model: "
+                            f"{type(e).__name__}: {e}", ExitCode.INTERNAL) from e
         self.fail(path or "", message)
 
     def op_path(self, op: Operation, model: ModelOp, streams: list[StreamOp]) -> str | None:
@@ -644,7 +640,7 @@ class _Importer:
             return f"streams[{streams.index(op)}]"
         name = op.properties.get("sym_name")
         if parent is model and name is not None:
-            kind, path = self.kind_of.get(name.data, (None, None))  # type: ignore[attr-defined]
+            _kind, path = self.kind_of.get(name.data, (None, None))  # type: ignore[attr-defined]
             return path
         return None
 

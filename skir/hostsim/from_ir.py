@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from xdsl.dialects.builtin import ModuleOp
 
 from skir.analysis.happens_before import HappensBefore
@@ -18,6 +17,7 @@ from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.superkernel import SuperKernelOp
+from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.passes.common import kernel_table
 from skir.passes.to_ascendc import entry_symbol
 from skir.targets.ascendc import emit_source

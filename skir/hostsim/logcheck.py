@@ -16,7 +16,7 @@ import numpy as np
 from skir.hostsim.spec import EmulationSpec, SubTaskInstance
 
 # Problem categories, most important first; the verdict names the first one present.
-CATEGORIES = ("compile", "crash", "timeout", "deadlock", "race", "cores", "leftover", "shim")
+CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "race", "cores", "leftover", "shim")
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ class EmuLog:
     errors: list[tuple[int, str]] = field(default_factory=list)
     leftovers: list[tuple[int, int, int]] = field(default_factory=list)
     deadlocks: list[tuple[int, str]] = field(default_factory=list)
+    aborts: list[tuple[int, str]] = field(default_factory=list)
     locks: dict[int, int] = field(default_factory=dict)
     verdict: str | None = None
 
@@ -87,9 +88,9 @@ def parse_log(text: str) -> EmuLog:
                 log.errors.append((int(tid), msg))
             elif tag == "LEFTOVER":
                 log.leftovers.append((int(parts[0]), int(parts[1]), int(parts[2])))
-            elif tag == "DEADLOCK":
+            elif tag in ("DEADLOCK", "ABORT"):
                 tid, _, desc = rest.partition(" ")
-                log.deadlocks.append((int(tid), desc))
+                (log.deadlocks if tag == "DEADLOCK" else log.aborts).append((int(tid), desc))
             elif tag == "LOCK":
                 log.locks[int(parts[0])] = int(parts[1])
             elif tag == "VERDICT":
@@ -157,8 +158,14 @@ def _attribute(spec: EmulationSpec, log: EmuLog, expect: list[set[int]], problem
     return insts
 
 
-def _check_cores(spec: EmulationSpec, log: EmuLog, expect: list[set[int]], insts: list[_Instance],
-                 deadlocked: bool, problems: list[str]) -> None:
+def _check_cores(
+    spec: EmulationSpec,
+    log: EmuLog,
+    expect: list[set[int]],
+    insts: list[_Instance],
+    deadlocked: bool,
+    problems: list[str],
+) -> None:
     by_tid = {c.tid: c for c in log.cores}
     for st, exp, inst in zip(spec.subtasks, expect, insts):
         missing = sorted(exp - inst.ran)
@@ -203,16 +210,18 @@ def check_log(spec: EmulationSpec, log: EmuLog) -> tuple[list[str], int]:
     by_tid = {c.tid: c for c in log.cores}
     for _, desc in log.deadlocks:
         problems.append(f"deadlock: {desc}")
+    for _, desc in log.aborts:
+        problems.append(f"abort: {desc}")
     expect = [expected_cores(st, log.cores) for st in spec.subtasks]
     insts = _attribute(spec, log, expect, problems)
-    _check_cores(spec, log, expect, insts, bool(log.deadlocks), problems)
+    _check_cores(spec, log, expect, insts, bool(log.deadlocks or log.aborts), problems)
     proven = _check_edges(spec, log, insts, problems)
     for tid, flag, n in log.leftovers:
         core = by_tid[tid].name if tid in by_tid else f"core {tid}"
         problems.append(f"leftover: {core} holds {n} unconsumed credit(s) on flag {flag} at the end")
-    for tid, msg in log.errors:
-        problems.append(f"shim: {msg}" if tid < 0 or tid not in by_tid else f"shim: {by_tid[tid].name}: {msg}")
-    if log.verdict is None and not log.deadlocks:
+    for _, msg in log.errors:  # shim messages name their core themselves
+        problems.append(f"shim: {msg}")
+    if log.verdict is None and not log.deadlocks and not log.aborts:
         problems.append("crash: the emulation log ends without a verdict")
     return problems, proven
 
@@ -220,7 +229,13 @@ def check_log(spec: EmulationSpec, log: EmuLog) -> tuple[list[str], int]:
 def verdict_line(spec: EmulationSpec, problems: list[str], n_cores: int, proven: int) -> str:
     """One line: `ok: ...` or `<category>: <first problem of the most important category>`."""
     if not problems:
-        return f"ok: {len(spec.subtasks)} sub-tasks on {n_cores} cores, {proven} edges proven"
+        def count(n: int, noun: str) -> str:
+            return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+        return (
+            f"ok: {count(len(spec.subtasks), 'sub-task')} on {count(n_cores, 'core')}, "
+            f"{count(proven, 'edge')} proven"
+        )
     order = {c: i for i, c in enumerate(CATEGORIES)}
     first = min(problems, key=lambda p: order.get(p.partition(":")[0], len(order)))
     more = f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""

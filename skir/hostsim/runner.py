@@ -89,7 +89,10 @@ class _Builder:
         stamp.unlink(missing_ok=True)
         proc = subprocess.run(
             [*self.cxx, *self.flags, "-c", src.name, "-o", obj.name],
-            cwd=self.work_dir, capture_output=True, text=True, check=False,
+            cwd=self.work_dir,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             return obj, _first_error(proc.stderr, self.work_dir)
@@ -113,7 +116,10 @@ class _Builder:
         stamp.unlink(missing_ok=True)
         proc = subprocess.run(
             [*self.cxx, "-pthread", *[o.name for o in objs], "-o", binary.name],
-            cwd=self.work_dir, capture_output=True, text=True, check=False,
+            cwd=self.work_dir,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         if proc.returncode != 0:
             return [f"compile: link: {_first_error(proc.stderr, self.work_dir)}"]
@@ -134,7 +140,12 @@ def _run_binary(binary: Path, log_path: Path, timeout_ms: int, seed: int) -> lis
     try:
         proc = subprocess.run(
             [str(binary), str(log_path), str(timeout_ms)],
-            cwd=binary.parent, env=env, capture_output=True, text=True, timeout=wall, check=False,
+            cwd=binary.parent,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=wall,
+            check=False,
         )
     except subprocess.TimeoutExpired:
         return [f"timeout: the emulation binary was killed after {wall:.0f} s"]
@@ -168,7 +179,7 @@ def emulate(
     runtime = work_dir / "sk_shim_runtime.cpp"
     _write(kernel, spec.source)
     _write(stubs, stub_source(spec))
-    _write(main, driver_source(spec, timeout_ms))
+    _write(main, driver_source(spec))
     _write(runtime, RUNTIME_SOURCE)
     binary = work_dir / f"{spec.name}_emu"
     log_path = work_dir / f"{spec.name}.log"

@@ -80,7 +80,9 @@ def stub_source(spec: EmulationSpec) -> str:
         for st in insts:
             row = (1 if st.batch else 0, st.early_set, st.early_wait, st.core_class)
             if rows.setdefault(st.offset, row) != row:
-                raise ValueError(f"emulation spec {spec.name}: instances of {st.label} disagree on batch/early-start/class")
+                raise ValueError(
+                    f"emulation spec {spec.name}: instances of {st.label} disagree on batch/early-start/class"
+                )
         out.append(f"const SkStubInfo kInfo{idx}[] = {{  // {symbol}")
         for off, (rounds, es, ew, cls) in sorted(rows.items()):
             out.append(f'    {{{off}u, {rounds}, {_bool(es)}, {_bool(ew)}, "{cls}"}},')
@@ -101,8 +103,11 @@ def stub_source(spec: EmulationSpec) -> str:
     return "\n".join(out)
 
 
-def driver_source(spec: EmulationSpec, timeout_ms: int) -> str:
-    """The driver translation unit: arg table, buffers, lock words, `sk_shim::Run`."""
+def driver_source(spec: EmulationSpec) -> str:
+    """The driver translation unit: arg table, buffers, lock words, `sk_shim::Run`.
+
+    The binary takes `[log path] [watchdog timeout ms]` (default 2000).
+    """
     locks = list(dict.fromkeys(spec.lock_slots))
     preset = dict(spec.preset_locks)
     sizes = dict(spec.buffer_bytes)
@@ -124,8 +129,8 @@ def driver_source(spec: EmulationSpec, timeout_ms: int) -> str:
         "",
         "namespace {",
         "struct alignas(64) SkLockWord { uint64_t value; };",
-        f"alignas(64) unsigned char sk_gm[{max(total, 64)}];",
-        f"SkLockWord sk_locks[{max(len(locks), 1)}];",
+        *([f"alignas(64) unsigned char sk_gm[{total}];"] if offsets else []),
+        *([f"SkLockWord sk_locks[{len(locks)}];"] if locks else []),
         f"uint64_t sk_table[{spec.param_slots}];",
         "}  // namespace",
         "",
@@ -143,7 +148,7 @@ def driver_source(spec: EmulationSpec, timeout_ms: int) -> str:
     lines += [
         f"    sk_shim::SetParamSlots({spec.param_slots});",
         "    const char* log = argc > 1 ? argv[1] : nullptr;",
-        f"    const int timeout = argc > 2 ? std::atoi(argv[2]) : {timeout_ms};",
+        "    const int timeout = argc > 2 ? std::atoi(argv[2]) : 2000;",
         f'    return sk_shim::Run({spec.blocks}, "{spec.kernel_type}", &{spec.entry}, sk_table, timeout, log);',
         "}",
         "",

@@ -35,13 +35,16 @@ from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options, set_fail, set_group
 
 
-def task_fail_reason(launch: LaunchOp, kernel: KernelOp, model: ModelOp, options: SkOptions) -> str | None:
+def task_fail_reason(launch: LaunchOp, kernel: KernelOp, model: ModelOp, options: SkOptions) -> str | None:  # noqa: ARG001
     """The per-task reason a kernel cannot be fused, or None (DESIGN §3 formation step 1)."""
     if launch.task_group is not None:
         return "dynamic_task"
     if kernel.not_sk_capable is not None:
         return "op_unsupported"
-    if options.early_start == 0 and (kernel.early_start_set is not None or kernel.early_start_wait is not None):
+    if kernel.early_start_set is not None or kernel.early_start_wait is not None:
+        # With early-start=0 the kernel's own handshake would leave a credit that satisfies
+        # the next barrier (DESIGN §3). The handshake sk-lower-sync would need with
+        # early-start=1 is not emitted by this version, so such kernels stay unfused.
         return "op_unsupported"
     aic, aiv = core_demand(kernel.type, launch.blocks.data)
     if aic > model.aic_cores.data or aiv > model.aiv_cores.data:

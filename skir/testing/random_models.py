@@ -162,7 +162,7 @@ class _Gen:
 
     def value_task(self, s: int, pending: list[tuple[str, str, int, int]]) -> None:
         rng = self.rng
-        if pending and rng.random() < 0.6:
+        if pending and rng.random() < 0.7:
             cell, rule, value, writer = rng.choice(pending)
             if writer == s and rng.random() < 0.3:
                 self.add(s, {"type": "value_write", "cell": cell, "value": 0})
@@ -189,14 +189,14 @@ class _Gen:
     def opaque_task(self, s: int, notifies: list[str]) -> None:
         rng = self.rng
         r = rng.random()
-        if r < 0.2:
+        if notifies and r < 0.35:
+            self.add(s, {"type": "default", "kind": "notify_wait", "notify": notifies.pop(0)})
+        elif r < 0.55:
             name = f"n{self.notify_id}"
             self.notify_id += 1
             notifies.append(name)
             self.add(s, {"type": "default", "kind": "notify_record", "notify": name})
-        elif r < 0.35 and notifies:
-            self.add(s, {"type": "default", "kind": "notify_wait", "notify": notifies.pop(0)})
-        elif r < 0.4:
+        elif r < 0.6:
             self.add(s, {"type": "default", "kind": rng.choice(("notify_record", "notify_wait"))})
         else:
             self.add(s, {"type": "default", "kind": rng.choice(OPAQUE_KINDS)})

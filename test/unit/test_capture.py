@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import copy
 import json
+import random
+import re
 from typing import Any
 
 import pytest
 
 from skir.errors import SkirError
 from skir.frontends import capture
-from skir.testing import parse_mlir
+from skir.testing import parse_mlir, random_model
 
 HEAD = {"format": "skir.aclgraph.capture", "version": 1, "model": "m", "cores": {"aic": 24, "aiv": 48}}
 
@@ -37,11 +39,14 @@ def seqs(module: Any) -> dict[str, list[tuple[str, int]]]:
 
 
 def err(data: Any = None, text: str | None = None) -> str:
-    with pytest.raises(SkirError) as info:
+    def run() -> None:
         if text is not None:
             capture.loads(text, "model.json")
         else:
             capture.from_dict(data, "model.json")
+
+    with pytest.raises(SkirError) as info:
+        run()
     message = str(info.value)
     assert "\n" not in message
     return message
@@ -274,8 +279,9 @@ def test_export_rejects_rewritten_model() -> None:
 
 
 def test_export_needs_exactly_one_model() -> None:
-    text = "builtin.module { aclgraph.model @a cores(aic = 1, aiv = 1) {} aclgraph.model @b cores(aic = 1, aiv = 1) {} }"
-    with pytest.raises(SkirError, match="exactly one aclgraph.model; this module has 2"):
+    text = ("builtin.module { aclgraph.model @a cores(aic = 1, aiv = 1) {} "
+            "aclgraph.model @b cores(aic = 1, aiv = 1) {} }")
+    with pytest.raises(SkirError, match=r"exactly one aclgraph\.model; this module has 2"):
         capture.dump(parse_mlir(text))
     with pytest.raises(SkirError, match="has 0"):
         capture.dump(parse_mlir("builtin.module {}"))
@@ -413,11 +419,15 @@ def test_error_cyclic_sync() -> None:
           {"seq": 3, "type": "value_write", "cell": "c0", "value": 1}]],
         cells=["c0", "c1"],
     )
-    assert err(d) == (
-        "model.json: streams[0].tasks[1]: happens-before cycle: @m/@s0/seq 1 -> @m/@s1/seq 2 -> "
-        "@m/@s1/seq 3 -> @m/@s0/seq 0 -> @m/@s0/seq 1; an event or value wait depends on a task that "
-        "comes after it"
-    )
+    message = err(d)
+    match = re.fullmatch(r"model\.json: streams\[(\d)\]\.tasks\[(\d)\]: happens-before cycle: "
+                         r"@m/@s(\d)/seq (\d) -> (.*); an event or value wait depends on a task that "
+                         r"comes after it", message)
+    assert match, message
+    si, ti, stream, seq, rest = match.groups()
+    # the JSON path names the task the cycle is reported at (s0: seq 0, 1; s1: seq 2, 3)
+    assert (si, int(ti)) == (stream, int(seq) % 2)
+    assert len(rest.split(" -> ")) == 4
 
 
 def test_error_verifier_names_task_path() -> None:
@@ -517,3 +527,62 @@ def test_error_notify_on_wrong_kind() -> None:
     d["streams"][0]["tasks"].append({"type": "default", "kind": "memcpy", "notify": "n"})
     assert err(d) == ("model.json: streams[0].tasks[5].notify: only notify_record / notify_wait tasks "
                       "name a notify, not memcpy")
+
+
+# ---- robustness: bad input never escapes as anything but a one-line SkirError ---------------
+
+_ODD_VALUES = [None, True, False, 0, -1, 1 << 70, 1.5, float("inf"), "", "x", "e0", "k0", "s0", [], {},
+               [1], ["x"], {"a": 1}, [None]]
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        out.extend(_paths(value, (*prefix, key)))
+    return out
+
+
+def _mutate(rng: random.Random, data: dict[str, Any]) -> None:
+    path = rng.choice(_paths(data)[1:])
+    parent: Any = data
+    for key in path[:-1]:
+        parent = parent[key]
+    r = rng.random()
+    if r < 0.7:
+        parent[path[-1]] = copy.deepcopy(rng.choice(_ODD_VALUES))
+    elif r < 0.85:
+        del parent[path[-1]]
+    elif isinstance(parent, dict):
+        parent["zz"] = 1
+
+
+def test_mutated_models_fail_cleanly() -> None:
+    rng = random.Random(1234)
+    messages = []
+    for _ in range(400):
+        data = random_model(rng, max_tasks=20)
+        for _ in range(rng.randint(1, 3)):
+            _mutate(rng, data)
+        try:
+            capture.from_dict(data, "f.json").verify()
+        except SkirError as e:
+            messages.append(str(e))
+    assert len(messages) > 300
+    assert all("\n" not in m and m.startswith("f.json") for m in messages)
+
+
+def test_corrupted_text_fails_cleanly() -> None:
+    rng = random.Random(99)
+    text = capture.dumps(capture.from_dict(random_model(random.Random(5), max_tasks=30)))
+    messages = []
+    for _ in range(300):
+        chars = list(text)
+        for _ in range(rng.randint(1, 4)):
+            chars[rng.randrange(len(chars))] = rng.choice('{}[],:"0a \\nt')
+        try:
+            capture.loads("".join(chars), "t.json")
+        except SkirError as e:
+            messages.append(str(e))
+    assert len(messages) > 200
+    assert all("\n" not in m and m.startswith("t.json") for m in messages)

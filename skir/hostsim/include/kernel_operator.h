@@ -20,7 +20,8 @@
 //   void SubBegin/SubEnd(const char* baseSymbol, uint64_t argsOffset, int copy = 0)
 //   void MaybeSleep()                                random 0..200 us (env SKIR_EMU_SEED seeds it,
 //                                                    SKIR_EMU_SLEEP_US changes the maximum)
-//   void SubSyncAllRounds(int n, const char* coreClass)  n hard SyncAll rounds of the class's kind
+//   void SubSyncAllRounds(int n, const char* coreClass = nullptr)  n hard SyncAll rounds of the
+//                                                    class's kind (default: the launch's kind)
 //
 // Log format (one record per line, space separated; <vc> = comma-separated vector clock with one
 // component per sub-core, indexed by tid):
@@ -32,6 +33,7 @@
 //   LEFTOVER <tid> <flag> <n>                 pending cross-core credits at the end
 //   DEADLOCK <tid> <description>              one line per unfinished sub-core, e.g.
 //                                             "aiv 3 (block 1.1): wait_flag_dev(14)"
+//   ABORT <tid> <description>                 the launch was aborted (AscendC::Trap)
 //   LOCK <slot> <value>                       final value of each registered lock word
 //   VERDICT <ok|error|deadlock>
 //
@@ -43,6 +45,7 @@
 #ifndef SKIR_HOSTSIM_KERNEL_OPERATOR_H
 #define SKIR_HOSTSIM_KERNEL_OPERATOR_H
 
+#include <chrono>
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
@@ -139,7 +142,7 @@ void SetParamSlots(int n);
 void SubBegin(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
 void SubEnd(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
 void MaybeSleep();
-void SubSyncAllRounds(int n, const char* coreClass = "aiv");
+void SubSyncAllRounds(int n, const char* coreClass = nullptr);  // "aic" | "aiv" | "mix" | launch kind
 
 // Internal entry points used by the inline wrappers below.
 void FftsSet(int pipe, uint64_t msg);
@@ -418,7 +421,6 @@ using AscendC::SYNC_AIC_FLAG;
 using AscendC::SYNC_AIV_FLAG;
 using AscendC::SYNC_AIV_ONLY_ALL;
 
-#include <chrono>
 inline int64_t get_sys_cnt() {
     return int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                        std::chrono::steady_clock::now().time_since_epoch())

@@ -25,8 +25,10 @@
 //   before and now sees an unpublished new value first waits up to ~2 ms for the writer's own dcci
 //   (the writer cleans right after its store), so a poller does not usurp the release.  A poller
 //   that leaves its spin on a raw read acquires lazily at its next shim call.  Limits: an extra
-//   acquire can add spurious edges (hiding a race, never inventing one), and a poller that reads a
-//   fresh value more than ~2 ms before the writer's dcci takes the release role (a false race).
+//   acquire can add spurious edges (hiding a race, never inventing one); a reader whose FIRST dcci
+//   of the word falls between the writer's store and the writer's dcci, or a poller that sees the
+//   value more than ~2 ms before that dcci, takes the release role (a false race report); a store
+//   with no dcci after it is published by the next core that cleans the word.
 // * WATCHDOG: Run's thread declares DEADLOCK when nothing progresses for timeoutMs (sets, wait
 //   completions, BEGIN/END, lock publications, thread exits; a dcci that sees no change does not
 //   count), logs what each unfinished core is blocked on, sets the abort flag and wakes everyone;
@@ -141,7 +143,7 @@ struct Launch {
     int finished = 0;
     bool deadlock = false;
     FILE* log = nullptr;
-    std::set<std::string> errorsSeen;
+    std::set<std::string> errorsSeen, onceKeys;
     int nErrors = 0;
     int sleepMaxUs = 200;
     uint64_t seed = 0;
@@ -185,6 +187,12 @@ void ErrorLocked(int tid, const std::string& message) {
     if (!g_launch->errorsSeen.insert(line).second) return;
     ++g_launch->nErrors;
     if (g_launch->nErrors <= kMaxErrorLines) LogLine(line);
+}
+
+// Records an error once per launch for `key` (launch-wide misuse reported by every core).
+void ErrorOnce(const std::string& key, int tid, const std::string& message) {
+    (void)tid;
+    if (g_launch->onceKeys.insert(key).second) ErrorLocked(-1, message);
 }
 
 int CurTid() { return t_core ? t_core->id.tid : -1; }
@@ -265,9 +273,12 @@ Core* Enter(std::unique_lock<std::mutex>& lk) {
 void CheckFfts(Core* c, const char* what) {
     Launch& L = *g_launch;
     if (!L.ffts)
-        ErrorLocked(c->id.tid, std::string(what) + " in a " + L.kernelType +
-                                   " launch, which has no FFTS cross-core sync");
-    if (!c->fftsBase) ErrorLocked(c->id.tid, std::string(what) + " before set_ffts_base_addr");
+        ErrorOnce(std::string("noffts ") + what, c->id.tid,
+                  std::string(what) + " used in launch type " + L.kernelType +
+                      ", which has no FFTS cross-core sync (first on " + c->name + ")");
+    if (!c->fftsBase)
+        ErrorOnce(std::string("nobase ") + what, c->id.tid,
+                  std::string(what) + " before set_ffts_base_addr (first on " + c->name + ")");
 }
 
 std::vector<int> AivsOfBlock(int64_t block) {
@@ -290,16 +301,17 @@ Group* GroupFor(Core* c, int mode, int flag) {
     Launch& L = *g_launch;
     const int type = c->id.type;
     if (mode == 3) {
-        ErrorLocked(c->id.tid, "ffts_cross_core_sync mode 3 is not supported");
+        ErrorOnce("mode3", c->id.tid, "ffts_cross_core_sync mode 3 is not supported (first on " + c->name + ")");
         return nullptr;
     }
     if (mode != 0 && !L.mix) {
-        ErrorLocked(c->id.tid, "ffts_cross_core_sync mode " + std::to_string(mode) + " in a " +
-                                   L.kernelType + " launch (needs mix_aic_1_1 / mix_aic_1_2)");
+        ErrorOnce("mode" + std::to_string(mode), c->id.tid,
+                  "ffts_cross_core_sync mode " + std::to_string(mode) + " in launch type " + L.kernelType +
+                      " (needs mix_aic_1_1 / mix_aic_1_2; first on " + c->name + ")");
         return nullptr;
     }
     if (mode == 1 && type != AscendC::AIV) {
-        ErrorLocked(c->id.tid, "ffts_cross_core_sync mode 1 on an AIC");
+        ErrorOnce("mode1aic", c->id.tid, "ffts_cross_core_sync mode 1 on an AIC (first on " + c->name + ")");
         return nullptr;
     }
     const std::array<int, 4> key{mode, type, flag, mode == 0 ? -1 : int(c->id.block)};
@@ -352,8 +364,9 @@ void FftsSet(int pipe, uint64_t msg) {
     Core* c = Enter(lk);
     CheckFfts(c, "ffts_cross_core_sync");
     if (pipe == PIPE_S || pipe == PIPE_ALL)
-        ErrorLocked(c->id.tid, std::string("ffts_cross_core_sync on ") +
-                                   (pipe == PIPE_S ? "PIPE_S" : "PIPE_ALL") + " (not allowed)");
+        ErrorOnce("pipe" + std::to_string(pipe), c->id.tid,
+                  std::string("ffts_cross_core_sync on ") + (pipe == PIPE_S ? "PIPE_S" : "PIPE_ALL") +
+                      " (not allowed; first on " + c->name + ")");
     const int mode = int((msg >> 4) & 0x3), flag = int((msg >> 8) & 0xF);
     Group* g = GroupFor(c, mode, flag);
     if (!g) return;
@@ -553,7 +566,9 @@ void EarlyWait(int cfg) {
             }
             break;
         default:
-            Error(("WaitPreTaskEnd with unsupported early-start config " + std::to_string(cfg)).c_str());
+            Error(("WaitPreTaskEnd with unsupported early-start config " + std::to_string(cfg) + " on " +
+                   detail::t_core->name)
+                      .c_str());
     }
 }
 
@@ -652,9 +667,9 @@ void GmCheck(const volatile void* p, size_t n, const char* what) {
     const uintptr_t lo = reinterpret_cast<uintptr_t>(p), hi = lo + n;
     for (const detail::Buffer& b : bufs)
         if (lo >= b.lo && hi <= b.hi) return;
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s: GM range %p + %zu bytes lies outside every arg buffer", what,
-                  const_cast<const void*>(p), n);
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s: GM range %p + %zu bytes lies outside every arg buffer on %s", what,
+                  const_cast<const void*>(p), n, detail::t_core->name.c_str());
     Error(buf);
 }
 
@@ -677,6 +692,8 @@ void Trap() {
     if (g_launch && t_core) {
         std::lock_guard<std::mutex> lk(g_launch->m);
         ErrorLocked(t_core->id.tid, "AscendC::Trap on " + t_core->name);
+        if (!g_launch->aborted.load())
+            LogLine("ABORT " + std::to_string(t_core->id.tid) + " AscendC::Trap on " + t_core->name);
         g_launch->aborted.store(true);
         g_launch->cv.notify_all();
     }
@@ -695,8 +712,8 @@ void SubRecord(const char* kind, const char* sym, uint64_t off, int copy) {
     if (g_registry.paramSlots >= 0 && off >= uint64_t(g_registry.paramSlots))
         ErrorLocked(c->id.tid, std::string(sym) + " called with args_offset " + std::to_string(off) +
                                    " beyond the arg table (" + std::to_string(g_registry.paramSlots) +
-                                   " slots)");
-    if (c->id.paraBase == 0) ErrorLocked(c->id.tid, "get_para_base() is null");
+                                   " slots) on " + c->name);
+    if (c->id.paraBase == 0) ErrorLocked(c->id.tid, "get_para_base() is null on " + c->name);
     Tick(c);
     LogLine(std::string(kind) + " " + std::to_string(c->id.tid) + " " + sym + " " + std::to_string(off) +
             " " + std::to_string(copy) + " " + ClockText(c->vc));
@@ -720,9 +737,12 @@ void MaybeSleep() {
 }
 
 // n hard SyncAll rounds of the sub-task class's kind: aiv -> SyncAll<true>, mix -> SyncAll<false>,
-// aic -> the all-AIC barrier (mode-0 flag 11 on PIPE_FIX).
+// aic -> the all-AIC barrier (mode-0 flag 11 on PIPE_FIX).  Without a class (nullptr), the kind of
+// the launch: mix_aic_1_1 / 1_2 -> SyncAll<false>, AIV types -> SyncAll<true>, AIC types -> AIC barrier.
 void SubSyncAllRounds(int n, const char* coreClass) {
-    const std::string cls = coreClass ? coreClass : "aiv";
+    if (!detail::t_core) return;
+    const detail::Launch& L = *detail::g_launch;
+    const std::string cls = coreClass ? coreClass : L.mix ? "mix" : L.aicPerBlock ? "aic" : "aiv";
     const int kind = cls == "mix" ? 1 : cls == "aic" ? 2 : 0;
     for (int i = 0; i < n; ++i) {
         if (kind == 2 && AscendC::g_superKernelAutoSyncAllEnable && ASCEND_IS_AIC) FeedSyncNote(2);
@@ -899,8 +919,9 @@ int Run(int blockDim, const char* kernelType, void (*entry)(), uint64_t* paramBa
             if (*mm.first != *mm.second) {
                 const Core& lo = L.cores[size_t(g.members[size_t(mm.first - g.sets.begin())])];
                 const Core& hi = L.cores[size_t(g.members[size_t(mm.second - g.sets.begin())])];
-                ErrorLocked(-1, "incomplete " + g.what + " round: " + hi.name + " set " + std::to_string(*mm.second) +
-                                    " times but " + lo.name + " only " + std::to_string(*mm.first));
+                ErrorLocked(-1, "incomplete " + g.what + " round: " + hi.name + " set it " +
+                                    std::to_string(*mm.second) + " time(s), " + lo.name + " only " +
+                                    std::to_string(*mm.first));
             }
         }
     }

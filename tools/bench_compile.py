@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Compile-time benchmark: a table of import, parse, verify, print and per-pass times.
+
+Usage: `python tools/bench_compile.py [--sizes 1000,10000,100000] [--kind decode] [--seed 0]`
+
+For each size N it generates a model of N tasks (`tools/gen_model.py`), then, in a fresh
+process, measures (single process, one core):
+
+- import: capture JSON (in memory) -> verified module;
+- parse / print: the module's `.mlir` text in custom syntax;
+- verify: `module.verify()` of the parsed module;
+- each pass from an in-memory module, verification between passes off;
+- T_passes: the whole pipeline; T_floor: parse + print; their ratio (DESIGN §7 goal <= 1.5);
+- peak RSS above the post-import baseline while parsing the `.mlir` and running every
+  pass, per task, in a process of its own (goal <= 2 KB).
+
+The last line reports T(100k) / T(10k) for parse and for the passes (goal <= 11).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _rss_kb() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _timed(fn, *args):  # type: ignore[no-untyped-def]
+    gc.collect()
+    start = time.perf_counter()
+    value = fn(*args)
+    return value, time.perf_counter() - start
+
+
+def measure_memory(path: str, n: int) -> float:
+    """Peak RSS above the post-import baseline, in KB per task, for parse + passes of `path`."""
+    from skir.api import make_context
+    from skir.parsing import LocatingParser, SourceMap
+    from skir.passes.pipeline import pipeline_passes
+
+    ctx = make_context()
+    text = Path(path).read_text()
+    gc.collect()
+    base = _rss_kb()
+    module = LocatingParser(ctx, text, path, SourceMap()).parse_module()
+    for p in pipeline_passes(""):
+        p.apply(ctx, module)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return max(0, peak - base) / n
+
+
+def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
+    """Run every step once for a model of `n` tasks; seconds per step, plus memory."""
+    sys.path.insert(0, str(HERE))
+    from gen_model import generate  # type: ignore[import-not-found]
+
+    from skir.api import make_context
+    from skir.frontends.capture import from_dict
+    from skir.parsing import LocatingParser, SourceMap
+    from skir.passes.pipeline import pipeline_passes
+
+    data = generate(kind, n, seed=seed)
+    row: dict[str, float] = {"n": n}
+    module, row["import"] = _timed(lambda: from_dict(data))
+    text, row["print"] = _timed(str, module)
+    Path(text_path).write_text(text)
+    del module
+    ctx = make_context()
+    parsed, row["parse"] = _timed(lambda: LocatingParser(ctx, text, "bench.mlir", SourceMap()).parse_module())
+    _, row["verify"] = _timed(parsed.verify)
+    total = 0.0
+    for p in pipeline_passes(""):
+        _, seconds = _timed(lambda p=p: p.apply(ctx, parsed))
+        row[p.name] = seconds
+        total += seconds
+    row["T_passes"] = total
+    row["T_floor"] = row["parse"] + row["print"]
+    row["ratio"] = total / row["T_floor"]
+    return row
+
+
+COLUMNS = [
+    ("n", "tasks", "{:>8.0f}"),
+    ("import", "import", "{:>7.2f}"),
+    ("parse", "parse", "{:>7.2f}"),
+    ("verify", "verify", "{:>7.2f}"),
+    ("print", "print", "{:>7.2f}"),
+    ("sk-form-scopes", "form", "{:>7.2f}"),
+    ("sk-outline", "outline", "{:>7.2f}"),
+    ("sk-lower-sync", "lower", "{:>7.2f}"),
+    ("sk-to-ascendc", "emit", "{:>7.2f}"),
+    ("T_passes", "passes", "{:>7.2f}"),
+    ("T_floor", "floor", "{:>7.2f}"),
+    ("ratio", "ratio", "{:>6.2f}"),
+    ("peak_kb_per_task", "KB/task", "{:>8.2f}"),
+]
+
+
+def _run_json(cmd: list[str]):  # type: ignore[no-untyped-def]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--kind", default="decode")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--text", help=argparse.SUPPRESS)
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--memory", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one is not None and args.memory is None:
+        print(json.dumps(measure(args.one, args.kind, args.seed, args.text)))
+        return
+    if args.memory is not None:
+        print(json.dumps(measure_memory(args.memory, args.one)))
+        return
+    rows = []
+    print(f"skir compile benchmark: {args.kind} models, seconds (one process per size, one core)")
+    print(" ".join(f"{title:>{len(fmt.format(0))}}" for _, title, fmt in COLUMNS))
+    for n in (int(s) for s in args.sizes.split(",")):
+        with tempfile.TemporaryDirectory() as tmp:
+            text_path = str(Path(tmp) / "model.mlir")
+            base = [sys.executable, __file__, "--one", str(n), "--kind", args.kind, "--seed", str(args.seed)]
+            row = _run_json([*base, "--text", text_path])
+            row["peak_kb_per_task"] = _run_json([*base, "--memory", text_path])
+        rows.append(row)
+        print(" ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS), flush=True)
+    by_n = {int(r["n"]): r for r in rows}
+    if 10000 in by_n and 100000 in by_n:
+        small, big = by_n[10000], by_n[100000]
+        print(
+            f"scaling 10k -> 100k: parse x{big['parse'] / small['parse']:.1f}, "
+            f"passes x{big['T_passes'] / small['T_passes']:.1f}, import x{big['import'] / small['import']:.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
