@@ -67,14 +67,9 @@ record yet in its event's epoch (an `event_reset` starts a new epoch) is numbere
 
 from __future__ import annotations
 
-import gc
-import heapq
-import json
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, FloatData, ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region
@@ -120,6 +115,8 @@ from skir.frontends.capture_export import (
     format_json,
     save,
 )
+from skir.frontends.capture_seq import simulate_capture
+from skir.frontends.json_reader import DupDict, JsonReader, article, describe_value, key_path, no_gc, parse_json
 
 __all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
            "loads", "save"]
@@ -145,26 +142,6 @@ _NOTIFY_KINDS = ("notify_record", "notify_wait")
 _OTHER, _RECORD, _WAIT, _RESET = 0, 1, 2, 3
 
 
-class _DupDict(dict):  # type: ignore[type-arg]
-    """An object that had a key twice in the JSON text (`dup` is the first such key)."""
-
-    dup: str
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    d = dict(pairs)
-    if len(d) != len(pairs):
-        seen: set[str] = set()
-        dd = _DupDict(d)
-        dd.dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        return dd
-    return d
-
-
-def _no_constant(name: str) -> NoReturn:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 # ---- public API --------------------------------------------------------------------------
 
 
@@ -185,63 +162,19 @@ def load(path: str | os.PathLike[str]) -> ModuleOp:
 
 def loads(text: str, source: str = "<json>") -> ModuleOp:
     """Import capture JSON text; `source` prefixes every diagnostic."""
-    with _no_gc():
-        try:
-            data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
-        except json.JSONDecodeError as e:
-            raise SkirError(f"{source}:{e.lineno}:{e.colno}: invalid JSON: {e.msg}") from None
-        except ValueError as e:
-            raise SkirError(f"{source}: invalid JSON: {e}") from None
-        except RecursionError:
-            raise SkirError(f"{source}: invalid JSON: nested too deeply") from None
-        return from_dict(data, source)
+    with no_gc():
+        return from_dict(parse_json(text, source), source)
 
 
 def from_dict(data: dict[str, Any], source: str = "<json>") -> ModuleOp:
     """Import a capture dict (as `json.load` gives it); `data` is not modified."""
-    with _no_gc():
+    with no_gc():
         return _Importer(source).run(data)
 
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Pause the cyclic GC: building 100k ops otherwise triggers a third more time in it."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-# ---- helpers -----------------------------------------------------------------------------
-
-
-def _key_path(path: str, key: str) -> str:
-    """`path.key`, or `path["key"]` when the key is not a plain name."""
-    key = key if type(key) is str else json.dumps(key) if key is None or type(key) in (int, float, bool) else repr(key)
-    if _PLAIN_KEY.match(key):
-        return f"{path}.{key}" if path else key
-    return f"{path}[{json.dumps(key)}]"
-
-
-def _a(noun: str) -> str:
-    return ("an " if noun[0] in "aeiou" else "a ") + noun
-
-
-_JSON_TYPES = {type(None): "null", bool: "a boolean", int: "an integer", float: "a number",
-               str: "a string", list: "an array", dict: "an object", _DupDict: "an object"}
-
-
-def _what(value: Any) -> str:
-    """What a JSON value is, for messages."""
-    return _JSON_TYPES.get(type(value), type(value).__name__)
-
-
-class _Importer:
+class _Importer(JsonReader):
     def __init__(self, source: str):
-        self.source = source
+        super().__init__(source)
         self.kind_of: dict[str, tuple[str, str]] = {}  # name -> (kind, path of declaration)
         self.buffers: dict[str, int | None] = {}
         self.events: set[str] = set()
@@ -250,70 +183,10 @@ class _Importer:
         self.args_len: dict[str, tuple[int, str]] = {}  # kernel -> (args length, first path)
         self.args_cache: dict[tuple[str, ...], ArrayAttr] = {}
 
-    # ---- diagnostics ----
-
-    def fail(self, path: str, message: str) -> NoReturn:
-        raise SkirError(f"{self.source}: {path}: {message}" if path else f"{self.source}: {message}")
-
-    def obj(self, value: Any, path: str, required: tuple[str, ...], allowed: Any) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.fail(path, f"expected an object, got {_what(value)}")
-        if type(value) is _DupDict:
-            self.fail(_key_path(path, value.dup), "duplicate key")
-        for key in value:
-            if key not in allowed:
-                self.fail(_key_path(path, key), f"unknown key (expected one of: {', '.join(allowed)})")
-        for key in required:
-            if key not in value:
-                self.fail(_key_path(path, key), "required key is missing")
-        return value
-
-    def mapping(self, value: Any, path: str) -> dict[str, Any]:
-        """An object whose keys are names (any key allowed)."""
-        if not isinstance(value, dict):
-            self.fail(path, f"expected an object, got {_what(value)}")
-        if type(value) is _DupDict:
-            self.fail(_key_path(path, value.dup), "duplicate key")
-        return value
-
-    def int_(self, value: Any, path: str, lo: int, hi: int) -> int:
-        if type(value) is not int:
-            self.fail(path, f"expected an integer, got {_what(value)}")
-        if not lo <= value <= hi:
-            self.fail(path, f"{value} is out of range [{lo}, {hi}]")
-        return value
-
-    def bool_(self, value: Any, path: str) -> bool:
-        if type(value) is not bool:
-            self.fail(path, f"expected true or false, got {_what(value)}")
-        return value
-
-    def str_(self, value: Any, path: str, what: str = "a string") -> str:
-        if type(value) is not str:
-            self.fail(path, f"expected {what}, got {_what(value)}")
-        return value
-
-    def name(self, value: Any, path: str) -> str:
-        name = self.str_(value, path, "a name (string)")
-        if not name:
-            self.fail(path, "a name must not be empty")
-        return name
-
-    def enum(self, value: Any, path: str, table: dict[str, Any], what: str) -> Any:
-        if type(value) is not str or value not in table:
-            got = repr(value) if type(value) is str else _what(value)
-            self.fail(path, f"expected {what} (one of {', '.join(table)}), got {got}")
-        return table[value]
-
-    def list_(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            self.fail(path, f"expected an array, got {_what(value)}")
-        return value
-
     def declare(self, name: str, kind: str, path: str) -> None:
         other = self.kind_of.get(name)
         if other is not None:
-            what = "declared twice" if other[0] == kind else f"already used by {_a(other[0])}"
+            what = "declared twice" if other[0] == kind else f"already used by {article(other[0])}"
             self.fail(path, f"name '{name}' is {what} ({other[1]}); kernels, buffers, events, cells "
                       "and streams share one namespace")
         self.kind_of[name] = (kind, path)
@@ -323,7 +196,7 @@ class _Importer:
         if name not in table:
             other = self.kind_of.get(name)
             if other is not None:
-                self.fail(path, f"'{name}' is {_a(other[0])} ({other[1]}), not {_a(kind)}")
+                self.fail(path, f"'{name}' is {article(other[0])} ({other[1]}), not {article(kind)}")
             self.fail(path, f"unknown {kind} '{name}'")
         return name
 
@@ -332,11 +205,11 @@ class _Importer:
     def run(self, data: Any) -> ModuleOp:
         d = self.obj(data, "", ("format", "version", "cores", "streams"), TOP_KEYS)
         if d["format"] != FORMAT:
-            got = repr(d["format"]) if type(d["format"]) is str else _what(d["format"])
+            got = repr(d["format"]) if type(d["format"]) is str else describe_value(d["format"])
             self.fail("format", f"expected '{FORMAT}', got {got}")
         version = d["version"]
         if type(version) is not int:
-            self.fail("version", f"expected an integer, got {_what(version)}")
+            self.fail("version", f"expected an integer, got {describe_value(version)}")
         if version != VERSION:
             self.fail("version", f"capture version {version} is not supported (this skir reads "
                       f"version {VERSION})")
@@ -353,12 +226,12 @@ class _Importer:
 
         kernels = self.mapping(d.get("kernels", {}), "kernels")
         for name, spec in kernels.items():
-            path = _key_path("kernels", name)
+            path = key_path("kernels", name)
             self.declare(self.name(name, path), "kernel", path)
             self.kernels[name] = self.kernel(spec, path, name)
         buffers = self.mapping(d.get("buffers", {}), "buffers")
         for name, size in buffers.items():
-            path = _key_path("buffers", name)
+            path = key_path("buffers", name)
             self.declare(self.name(name, path), "buffer", path)
             self.buffers[name] = None if size is None else self.int_(size, path, 0, (1 << 63) - 1)
         for key, kind, table in (("events", "event", self.events), ("cells", "cell", self.cells)):
@@ -431,19 +304,19 @@ class _Importer:
             return base if key is None else f"{base}.{key}"
 
         if not isinstance(task, dict):
-            self.fail(p(), f"expected a task object, got {_what(task)}")
-        if type(task) is _DupDict:
+            self.fail(p(), f"expected a task object, got {describe_value(task)}")
+        if type(task) is DupDict:
             self.fail(p(task.dup), "duplicate key")
         kind = task.get("type")
         if type(kind) is not str or kind not in _TASK_ALLOWED:
             if "type" not in task:
                 self.fail(p("type"), "required key is missing")
-            got = repr(kind) if type(kind) is str else _what(kind)
+            got = repr(kind) if type(kind) is str else describe_value(kind)
             self.fail(p("type"), f"unknown task type {got} (one of {', '.join(TASK_KEYS)})")
         allowed = _TASK_ALLOWED[kind]
         for key in task:
             if key not in allowed:
-                self.fail(p(key), f"unknown key for {_a(kind)} task (expected one of: "
+                self.fail(p(key), f"unknown key for {article(kind)} task (expected one of: "
                           f"{', '.join(sorted(allowed))})")
         for key in TASK_KEYS[kind][0]:
             if key not in task:
@@ -461,7 +334,7 @@ class _Importer:
             if "duration_us" in task:
                 dur = task["duration_us"]
                 if type(dur) not in (int, float):
-                    self.fail(p("duration_us"), f"expected a number, got {_what(dur)}")
+                    self.fail(p("duration_us"), f"expected a number, got {describe_value(dur)}")
                 if not 0 <= dur < float("inf"):
                     self.fail(p("duration_us"), f"expected a finite non-negative number, got {dur!r}")
                 props["duration"] = FloatData(float(dur))
@@ -510,7 +383,7 @@ class _Importer:
                 if name not in self.buffers:
                     other = self.kind_of.get(name)
                     if other is not None:
-                        self.fail(f"{path}[{i}]", f"'{name}' is {_a(other[0])} ({other[1]}), not a buffer")
+                        self.fail(f"{path}[{i}]", f"'{name}' is {article(other[0])} ({other[1]}), not a buffer")
                     self.declare(name, "buffer", f"{path}[{i}]")
                     self.buffers[name] = None
             key = tuple(args)
@@ -545,47 +418,7 @@ class _Importer:
                               f"{'has none' if has else 'has one'}; give every task a seq or none")
         if first is None or first[0]:
             return [[seq for _, _, seq in stream] for stream in tasks]
-        return self.simulate(tasks)
-
-    def simulate(self, tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> list[list[int]]:
-        codes = {RecordOp: _RECORD, WaitOp: _WAIT, ResetOp: _RESET}
-        plan = [[(codes.get(cls, _OTHER), props.get("event"), "external" in props)
-                 for cls, props, _ in stream] for stream in tasks]
-        seqs: list[list[int]] = [[0] * len(stream) for stream in plan]
-        pos = [0] * len(plan)
-        heap = [s for s, stream in enumerate(plan) if stream]
-        parked: dict[Any, list[int]] = {}
-        recorded: set[Any] = set()
-        counter = 0
-        while heap:
-            s = heap[0]
-            i = pos[s]
-            if i == len(plan[s]):
-                heapq.heappop(heap)
-                continue
-            code, event, external = plan[s][i]
-            if code == _WAIT and not external and event not in recorded:
-                heapq.heappop(heap)
-                parked.setdefault(event, []).append(s)
-                continue
-            seqs[s][i] = counter
-            counter += 1
-            if code == _RECORD:
-                if event not in recorded:
-                    recorded.add(event)
-                    for other in parked.pop(event, ()):
-                        heapq.heappush(heap, other)
-            elif code == _RESET:
-                recorded.discard(event)
-            pos[s] = i + 1
-        for s, stream in enumerate(plan):
-            if pos[s] < len(stream):
-                event = stream[pos[s]][1].root_reference.data
-                self.fail(f"streams[{s}].tasks[{pos[s]}]",
-                          f"event_wait on '{event}' can never run in the simulated capture: no "
-                          f"event_record of '{event}' comes first in its epoch and every other stream "
-                          "is blocked too; record the event before the wait, or give every task a seq")
-        return seqs
+        return simulate_capture(tasks, self.fail)
 
     def build(self, model_name: str, aic: int, aiv: int, soc: str | None, names: list[str],
               tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> ModuleOp:
@@ -595,7 +428,7 @@ class _Importer:
             params = spec.get("params")
             if params is None:
                 if name not in self.args_len:
-                    self.fail(_key_path("kernels", name), f"kernel '{name}' has no 'params' and no "
+                    self.fail(key_path("kernels", name), f"kernel '{name}' has no 'params' and no "
                               "launch passes 'args'; give its params")
                 params = self.args_len[name][0]
             kwargs = {k: v for k, v in spec.items() if k not in ("kernel_type", "params")}

@@ -35,7 +35,7 @@ from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options, set_fail, set_group
 
 
-def task_fail_reason(launch: LaunchOp, kernel: KernelOp, model: ModelOp, options: SkOptions) -> str | None:  # noqa: ARG001
+def task_fail_reason(launch: LaunchOp, kernel: KernelOp, model: ModelOp, options: SkOptions) -> str | None:
     """The per-task reason a kernel cannot be fused, or None (DESIGN §3 formation step 1)."""
     if launch.task_group is not None:
         return "dynamic_task"

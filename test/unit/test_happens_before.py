@@ -114,7 +114,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
     with pytest.raises(SkirError, match="reset of @e is not ordered after"):
         graph_of(text)
     ok = text.replace("aclgraph.reset seq 3 @e\n", "").replace("aclgraph.reset seq 6 @e", "aclgraph.placeholder seq 6")
-    graph, hb = graph_of(ok)
+    graph, _ = graph_of(ok)
     assert [len(e.records) for e in graph.epochs] == [3]
     assert not graph.cross_succ  # three records in one epoch: no edge
     assert graph.epochs[0].external
