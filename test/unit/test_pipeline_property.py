@@ -108,7 +108,7 @@ def test_random_models_through_the_pipeline(seed: int, options: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings())
 def test_random_models_emulate_clean(tmp_path: Path, seed: int, options: str) -> None:

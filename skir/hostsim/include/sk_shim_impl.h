@@ -709,7 +709,7 @@ void SubRecord(const char* kind, const char* sym, uint64_t off, int copy) {
     Launch& L = *g_launch;
     std::unique_lock<std::mutex> lk(L.m);
     Core* c = Enter(lk);
-    if (g_registry.paramSlots >= 0 && off >= uint64_t(g_registry.paramSlots))
+    if (g_registry.paramSlots >= 0 && off > uint64_t(g_registry.paramSlots))
         ErrorLocked(c->id.tid, std::string(sym) + " called with args_offset " + std::to_string(off) +
                                    " beyond the arg table (" + std::to_string(g_registry.paramSlots) +
                                    " slots) on " + c->name);

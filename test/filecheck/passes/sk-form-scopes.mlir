@@ -78,3 +78,33 @@ aclgraph.model @reasons cores(aic = 24, aiv = 48) {
 // early-start=1.
 // ES-LABEL: aclgraph.model @reasons
 // ES:       aclgraph.launch seq 3 @es blocks 8 attributes {sk.fail = "op_unsupported"}
+
+// -----
+
+// A batch-mode kernel (it calls SyncAll) must run on every core of the SuperKernel:
+// a batch kernel that would not starts a new SuperKernel, and a later kernel that would
+// raise the demand beyond a batch member's closes it. A part left with one kernel takes
+// the reason of the cut (syncall_block_mismatch).
+aclgraph.model @batch cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @vb aiv_only params 0 batch
+  aclgraph.kernel @mm mix_aic_1_2 params 0 batch
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 48
+    aclgraph.launch seq 1 @vb blocks 40
+    aclgraph.launch seq 2 @v blocks 40
+    aclgraph.launch seq 3 @v blocks 48
+    aclgraph.launch seq 4 @mm blocks 24
+    aclgraph.launch seq 5 @v blocks 48
+    aclgraph.launch seq 6 @mm blocks 20
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @batch
+// CHECK:      aclgraph.launch seq 0 @v blocks 48 attributes {sk.fail = "syncall_block_mismatch"}
+// CHECK-NEXT: aclgraph.launch seq 1 @vb blocks 40 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 2 @v blocks 40 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 3 @v blocks 48 attributes {sk.group = 1 : i64}
+// CHECK-NEXT: aclgraph.launch seq 4 @mm blocks 24 attributes {sk.group = 1 : i64}
+// CHECK-NEXT: aclgraph.launch seq 5 @v blocks 48 attributes {sk.group = 1 : i64}
+// CHECK-NEXT: aclgraph.launch seq 6 @mm blocks 20 attributes {sk.fail = "syncall_block_mismatch"}
