@@ -55,6 +55,18 @@ class HappensBefore:
         out[g.stream_of[n]] = g.pos[n]
         return out
 
+    def first_after(self, n: int) -> np.ndarray:
+        """For each stream, the first position that happens after or at node `n` (stream length: none)."""
+        g = self.graph
+        if self._desc is None:
+            self._desc = self._descendant_clocks()
+        rows, join_row = self._desc
+        lengths = np.array([g.start[s + 1] - g.start[s] for s in range(len(g.streams))], dtype=np.int64)
+        row = join_row[n]
+        rev = rows[row].copy() if row >= 0 else np.full(len(g.streams), -1, dtype=np.int64)
+        rev[g.stream_of[n]] = lengths[g.stream_of[n]] - 1 - g.pos[n]
+        return lengths - 1 - rev
+
     # ---- construction ----------------------------------------------------------------
 
     def _topological_order(self) -> list[int]:
@@ -108,27 +120,56 @@ class HappensBefore:
 
     def _build_clocks(self) -> None:
         g = self.graph
-        n_nodes = len(g)
-        joins = [n for n in self.order if n in g.cross_pred]
-        row_index = {n: i for i, n in enumerate(joins)}
-        self.rows = np.full((len(joins), len(g.streams)), -1, dtype=np.int64)
-        join_row = np.full(n_nodes, -1, dtype=np.int64)
-        for s in range(len(g.streams)):
-            last = -1
-            for n in g.stream_nodes(s):
-                last = row_index.get(n, last)
-                join_row[n] = last
-        self.join_row = join_row
-        rows = self.rows
-        stream_of, pos = g.stream_of, g.pos
-        for n in joins:
-            row = rows[row_index[n]]
-            if pos[n] > 0 and (prev := join_row[n - 1]) >= 0:
-                row[:] = rows[prev]
-            for p in g.cross_pred[n]:
-                if (pr := join_row[p]) >= 0:
-                    np.maximum(row, rows[pr], out=row)
-                sp = stream_of[p]
-                if row[sp] < pos[p]:
-                    row[sp] = pos[p]
-            row[stream_of[n]] = pos[n]
+        lists = [list(g.stream_nodes(s)) for s in range(len(g.streams))]
+        self.rows, self.join_row = _vector_clocks(lists, self.order, g.cross_pred, len(g))
+        self._desc: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _descendant_clocks(self) -> tuple[np.ndarray, np.ndarray]:
+        """The same clocks on the reversed graph: positions count from the end of each stream."""
+        g = self.graph
+        lists = [list(reversed(g.stream_nodes(s))) for s in range(len(g.streams))]
+        return _vector_clocks(lists, self.order[::-1], g.cross_succ, len(g))
+
+
+def _vector_clocks(
+    streams: list[list[int]], order: list[int], cross_pred: dict[int, list[int]], n_nodes: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Clock rows of the join nodes and, per node, the row of the last join at or before it.
+
+    `streams` lists each stream's nodes in chain order, `order` is a topological order of
+    that orientation and `cross_pred` its cross edges (node -> predecessors). A row holds,
+    per stream, the last chain position that reaches the join node (-1: none).
+    """
+    stream_of = np.empty(n_nodes, dtype=np.int64)
+    pos = np.empty(n_nodes, dtype=np.int64)
+    for s, nodes in enumerate(streams):
+        for i, n in enumerate(nodes):
+            stream_of[n] = s
+            pos[n] = i
+    joins = [n for n in order if n in cross_pred]
+    row_index = {n: i for i, n in enumerate(joins)}
+    rows = np.full((len(joins), len(streams)), -1, dtype=np.int64)
+    join_row = np.full(n_nodes, -1, dtype=np.int64)
+    prev_of: dict[int, int] = {}
+    for nodes in streams:
+        last = -1
+        prev = -1
+        for n in nodes:
+            if n in row_index:
+                prev_of[n] = prev
+            last = row_index.get(n, last)
+            join_row[n] = last
+            prev = n
+    for n in joins:
+        row = rows[row_index[n]]
+        prev = prev_of[n]
+        if prev >= 0 and (pr := join_row[prev]) >= 0:
+            row[:] = rows[pr]
+        for p in cross_pred[n]:
+            if (pr := join_row[p]) >= 0:
+                np.maximum(row, rows[pr], out=row)
+            sp = stream_of[p]
+            if row[sp] < pos[p]:
+                row[sp] = pos[p]
+        row[stream_of[n]] = pos[n]
+    return rows, join_row

@@ -34,7 +34,7 @@ from skir.hostsim.stubs import RUNTIME_SOURCE, driver_source, stub_source
 __all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "emulate", "include_dir"]
 
 CXX_FLAGS = ("-std=c++17", "-O1", "-Wall", "-Werror", "-pthread")
-_HEADERS = ("kernel_operator.h", "sk_shim_impl.h")
+_HEADERS = ("kernel_operator.h", "sk_shim_impl.h", "sk_shim_model.h", "sk_shim_sync.h", "sk_shim_harness.h")
 
 # Objects compiled in this process, by content hash, so that the runtime unit (the slow one) and
 # unchanged units are compiled once per process even across work directories.
@@ -42,7 +42,7 @@ _OBJECT_CACHE: dict[str, Path] = {}
 
 
 def include_dir() -> Path:
-    """The folder holding `kernel_operator.h` and `sk_shim_impl.h`."""
+    """The folder holding `kernel_operator.h` and `sk_shim_impl.h` (with its parts, `_HEADERS`)."""
     return Path(__file__).resolve().parent / "include"
 
 

@@ -187,3 +187,20 @@ def test_queries_are_cheap_on_a_large_model() -> None:
     assert hb.rows.shape[0] <= sum(len(p) for p in graph.cross_pred.values())
     first, last = graph.by_seq[0], graph.by_seq[-1]
     assert hb.before(first, last)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_clocks_match_brute_force(seed: int) -> None:
+    module = from_dict(random_model(random.Random(seed), max_streams=4, max_tasks=30))
+    graph = TaskGraph(the_model(module))
+    hb = HappensBefore(graph)
+    reach = brute_force(graph)
+    for n in range(len(graph)):
+        before, after = hb.clock(n), hb.first_after(n)
+        for s in range(len(graph.streams)):
+            nodes = list(graph.stream_nodes(s))
+            preds = [graph.pos[m] for m in nodes if m == n or n in reach[m]]
+            succs = [graph.pos[m] for m in nodes if m == n or m in reach[n]]
+            assert before[s] == (max(preds) if preds else -1)
+            assert after[s] == (min(succs) if succs else len(nodes))

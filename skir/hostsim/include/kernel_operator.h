@@ -7,6 +7,7 @@
 //   kernel_operator.h  the Ascend C surface (macros, enums, builtins, AscendC::*), cheap to include.
 //   sk_shim_impl.h     the runtime (cores, credit model, vector clocks, watchdog, log, Run).
 //                      Include it in EXACTLY ONE translation unit of the program (the driver).
+//                      It includes its parts sk_shim_model.h, sk_shim_sync.h, sk_shim_harness.h.
 //
 // Harness API (namespace sk_shim; all defined in sk_shim_impl.h)
 //   int  Run(int blockDim, const char* kernelType, void (*entry)(), uint64_t* paramBase,
@@ -369,7 +370,7 @@ inline void SuperKernelAutoSyncAllEndImpl() { sk_shim::FeedSyncEnd(); }
 template <bool dummy = true>
 inline void SuperKernelAutoSyncAllComplementImpl() { sk_shim::FeedSyncComplement(); }
 
-// ---- early start (recipes documented at sk_shim::EarlyWait in sk_shim_impl.h)
+// ---- early start (recipes documented at sk_shim::EarlyWait in sk_shim_sync.h)
 template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, bool FORCE = false>
 inline void SetNextTaskStart() { sk_shim::EarlySet(AIV_PIPE, AIC_PIPE); }
 template <int8_t cfg>
