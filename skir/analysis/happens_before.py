@@ -61,7 +61,7 @@ class HappensBefore:
         if self._desc is None:
             self._desc = self._descendant_clocks()
         rows, join_row = self._desc
-        lengths = np.array([g.start[s + 1] - g.start[s] for s in range(len(g.streams))], dtype=np.int64)
+        lengths = self._lengths
         row = join_row[n]
         rev = rows[row].copy() if row >= 0 else np.full(len(g.streams), -1, dtype=np.int64)
         rev[g.stream_of[n]] = lengths[g.stream_of[n]] - 1 - g.pos[n]
@@ -123,6 +123,7 @@ class HappensBefore:
         lists = [list(g.stream_nodes(s)) for s in range(len(g.streams))]
         self.rows, self.join_row = _vector_clocks(lists, self.order, g.cross_pred, len(g))
         self._desc: tuple[np.ndarray, np.ndarray] | None = None
+        self._lengths = np.array([len(nodes) for nodes in lists], dtype=np.int64)
 
     def _descendant_clocks(self) -> tuple[np.ndarray, np.ndarray]:
         """The same clocks on the reversed graph: positions count from the end of each stream."""

@@ -13,6 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class, core_demand
+from skir.errors import SkirError
+from skir.options import SkOptions
+
+_HAS_AIC = (KernelType.MIX_AIC_1_0, KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2)
+_HAS_AIV = (KernelType.MIX_AIV_1_0, KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2)
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,12 @@ class SkShape:
     def aiv_per_block(self) -> int:
         """AIV sub-cores per block of the launch (2 under a 1:2 SuperKernel)."""
         return 2 if self.kernel_type is KernelType.MIX_AIC_1_2 else 1
+
+    def demand(self) -> tuple[int, int]:
+        """Cube and vector cores the launch holds (batch mode: all of them for its whole run)."""
+        aic = self.blocks if self.kernel_type in _HAS_AIC else 0
+        aiv = self.blocks * self.aiv_per_block if self.kernel_type in _HAS_AIV else 0
+        return aic, aiv
 
 
 def superkernel_shape(members: Iterable[tuple[KernelType, int]]) -> SkShape:
@@ -60,3 +71,38 @@ TASK_RATIO = {
     KernelType.MIX_AIC_1_2: (1, 2),
 }
 """(aic, aiv) sub-cores per block of a launch of each kernel type."""
+
+
+def shape_with_options(
+    members: Iterable[tuple[KernelType, int]], options: SkOptions, cores: tuple[int, int]
+) -> SkShape:
+    """`superkernel_shape`, overridden by `debug-aic-num` / `debug-aiv-num` when given.
+
+    As the vendor validates: aic only -> `mix_aic_1_0`, aiv only -> `mix_aiv_1_0`, equal ->
+    `mix_aic_1_1`, aiv = 2 x aic -> `mix_aic_1_2`; any other ratio, more than the device's
+    cores, or fewer than a member needs is an error naming the option.
+    """
+    shape = superkernel_shape(members)
+    aic, aiv = options.debug_aic_num, options.debug_aiv_num
+    if not aic and not aiv:
+        return shape
+    if aic and aiv:
+        if aiv == aic:
+            kernel_type = KernelType.MIX_AIC_1_1
+        elif aiv == 2 * aic:
+            kernel_type = KernelType.MIX_AIC_1_2
+        else:
+            raise SkirError(
+                f"options 'debug-aic-num' ({aic}) and 'debug-aiv-num' ({aiv}): the ratio must be 1:1 or 1:2"
+            )
+    else:
+        kernel_type = KernelType.MIX_AIC_1_0 if aic else KernelType.MIX_AIV_1_0
+    if aic > cores[0]:
+        raise SkirError(f"option 'debug-aic-num': {aic} is more than the device's {cores[0]} cube cores")
+    if aiv > cores[1]:
+        raise SkirError(f"option 'debug-aiv-num': {aiv} is more than the device's {cores[1]} vector cores")
+    if shape.max_aic > aic:
+        raise SkirError(f"option 'debug-aic-num': {aic} is fewer than the {shape.max_aic} cube cores a member needs")
+    if shape.max_aiv > aiv:
+        raise SkirError(f"option 'debug-aiv-num': {aiv} is fewer than the {shape.max_aiv} vector cores a member needs")
+    return SkShape(kernel_type, aic or aiv, shape.max_aic, shape.max_aiv)

@@ -10,6 +10,9 @@ from (DESIGN §3):
   wait's rule and the initial value 0 does not;
 - `notify_record` -> `notify_wait` opaque tasks naming the same notify.
 
+After `sk-outline`, a SuperKernel launch writes (in-kernel notify: 1, reset: 0) and waits
+(lock wait: eq 1) the cells its `sk.kernel`'s lock ops access, as one node.
+
 Built once per pass in O(V + E) (plus one sort by seq).
 """
 
@@ -18,8 +21,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from xdsl.ir import Operation
+
 from skir.dialects.aclgraph import (
     EventTaskOp,
+    LaunchSkOp,
     ModelOp,
     OpaqueOp,
     RecordOp,
@@ -59,6 +65,20 @@ class CellUse:
     writes: list[int] = field(default_factory=list)
     waits: list[int] = field(default_factory=list)
     satisfying: list[int] = field(default_factory=list)
+    value: dict[int, int] = field(default_factory=dict)
+    """Writer node -> the value it writes."""
+    rule: dict[int, tuple[WaitRule, int]] = field(default_factory=dict)
+    """Waiter node -> (rule, value) it waits for."""
+
+    def add_write(self, n: int, value: int) -> None:
+        if n not in self.value:
+            self.writes.append(n)
+        self.value[n] = value
+
+    def add_wait(self, n: int, rule: WaitRule, value: int) -> None:
+        if n not in self.rule:
+            self.waits.append(n)
+        self.rule[n] = (rule, value)
 
 
 class TaskGraph:
@@ -86,6 +106,7 @@ class TaskGraph:
         self.epochs: list[EventEpoch] = []
         self.epoch_of: dict[int, EventEpoch] = {}
         self.cells: dict[str, CellUse] = {}
+        self._superkernels: dict[str, Operation] | None = None
         self._build_event_edges()
         self._build_cell_edges()
         self._build_notify_edges()
@@ -156,36 +177,29 @@ class TaskGraph:
     def _build_cell_edges(self) -> None:
         for n in self.by_seq:
             op = self.ops[n]
-            if isinstance(op, ValueWriteOp | ValueWaitOp):
-                cell = op.cell.root_reference.data
-                use = self.cells.get(cell)
-                if use is None:
-                    use = self.cells[cell] = CellUse(cell)
-                (use.writes if isinstance(op, ValueWriteOp) else use.waits).append(n)
+            if isinstance(op, ValueWriteOp):
+                self._cell(op.cell.root_reference.data).add_write(n, op.value.data)
+            elif isinstance(op, ValueWaitOp):
+                self._cell(op.cell.root_reference.data).add_wait(n, op.rule.data, op.value.data)
+            elif isinstance(op, LaunchSkOp):
+                self._superkernel_cells(n, op)
         for use in self.cells.values():
             if not use.waits:
                 continue
-            first = self.ops[use.waits[0]]
-            assert isinstance(first, ValueWaitOp)
-            rule: WaitRule = first.rule.data
-            target = first.value.data
+            first = use.waits[0]
+            rule, target = use.rule[first]
             for w in use.waits[1:]:
-                op = self.ops[w]
-                assert isinstance(op, ValueWaitOp)
-                if op.rule.data is not rule or op.value.data != target:
+                if use.rule[w] != (rule, target):
+                    other_rule, other_value = use.rule[w]
                     raise TaskVerifyException(
-                        op,
-                        f"{self.name(w)}: waits on @{use.cell} disagree: this one waits "
-                        f"{op.rule.data.value} {op.value.data}, {self.name(use.waits[0])} waits "
-                        f"{rule.value} {target}; use one (rule, value) per cell",
+                        self.ops[w],
+                        f"{self.name(w)}: waits on @{use.cell} disagree: this one waits {other_rule.value} "
+                        f"{other_value}, {self.name(first)} waits {rule.value} {target}; "
+                        "use one (rule, value) per cell",
                     )
             if rule_holds(rule, 0, target):
                 continue
-            for w in use.writes:
-                op = self.ops[w]
-                assert isinstance(op, ValueWriteOp)
-                if rule_holds(rule, op.value.data, target):
-                    use.satisfying.append(w)
+            use.satisfying = [w for w in use.writes if rule_holds(rule, use.value[w], target)]
             if len(use.satisfying) > 1:
                 a, b = use.satisfying[:2]
                 raise TaskVerifyException(
@@ -195,7 +209,36 @@ class TaskGraph:
                 )
             for write in use.satisfying:
                 for wait in use.waits:
-                    self.add_edge(write, wait)
+                    if wait != write:
+                        self.add_edge(write, wait)
+
+    def _cell(self, name: str) -> CellUse:
+        use = self.cells.get(name)
+        if use is None:
+            use = self.cells[name] = CellUse(name)
+        return use
+
+    def _superkernel_cells(self, n: int, launch: LaunchSkOp) -> None:
+        """A SuperKernel launch writes and waits the cells its in-kernel lock ops access."""
+        from skir.dialects.superkernel import NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
+
+        if self._superkernels is None:
+            self._superkernels = {
+                op.sym_name.data: op for op in self.model.body.block.ops if isinstance(op, SuperKernelOp)
+            }
+        sk = self._superkernels.get(launch.sk.root_reference.data)
+        if sk is None:
+            return
+        seen: set[int] = set()
+        for region in (sk.aic, sk.aiv):
+            for op in region.block.ops:
+                if op.id.data in seen:  # type: ignore[attr-defined]
+                    continue
+                seen.add(op.id.data)  # type: ignore[attr-defined]
+                if isinstance(op, NotifyOp | ResetLockOp):
+                    self._cell(op.cell.root_reference.data).add_write(n, 1 if isinstance(op, NotifyOp) else 0)
+                elif isinstance(op, WaitLockOp):
+                    self._cell(op.cell.root_reference.data).add_wait(n, WaitRule.EQ, 1)
 
     def _build_notify_edges(self) -> None:
         records: dict[str, list[int]] = defaultdict(list)

@@ -309,6 +309,38 @@ class SyncAllOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+class _LockAccessOp(IRDLOperation):
+    """Base of the GM-lock helper calls: `ascendc.<op> slot K`, `K` the arg-table slot of the lock."""
+
+    slot = prop_def(IntegerAttr[I64])
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "`slot` $slot attr-dict"
+
+    def __init__(self, slot: int):
+        build_op(self, {"slot": _i64(slot)})
+
+
+@irdl_op_definition
+class NotifyLockOp(_LockAccessOp):
+    """`NotifyFunc<aic>(param_base[slot])`: block 0 of the enclosing core type stores 1."""
+
+    name = "ascendc.notify_lock"
+
+
+@irdl_op_definition
+class WaitLockOp(_LockAccessOp):
+    """`WaitFunc<aic>(param_base[slot])`: block 0 of the enclosing core type polls for 1."""
+
+    name = "ascendc.wait_lock"
+
+
+@irdl_op_definition
+class ResetLockOp(_LockAccessOp):
+    """`ResetFunc<aic>(param_base[slot])`: block 0 of the enclosing core type stores 0."""
+
+    name = "ascendc.reset_lock"
+
+
 AscendC = Dialect(
     "ascendc",
     [
@@ -324,6 +356,9 @@ AscendC = Dialect(
         CrossCoreSetOp,
         CrossCoreWaitOp,
         SyncAllOp,
+        NotifyLockOp,
+        WaitLockOp,
+        ResetLockOp,
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )

@@ -73,6 +73,18 @@ class BarrierKind(StrEnum):
     SYNC_ALL = auto()
 
 
+class SkCore(StrEnum):
+    """The core type that runs an op."""
+
+    AIC = auto()
+    AIV = auto()
+
+
+@irdl_attr_definition
+class SkCoreAttr(EnumAttribute[SkCore], SpacedOpaqueSyntaxAttribute):
+    name = "sk.core"
+
+
 @irdl_attr_definition
 class SkFormAttr(EnumAttribute[SkForm], SpacedOpaqueSyntaxAttribute):
     name = "sk.form"
@@ -84,6 +96,7 @@ class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
 
 
 _FORMS = {form: SkFormAttr(form) for form in SkForm}
+_CORES = {core: SkCoreAttr(core) for core in SkCore}
 _BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
 
 
@@ -200,6 +213,70 @@ class BarrierOp(SkProgramOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data} {self.kind.data.value}")
         printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+class LockOp(SkProgramOp):
+    """Base of the GM-lock ops: `sk.<op> id N @cell slot K on aic|aiv`.
+
+    `slot` is the arg-table slot holding the cell's address; block 0 of the core type `on`
+    performs the access (the op sits in that type's program).
+    """
+
+    cell = prop_def(SymbolRefAttr)
+    slot = prop_def(IntAttr)
+    core = prop_def(SkCoreAttr)
+
+    def __init__(self, ident: int, cell: str, slot: int, core: SkCore):
+        build_op(
+            self, {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot), "core": _CORES[core]}
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LockOp:
+        parser.parse_keyword("id")
+        ident = parse_int_in(parser, 0, 1 << 31, "id")
+        cell = parse_symbol(parser)
+        parser.parse_keyword("slot")
+        slot = parse_int_in(parser, 1, 1 << 31, "slot")
+        parser.parse_keyword("on")
+        core = parse_enum(parser, SkCore, "core type")
+        op = cls(ident, cell.root_reference.data, slot, core)
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data}")
+        print_symbol(printer, self.cell)
+        printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+@irdl_op_definition
+class NotifyOp(LockOp):
+    """Block 0 of the core type stores 1 to the cell and cleans the line (an in-kernel record).
+
+    It follows a full barrier of the producing sub-task's class (DESIGN §3 (f)).
+    """
+
+    name = "sk.notify"
+
+
+@irdl_op_definition
+class WaitLockOp(LockOp):
+    """Block 0 of the core type polls the cell until it holds 1 (an in-kernel wait).
+
+    A barrier of the consumer's class follows, so every core of it waits (DESIGN §3 (g)).
+    """
+
+    name = "sk.wait_lock"
+
+
+@irdl_op_definition
+class ResetLockOp(LockOp):
+    """Block 0 of the core type stores 0 to the cell at exit, so the model can be replayed."""
+
+    name = "sk.reset_lock"
 
 
 @irdl_op_definition
@@ -326,6 +403,10 @@ class SuperKernelOp(IRDLOperation):
                 seen[ident] = op
                 if isinstance(op, BarrierOp):
                     _check_barrier_region(where, label, op)
+                if isinstance(op, LockOp) and op.core.data.value != label:
+                    raise TaskVerifyException(
+                        op, f"{where}: {op.name} {ident} runs on {op.core.data.value} but is in the {label} program"
+                    )
         for op in seen.values():
             if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL and op.ident not in shared:
                 raise TaskVerifyException(
@@ -349,4 +430,8 @@ def _check_barrier_region(where: str, label: str, op: BarrierOp) -> None:
         )
 
 
-SK = Dialect("sk", [SuperKernelOp, SubtaskOp, BarrierOp], [SkFormAttr, BarrierKindAttr])
+SK = Dialect(
+    "sk",
+    [SuperKernelOp, SubtaskOp, BarrierOp, NotifyOp, WaitLockOp, ResetLockOp],
+    [SkFormAttr, BarrierKindAttr, SkCoreAttr],
+)

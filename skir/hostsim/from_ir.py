@@ -16,7 +16,7 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
-from skir.dialects.superkernel import SuperKernelOp
+from skir.dialects.superkernel import LockOp, NotifyOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.passes.common import kernel_table
 from skir.passes.to_ascendc import entry_symbol
@@ -62,6 +62,8 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
             for a, b in combinations(subtasks, 2)
             if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data])
         )
+        locks = {op.slot.data: op for region in (sk.aic, sk.aiv) for op in region.block.ops if isinstance(op, LockOp)}
+        notified = {op.slot.data for op in locks.values() if isinstance(op, NotifyOp)}
         specs.append(
             EmulationSpec(
                 name=name,
@@ -72,6 +74,9 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                 param_slots=sk.arg_slots.data,
                 subtasks=tuple(instances),
                 edges=edges,
+                lock_slots=tuple(sorted(locks)),
+                # a lock the SuperKernel does not notify itself is set by work outside it
+                preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
             )
         )
     return specs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.builtin import i64 as i64_type
 from xdsl.ir import Operation
 
@@ -16,6 +16,12 @@ GROUP_ATTR = "sk.group"
 """On a kernel task: the index of the SuperKernel formation put it in."""
 FAIL_ATTR = "sk.fail"
 """On a kernel task left unfused: the reason (DESIGN §3 fail reasons)."""
+FAIL_DETAIL_ATTR = "sk.fail_detail"
+"""On a kernel task left unfused: more detail on the reason, when there is some."""
+LABEL_ATTR = "sk.label"
+"""On a kernel task inside named scopes: the sorted scope names."""
+CUT_ATTR = "sk.cut"
+"""On the task that closed a SuperKernel: the reason of the cut."""
 
 
 class SkirWarning(UserWarning):
@@ -42,16 +48,6 @@ def pass_options(text: str) -> SkOptions:
 
 def i64(value: int) -> IntegerAttr:
     return IntegerAttr(value, i64_type)
-
-
-def set_group(op: Operation, group: int) -> None:
-    op.attributes[GROUP_ATTR] = i64(group)
-    op.attributes.pop(FAIL_ATTR, None)
-
-
-def set_fail(op: Operation, reason: str) -> None:
-    op.attributes[FAIL_ATTR] = StringAttr(reason)
-    op.attributes.pop(GROUP_ATTR, None)
 
 
 def group_of(op: Operation) -> int | None:

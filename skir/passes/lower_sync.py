@@ -1,10 +1,15 @@
-"""`sk-lower-sync`: turn the dependencies inside each SuperKernel into barriers.
+"""`sk-lower-sync`: turn the dependencies inside each SuperKernel into synchronisation.
 
-A chain SuperKernel (members totally ordered) runs one program order on both core
-types. Between consecutive sub-tasks it places a barrier chosen by the class pair
-(DESIGN §3): aiv -> aiv an all-AIV barrier (mode-0 flag 14), aic -> aic an all-AIC
-barrier (flag 11), any other pair `SyncAll<false>` on every core. Ids are renumbered
-to the new program order.
+The sub-tasks run in one program order on both core types (their id order from
+`sk-outline`, a topological order of happens-before). Between consecutive sub-tasks a
+barrier is chosen by the class pair (DESIGN §3): aiv -> aiv an all-AIV barrier (mode-0
+flag 14), aic -> aic an all-AIC barrier (flag 11), any other pair `SyncAll<false>` on every
+core. GM-lock accesses get the barriers DESIGN §3 (f)-(g) asks for: an in-kernel notify
+follows a full barrier of the producer's class; an in-kernel wait is followed by a barrier
+of the consumer's class. Ids are renumbered to the new program order.
+
+A `queue` SuperKernel (stream fusion: members not totally ordered) is lowered the same way
+over its topological order, which keeps every dependency but not the overlap of its streams.
 
 ```mlir
 aiv {
@@ -28,15 +33,35 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
-from xdsl.ir import Block
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
-from skir.dialects.superkernel import BarrierKind, BarrierOp, SkForm, SkProgramOp, SubtaskOp, SuperKernelOp
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    LockOp,
+    NotifyOp,
+    SkCore,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitLockOp,
+)
 from skir.dialects.syntax import int_attr
 from skir.passes.common import kernel_table, models, pass_options
+
+_BARRIER_CLASS = {
+    BarrierKind.ALL_AIV: CoreClass.AIV,
+    BarrierKind.ALL_AIC: CoreClass.AIC,
+    BarrierKind.SYNC_ALL: CoreClass.MIX,
+}
+_CLASS_BARRIER = {
+    CoreClass.AIV: BarrierKind.ALL_AIV,
+    CoreClass.AIC: BarrierKind.ALL_AIC,
+    CoreClass.MIX: BarrierKind.SYNC_ALL,
+}
 
 
 def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
@@ -48,45 +73,89 @@ def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
     return BarrierKind.SYNC_ALL
 
 
-def lower_chain(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
-    """Rebuild the two programs of a chain SuperKernel with class-pair barriers."""
-    subtasks = sk.subtasks()
-    if any(isinstance(op, SkProgramOp) and not isinstance(op, SubtaskOp) for op in sk.program()):
-        raise PassFailedException(f"sk.kernel @{sk.sym_name.data} is already lowered")
-    program: list[tuple[SkProgramOp, CoreClass]] = []
-    new_id: dict[int, int] = {}
-    prev: CoreClass | None = None
-    for sub in subtasks:
-        cls = core_class(kernels[sub.kernel.root_reference.data].type)
-        if prev is not None:
-            kind = barrier_kind(prev, cls)
-            program.append((BarrierOp(len(program), kind), _BARRIER_CLASS[kind]))
-        new_id[sub.ident] = len(program)
-        program.append((sub, cls))
-        prev = cls
-    aic, aiv = Block(), Block()
-    for index, (op, cls) in enumerate(program):
-        if isinstance(op, SubtaskOp):
-            op.detach()
+def _cores(cls: CoreClass) -> tuple[SkCore, ...]:
+    if cls is CoreClass.MIX:
+        return SkCore.AIC, SkCore.AIV
+    return (SkCore.AIC,) if cls is CoreClass.AIC else (SkCore.AIV,)
+
+
+class _Lowering:
+    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp]):
+        self.sk, self.kernels = sk, kernels
+        self.program: list[tuple[Operation, tuple[SkCore, ...]]] = []
+
+    def cls(self, sub: SubtaskOp) -> CoreClass:
+        return core_class(self.kernels[sub.kernel.root_reference.data].type)
+
+    def barrier(self, kind: BarrierKind) -> None:
+        self.program.append((BarrierOp(0, kind), _cores(_BARRIER_CLASS[kind])))
+
+    def add(self, op: Operation, cores: tuple[SkCore, ...]) -> None:
+        op.detach()
+        self.program.append((op, cores))
+
+    def run(self) -> None:
+        ops = self.sk.program()
+        if any(isinstance(op, BarrierOp) for op in ops):
+            raise PassFailedException(f"sk.kernel @{self.sk.sym_name.data} is already lowered")
+        prev: SubtaskOp | None = None
+        pending_notify: list[LockOp] = []
+        pending_wait: list[LockOp] = []
+        resets: list[LockOp] = []
+        for op in ops:
+            if isinstance(op, NotifyOp):
+                pending_notify.append(op)
+            elif isinstance(op, WaitLockOp):
+                pending_wait.append(op)
+            elif isinstance(op, LockOp):
+                resets.append(op)
+            else:
+                assert isinstance(op, SubtaskOp)
+                self.between(prev, op, pending_notify, pending_wait)
+                pending_notify, pending_wait = [], []
+                self.add(op, _cores(self.cls(op)))
+                prev = op
+        self.between(prev, None, pending_notify, pending_wait)
+        for op in resets:
+            self.add(op, (op.core.data,))
+        self.install()
+
+    def between(self, prev: SubtaskOp | None, cur: SubtaskOp | None, notifies: list[LockOp],
+                waits: list[LockOp]) -> None:
+        if notifies:
+            if prev is not None:
+                self.barrier(_CLASS_BARRIER[self.cls(prev)])
+            for op in notifies:
+                self.add(op, (op.core.data,))
+        if prev is not None and cur is not None:
+            self.barrier(barrier_kind(self.cls(prev), self.cls(cur)))
+        if waits:
+            for op in waits:
+                self.add(op, (op.core.data,))
+            if cur is not None:
+                self.barrier(_CLASS_BARRIER[self.cls(cur)])
+
+    def install(self) -> None:
+        """Renumber ids in program order and put each op in the program(s) of its core types."""
+        new_id: dict[int, int] = {}
+        for index, (op, _) in enumerate(self.program):
+            if isinstance(op, SubtaskOp):
+                new_id[op.ident] = index
+        for region in (self.sk.aic, self.sk.aiv):
+            for old in list(region.block.ops):
+                region.block.erase_op(old)
+        for index, (op, cores) in enumerate(self.program):
             op.properties["id"] = int_attr(index)
-            if op.deps is not None:
+            if isinstance(op, SubtaskOp) and op.deps is not None:
                 op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
-        targets = [b for b, want in ((aic, CoreClass.AIC), (aiv, CoreClass.AIV)) if cls in (want, CoreClass.MIX)]
-        for i, block in enumerate(targets):
-            block.add_op(op if i == 0 else op.clone())
-    for region, block in ((sk.aic, aic), (sk.aiv, aiv)):
-        for old in list(region.block.ops):
-            region.block.erase_op(old)
-        for op in list(block.ops):
-            op.detach()
-            region.block.add_op(op)
+            for i, core in enumerate(cores):
+                block = self.sk.aic.block if core is SkCore.AIC else self.sk.aiv.block
+                block.add_op(op if i == 0 else op.clone())
 
 
-_BARRIER_CLASS = {
-    BarrierKind.ALL_AIV: CoreClass.AIV,
-    BarrierKind.ALL_AIC: CoreClass.AIC,
-    BarrierKind.SYNC_ALL: CoreClass.MIX,
-}
+def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
+    """Insert the barriers of one SuperKernel (see the module docstring)."""
+    _Lowering(sk, kernels).run()
 
 
 @dataclass(frozen=True)
@@ -104,8 +173,4 @@ class LowerSyncPass(ModulePass):
             kernels = kernel_table(model)
             for sk in model.body.block.ops:
                 if isinstance(sk, SuperKernelOp):
-                    if sk.form.data is not SkForm.CHAIN:
-                        raise PassFailedException(
-                            f"sk.kernel @{sk.sym_name.data}: queue SuperKernels are not lowered yet"
-                        )
-                    lower_chain(sk, kernels)
+                    lower_superkernel(sk, kernels)

@@ -1,10 +1,13 @@
-"""`sk-outline`: one `sk.kernel` per SuperKernel formed by `sk-form-scopes`.
+"""`sk-outline`: one `sk.kernel` per SuperKernel formed by `sk-form-scopes`, and the slot rewrite.
 
-The members of group N (kernel tasks with `sk.group = N`) become `sk.subtask`s in seq
-order; the SuperKernel `@<model>_sk<N>` gets its type and launch blocks by the vendor
-table and an argument table (slot 0: the FFTS base, then each member's params). The
-first member's slot launches the SuperKernel; the other member slots are disabled, so
-every stream keeps its slot count and order.
+For group N (the tasks with `sk.group = N`) it creates `sk.kernel @<model>_sk<N>`:
+sub-tasks in seq order (a topological order where seq disagrees), each with the members
+it directly depends on; type and blocks by the vendor table (or `debug-aic-num` /
+`debug-aiv-num`); the argument table (slot 0 the FFTS base, then per sub-task its
+params, its notify-lock slots, its wait-lock slots; then the workspace and profiling
+slots); in-kernel `sk.notify` / `sk.wait_lock` / `sk.reset_lock` for boundary events,
+back blocks and front waits. Then it rewrites the slots as `skir.analysis.boundary`
+plans: every stream keeps its slot count and order.
 
 ```mlir
 aclgraph.stream @s0 slots 2 {
@@ -33,67 +36,268 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.superkernel_shape import superkernel_shape
-from skir.dialects.aclgraph import DisabledOp, LaunchOp, LaunchSkOp, ModelOp, StreamOp
-from skir.dialects.aclgraph_enums import CoreClass, core_class
-from skir.dialects.superkernel import SkForm, SubtaskOp, SuperKernelOp
-from skir.passes.common import group_of, kernel_table, models, pass_options
+from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.scopes import scope_labels, task_options
+from skir.analysis.superkernel_shape import shape_with_options
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph import (
+    DisabledOp,
+    LaunchOp,
+    LaunchSkOp,
+    ModelOp,
+    StreamOp,
+    TaskOp,
+    ValueWaitOp,
+    ValueWriteOp,
+)
+from skir.dialects.aclgraph_decls import CellOp, KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, WaitRule, core_class
+from skir.dialects.superkernel import (
+    NotifyOp,
+    ResetLockOp,
+    SkCore,
+    SkForm,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitLockOp,
+)
+from skir.errors import SkirError
+from skir.options import SkOptions
+from skir.passes.common import CUT_ATTR, GROUP_ATTR, LABEL_ATTR, kernel_table, models, pass_options
 
 
 def superkernel_name(model: ModelOp, index: int) -> str:
     return f"{model.sym_name.data}_sk{index}"
 
 
-def outline_model(model: ModelOp, options_text: str) -> list[SuperKernelOp]:
-    """Outline every group of `model`; returns the new `sk.kernel` ops in group order."""
-    kernels = kernel_table(model)
-    groups: dict[int, list[tuple[LaunchOp, StreamOp]]] = defaultdict(list)
-    for stream in model.body.block.ops:
-        if isinstance(stream, StreamOp):
-            for op in stream.body.block.ops:
-                if isinstance(op, LaunchOp) and (group := group_of(op)) is not None:
-                    groups[group].append((op, stream))
-    created: list[SuperKernelOp] = []
-    for index in sorted(groups):
-        members = sorted(groups[index], key=lambda m: m[0].seq.data)
-        name = superkernel_name(model, index)
-        shape = superkernel_shape(
-            (kernels[op.kernel.root_reference.data].type, op.blocks.data) for op, _ in members
-        )
-        aic, aiv = Block(), Block()
-        offset = 1
-        last_on_stream: dict[str, int] = {}
-        for ident, (op, stream) in enumerate(members):
-            kernel = kernels[op.kernel.root_reference.data]
-            stream_name = stream.sym_name.data
-            deps = [last_on_stream[stream_name]] if stream_name in last_on_stream else []
-            last_on_stream[stream_name] = ident
+def lock_core(cls: CoreClass) -> SkCore:
+    """The core type whose block 0 performs a lock access for a sub-task of class `cls`."""
+    return SkCore.AIV if cls is CoreClass.AIV else SkCore.AIC
+
+
+class _Outliner:
+    def __init__(self, model: ModelOp, options: SkOptions):
+        self.model, self.options = model, options
+        self.graph = TaskGraph(model)
+        self.hb = HappensBefore(self.graph)
+        self.kernels = kernel_table(model)
+        self.scopes = scope_labels(self.graph)
+
+    def run(self) -> list[SuperKernelOp]:
+        g = self.graph
+        groups: dict[int, list[int]] = defaultdict(list)
+        for n, op in enumerate(g.ops):
+            attr = op.attributes.get(GROUP_ATTR)
+            if isinstance(attr, IntegerAttr):
+                groups[attr.value.data].append(n)
+        if not groups:
+            return []
+        indices = sorted(groups)
+        sks = []
+        for index in indices:
+            nodes = groups[index]
+            members = sorted((n for n in nodes if isinstance(g.ops[n], LaunchOp)), key=g.seq.__getitem__)
+            ranges: dict[int, tuple[int, int]] = {}
+            for n in nodes:
+                s = g.stream_of[n]
+                lo, hi = ranges.get(s, (n, n))
+                ranges[s] = (min(lo, n), max(hi, n))
+            if len(members) < 2:
+                raise PassFailedException(f"group {index} has {len(members)} kernel task(s); rerun sk-form-scopes")
+            sks.append((members, ranges))
+        names = {op.properties["sym_name"].data for op in self.model.body.block.ops  # type: ignore[attr-defined]
+                 if "sym_name" in op.properties}
+        sk_names = [superkernel_name(self.model, i) for i in indices]
+        plan = plan_rewrite(g, self.hb, sks, names, sk_names)
+        if plan.failures:
+            index, why = next(iter(plan.failures.items()))
+            raise PassFailedException(f"{sk_names[index]}: {why}; rerun sk-form-scopes with the same options")
+        created = [self._superkernel(p, sk_names[p.index]) for p in plan.superkernels]
+        self._rewrite(plan, sk_names)
+        return created
+
+    # ---- the sk.kernel ----------------------------------------------------------------
+
+    def _order(self, members: list[int]) -> list[int]:
+        """Members in seq order, moved only where a happens-before edge disagrees with seq."""
+        g, hb = self.graph, self.hb
+        by_stream: dict[int, list[int]] = defaultdict(list)
+        for m in members:
+            by_stream[g.stream_of[m]].append(m)
+        heads = {s: 0 for s in by_stream}
+        out: list[int] = []
+        while len(out) < len(members):
+            ready = []
+            for s, i in heads.items():
+                if i < len(by_stream[s]):
+                    m = by_stream[s][i]
+                    clock = hb.clock(m)
+                    if all(t == s or heads[t] >= len(by_stream[t]) or clock[t] < g.pos[by_stream[t][heads[t]]]
+                           for t in by_stream):
+                        ready.append(m)
+            m = min(ready, key=g.seq.__getitem__)
+            out.append(m)
+            heads[g.stream_of[m]] += 1
+        return out
+
+    def _deps(self, order: list[int]) -> dict[int, list[int]]:
+        """For each member, the last member of each stream that happens before it."""
+        g, hb = self.graph, self.hb
+        by_stream: dict[int, list[int]] = defaultdict(list)
+        for m in sorted(order, key=g.pos.__getitem__):
+            by_stream[g.stream_of[m]].append(m)
+        deps: dict[int, list[int]] = {}
+        for m in order:
+            clock = hb.clock(m)
+            found = []
+            for t, ms in by_stream.items():
+                before = [x for x in ms if x != m and g.pos[x] <= clock[t]]
+                if before:
+                    found.append(before[-1])
+            deps[m] = found
+        return deps
+
+    def _superkernel(self, p: SkPlan, name: str) -> SuperKernelOp:
+        g = self.graph
+        options = task_options(g, self.scopes, self.options, p.members[0])
+        launches = {m: g.ops[m] for m in p.members}
+        try:
+            shape = shape_with_options(
+                ((self._kernel(m).type, launches[m].blocks.data) for m in p.members),  # type: ignore[attr-defined]
+                options, (self.model.aic_cores.data, self.model.aiv_cores.data),
+            )
+        except SkirError as err:
+            raise PassFailedException(f"{name}: {err}") from None
+        order = self._order(p.members)
+        deps = self._deps(order)
+        chain = all(self.hb.before(a, b) for a, b in pairwise(order))
+        slots = self._lock_slots(p, order)
+        program: list[tuple[Operation, tuple[SkCore, ...]]] = []
+        ident = 0
+
+        def lock(cls: type[NotifyOp | WaitLockOp | ResetLockOp], cell: str, core: SkCore) -> None:
+            nonlocal ident
+            program.append((cls(ident, cell, slots[cell][1], core), (core,)))
+            ident += 1
+
+        for lk in p.locks:
+            if lk.kind == "notify" and lk.after is None:
+                lock(NotifyOp, lk.cell, lock_core(core_class(self._kernel(order[0]).type)))
+        sub_id: dict[int, int] = {}
+        for m in order:
+            kernel = self._kernel(m)
             cls = core_class(kernel.type)
-            for block, wanted in ((aic, CoreClass.AIC), (aiv, CoreClass.AIV)):
-                if cls in (wanted, CoreClass.MIX):
-                    block.add_op(
-                        SubtaskOp(
-                            ident, kernel.sym_name.data, op.blocks.data, offset, stream_name, op.seq.data, deps
-                        )
-                    )
-            offset += kernel.num_params
+            for lk in p.locks:
+                if lk.kind == "wait" and lk.before == m:
+                    lock(WaitLockOp, lk.cell, lock_core(cls))
+            sub_id[m] = ident
+            cores = (SkCore.AIC,) if cls is CoreClass.AIC else (SkCore.AIV,) if cls is CoreClass.AIV else (
+                SkCore.AIC, SkCore.AIV)
+            sub = SubtaskOp(ident, kernel.sym_name.data, launches[m].blocks.data, slots[m][0],  # type: ignore
+                            g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in deps[m]])
+            program.append((sub, cores))
+            ident += 1
+            for lk in p.locks:
+                if lk.kind == "notify" and lk.after == m:
+                    lock(NotifyOp, lk.cell, lock_core(cls))
+        for lk in p.locks:
+            if lk.kind == "wait" and lk.before is None:
+                lock(WaitLockOp, lk.cell, lock_core(core_class(self._kernel(order[-1]).type)))
+        for lk in p.locks:
+            if lk.kind == "reset":
+                owner = lk.owner if lk.owner is not None else order[-1]
+                lock(ResetLockOp, lk.cell, lock_core(core_class(self._kernel(owner).type)))
+        offset = slots["__end__"][0]
+        offset += options.feed_sync_all + 2 * options.profiling
+        aic, aiv = Block(), Block()
+        for op, cores in program:
+            for i, core in enumerate(cores):
+                (aic if core is SkCore.AIC else aiv).add_op(op if i == 0 else op.clone())
         sk = SuperKernelOp(
-            name, shape.kernel_type, shape.blocks, SkForm.CHAIN, offset, options_text, Region(aic), Region(aiv)
+            name, shape.kernel_type, shape.blocks, SkForm.CHAIN if chain else SkForm.QUEUE, offset,
+            options.to_string(), Region(aic), Region(aiv),
         )
-        model.body.block.add_op(sk)
-        created.append(sk)
-        host, *rest = (op for op, _ in members)
-        Rewriter.replace_op(host, LaunchSkOp(host.seq.data, name))
-        for op in rest:
-            Rewriter.replace_op(op, DisabledOp(op))
-    return created
+        label = self.scopes.label[p.members[0]]
+        if label:
+            sk.attributes[LABEL_ATTR] = ArrayAttr(StringAttr(name) for name in label)
+        self.model.body.block.add_op(sk)
+        return sk
+
+    def _kernel(self, m: int) -> KernelOp:
+        op = self.graph.ops[m]
+        assert isinstance(op, LaunchOp)
+        return self.kernels[op.kernel.root_reference.data]
+
+    def _lock_slots(self, p: SkPlan, order: list[int]) -> dict:  # type: ignore[type-arg]
+        """Member -> (first param slot,) and cell -> (owner, lock slot); "__end__" -> (first free slot,)."""
+        owner_out: dict[int, list[str]] = defaultdict(list)
+        owner_in: dict[int, list[str]] = defaultdict(list)
+        seen: set[str] = set()
+        for lk in p.locks:
+            if lk.cell in seen:
+                continue
+            seen.add(lk.cell)
+            if lk.kind == "notify":
+                owner_out[lk.after if lk.after is not None else order[0]].append(lk.cell)
+            elif lk.kind == "wait":
+                owner_in[lk.before if lk.before is not None else order[-1]].append(lk.cell)
+            else:
+                owner_in[lk.owner if lk.owner is not None else order[-1]].append(lk.cell)
+        slots: dict = {}  # type: ignore[type-arg]
+        slot = 1
+        for m in order:
+            slots[m] = (slot,)
+            slot += self._kernel(m).num_params
+            for cell in owner_out[m] + owner_in[m]:
+                slots[cell] = (m, slot)
+                slot += 1
+        slots["__end__"] = (slot,)
+        return slots
+
+    # ---- the slots --------------------------------------------------------------------
+
+    def _rewrite(self, plan: RewritePlan, sk_names: list[str]) -> None:
+        g = self.graph
+        actions: dict[int, tuple[str, str | None, int, int]] = {}
+        for p in plan.superkernels:
+            for n, (action, cell, value) in p.slots.items():
+                actions[n] = (action, cell, value, p.index)
+        for n, (action, cell, value) in plan.outside.items():
+            actions[n] = (action, cell, value, -1)
+        for n, (action, cell, value, index) in actions.items():
+            old = g.ops[n]
+            seq = old.seq.data
+            new: TaskOp
+            if action == "launch":
+                new = LaunchSkOp(seq, sk_names[index])
+            elif action == "disable":
+                new = DisabledOp(old)
+            elif action == "value_write":
+                new = ValueWriteOp(seq, cell, value)  # type: ignore[arg-type]
+            else:
+                new = ValueWaitOp(seq, cell, WaitRule.EQ, value)  # type: ignore[arg-type]
+            if CUT_ATTR in old.attributes:
+                new.attributes[CUT_ATTR] = old.attributes[CUT_ATTR]
+            Rewriter.replace_op(old, new)
+        if plan.cells:
+            first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))
+            for cell in plan.cells:
+                self.model.body.block.insert_op_before(CellOp(cell), first_stream)
+
+
+def outline_model(model: ModelOp, options: SkOptions) -> list[SuperKernelOp]:
+    """Outline every group of `model`; returns the new `sk.kernel` ops in group order."""
+    return _Outliner(model, options).run()
 
 
 @dataclass(frozen=True)
@@ -108,4 +312,5 @@ class OutlinePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = pass_options(self.options)
         for model in models(op):
-            outline_model(model, options.to_string())
+            outline_model(model, options)
+

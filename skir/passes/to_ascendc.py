@@ -70,7 +70,19 @@ from skir.dialects.ascendc import (
     SourceOp,
     SyncAllOp,
 )
-from skir.dialects.superkernel import BarrierKind, BarrierOp, SkForm, SubtaskOp, SuperKernelOp
+from skir.dialects.ascendc import NotifyLockOp as CNotify
+from skir.dialects.ascendc import ResetLockOp as CReset
+from skir.dialects.ascendc import WaitLockOp as CWait
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    LockOp,
+    NotifyOp,
+    SkCore,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitLockOp,
+)
 from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options
 
@@ -107,11 +119,15 @@ def _barrier(kind: BarrierKind) -> list[Operation]:
     return [IfCoreOp(core, Region(body))]
 
 
+def _lock(op: LockOp) -> Operation:
+    kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
+    core = CoreType.AIC if op.core.data is SkCore.AIC else CoreType.AIV
+    return IfCoreOp(core, Region(Block([kind(op.slot.data)])))
+
+
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:
     """Build the `ascendc.source` of one chain SuperKernel."""
     name = sk.sym_name.data
-    if sk.form.data is not SkForm.CHAIN:
-        raise PassFailedException(f"sk.kernel @{name}: queue SuperKernels are not emitted yet")
     copies = options.split_mode
     body = Block([FftsBaseOp()])
     declared: dict[str, None] = {}
@@ -124,6 +140,8 @@ def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: 
         elif isinstance(op, BarrierOp):
             body.add_op(CommentOp("begin inter ops barrier"))
             body.add_ops(_barrier(op.kind.data))
+        elif isinstance(op, LockOp):
+            body.add_op(_lock(op))
         else:
             raise PassFailedException(f"sk.kernel @{name}: cannot emit '{op.name}' yet")
     entry = EntryOp(entry_symbol(name), options.func_align, Region(body))

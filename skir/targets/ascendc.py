@@ -33,8 +33,11 @@ from skir.dialects.ascendc import (
     IfBlockOp,
     IfCoreOp,
     LockHelpersOp,
+    NotifyLockOp,
+    ResetLockOp,
     SourceOp,
     SyncAllOp,
+    WaitLockOp,
 )
 from skir.errors import SkirError
 
@@ -49,6 +52,16 @@ __aicore__ inline void NotifyFunc(GM_ADDR notify_lock_addr)
     if (first) {
         *((__gm__ volatile uint64_t *)notify_lock_addr) = 1;
         dcci((__gm__ uint64_t *)notify_lock_addr, 0, 2);
+    }
+}
+
+template <bool aic_flag>
+__aicore__ inline void ResetFunc(GM_ADDR lock_addr)
+{
+    bool first = aic_flag ? (get_block_idx() == 0) : (AscendC::GetBlockIdx() == 0);
+    if (first) {
+        *((__gm__ volatile uint64_t *)lock_addr) = 0;
+        dcci((__gm__ uint64_t *)lock_addr, 0, 2);
     }
 }
 
@@ -103,7 +116,7 @@ def _emit_call(w: _Writer, op: CallOp) -> None:
     w.line("}")
 
 
-def _emit_body(w: _Writer, ops: list[Operation]) -> None:
+def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -> None:
     for op in ops:
         if isinstance(op, CommentOp):
             w.line(f"// {op.text.data}")
@@ -115,12 +128,12 @@ def _emit_body(w: _Writer, ops: list[Operation]) -> None:
             w.close()
         elif isinstance(op, IfCoreOp):
             w.open("if ASCEND_IS_AIC" if op.core.data is CoreType.AIC else "if ASCEND_IS_AIV")
-            _emit_body(w, list(op.body.block.ops))
+            _emit_body(w, list(op.body.block.ops), op.core.data)
             w.close()
         elif isinstance(op, IfBlockOp):
             index = "get_block_idx()" if op.index.data is BlockIndex.BLOCK else "AscendC::GetBlockIdx()"
             w.open(f"if ({index} < {op.bound.value.data})")
-            _emit_body(w, list(op.body.block.ops))
+            _emit_body(w, list(op.body.block.ops), core)
             w.close()
         elif isinstance(op, CallOp):
             _emit_call(w, op)
@@ -134,6 +147,9 @@ def _emit_body(w: _Writer, ops: list[Operation]) -> None:
             w.line(f"wait_flag_dev({_flag(op.flag.value.data)});")
         elif isinstance(op, SyncAllOp):
             w.line("AscendC::SyncAll<false>();")
+        elif isinstance(op, NotifyLockOp | WaitLockOp | ResetLockOp):
+            helper = {NotifyLockOp: "NotifyFunc", WaitLockOp: "WaitFunc", ResetLockOp: "ResetFunc"}[type(op)]
+            w.line(f"{helper}<{'true' if core is CoreType.AIC else 'false'}>(param_base[{op.slot.value.data}]);")
         else:
             raise SkirError(f"the ascendc target cannot print '{op.name}'")
 

@@ -22,7 +22,16 @@ import skir
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
 from skir.api import the_model
-from skir.dialects.aclgraph import DisabledOp, LaunchOp, LaunchSkOp, StreamOp
+from skir.dialects.aclgraph import (
+    DisabledOp,
+    LaunchOp,
+    LaunchSkOp,
+    OpaqueOp,
+    ResetOp,
+    StreamOp,
+    ValueWaitOp,
+    ValueWriteOp,
+)
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import FAIL_ATTR
 from skir.testing import random_model
@@ -46,6 +55,11 @@ def option_strings() -> st.SearchStrategy[str]:
     return keys.map(lambda d: ":".join(f"{k}={v}" for k, v in d.items()))
 
 
+WORK = (LaunchOp, OpaqueOp)
+"""Tasks that do work: every happens-before edge between two of them must survive."""
+SYNC_SLOT = (LaunchSkOp, DisabledOp, ValueWriteOp, ValueWaitOp)
+
+
 def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
     before, after = the_model(original), the_model(rewritten)
     streams_before = {s.sym_name.data: s for s in before.body.block.ops if isinstance(s, StreamOp)}
@@ -55,47 +69,55 @@ def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
         seqs = [op.seq.data for op in stream.body.block.ops]
         assert [op.seq.data for op in streams_after[name].body.block.ops] == seqs, name
     fused: dict[int, str] = {}
+    deps: dict[str, dict[int, set[int]]] = {}
     for sk in after.body.block.ops:
         if isinstance(sk, SuperKernelOp):
-            for sub in sk.subtasks():
+            by_id = {sub.ident: sub.seq.data for sub in sk.subtasks()}
+            closure: dict[int, set[int]] = {}
+            for sub in sk.subtasks():  # id order is a topological order
                 assert sub.seq.data not in fused, f"seq {sub.seq.data} fused twice"
                 fused[sub.seq.data] = sk.sym_name.data
-    after_ops = {op.seq.data: op for s in streams_after.values() for op in s.body.block.ops}
-    for stream in streams_before.values():
-        for op in stream.body.block.ops:
-            if not isinstance(op, LaunchOp):
-                assert type(after_ops[op.seq.data]) is type(op)
-                continue
-            new = after_ops[op.seq.data]
-            if op.seq.data in fused:
-                assert isinstance(new, LaunchSkOp | DisabledOp)
-                assert FAIL_ATTR not in new.attributes
+                closure[sub.seq.data] = set().union(*([{by_id[d]} | closure[by_id[d]] for d in sub.dep_ids] or [set()]))
+            deps[sk.sym_name.data] = closure
+    old_ops = {op.seq.data: op for s in streams_before.values() for op in s.body.block.ops}
+    new_ops = {op.seq.data: op for s in streams_after.values() for op in s.body.block.ops}
+    launches: dict[str, int] = {}
+    for seq, op in old_ops.items():
+        new = new_ops[seq]
+        if isinstance(new, LaunchSkOp):
+            assert seq in fused and fused[seq] == new.sk.root_reference.data
+            assert new.sk.root_reference.data not in launches, "two launches of one SuperKernel"
+            launches[new.sk.root_reference.data] = seq
+        if isinstance(op, LaunchOp):
+            if seq in fused:
+                assert isinstance(new, SYNC_SLOT) and FAIL_ATTR not in new.attributes
             else:
-                assert isinstance(new, LaunchOp)
+                assert isinstance(new, LaunchOp) and new.properties == op.properties
                 assert new.attributes[FAIL_ATTR].data in REASONS  # type: ignore[attr-defined]
-    members: dict[str, list[int]] = {}
-    for seq, name in fused.items():
-        members.setdefault(name, []).append(seq)
-    for name, seqs in members.items():
-        host = after_ops[min(seqs)]
-        assert isinstance(host, LaunchSkOp) and host.sk.root_reference.data == name
-        for seq in seqs:
-            if seq != min(seqs):
-                assert isinstance(after_ops[seq], DisabledOp)
-    # every original hb edge holds, a SuperKernel standing for its members
+        elif isinstance(op, OpaqueOp | ValueWriteOp | ValueWaitOp):
+            assert type(new) is type(op) and new.properties == op.properties
+        elif isinstance(op, ResetOp):
+            assert new.properties == op.properties or (isinstance(new, ValueWriteOp) and new.value.data == 0)
+        else:
+            assert (type(new) is type(op) and new.properties == op.properties) or isinstance(new, SYNC_SLOT[1:])
+    assert set(launches) == set(deps)
+    # every happens-before edge between two working tasks holds, a SuperKernel standing for its members
     g0, g1 = TaskGraph(before), TaskGraph(after)
     hb0, hb1 = HappensBefore(g0), HappensBefore(g1)
     node1 = {seq: n for n, seq in enumerate(g1.seq)}
-    rep = {seq: node1[min(members[fused[seq]])] if seq in fused else node1[seq] for seq in g0.seq}
-    disabled_after = {seq for seq, op in after_ops.items() if isinstance(op, DisabledOp)}
-    for a in range(len(g0)):
-        for b in range(len(g0)):
-            sa, sb = g0.seq[a], g0.seq[b]
-            if not hb0.before(a, b) or sa in disabled_after - fused.keys() or sb in disabled_after - fused.keys():
+    work = [n for n in range(len(g0)) if isinstance(g0.ops[n], WORK)]
+    for a in work:
+        for b in work:
+            if not hb0.before(a, b):
                 continue
-            ra, rb = rep[sa], rep[sb]
-            if ra != rb:
-                assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
+            sa, sb = g0.seq[a], g0.seq[b]
+            ka, kb = fused.get(sa), fused.get(sb)
+            if ka is not None and ka == kb:
+                assert sa in deps[ka][sb], f"{g0.name(a)} -> {g0.name(b)} not a dependency inside {ka}"
+                continue
+            ra = node1[launches[ka]] if ka else node1[sa]
+            rb = node1[launches[kb]] if kb else node1[sb]
+            assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -22,7 +22,7 @@ def test_sk_opt_reads_capture_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert sk_opt.main([str(EXAMPLES / "decode_layer.json"), "-p", "superkernel-pipeline", "-t", "ascendc"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("// ----- sk @decode_layer_sk0\n")
-    assert "auto_gen_decode_layer_sk1_kernel" in out
+    assert "auto_gen_decode_layer_sk0_kernel" in out
 
 
 def test_sk_opt_bad_input_is_one_line_and_no_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,7 +41,7 @@ def test_sk_opt_internal_errors_exit_4(monkeypatch: pytest.MonkeyPatch, capsys: 
     def boom(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(form_scopes, "form_runs", boom)
+    monkeypatch.setattr(form_scopes, "form_model", boom)
     assert sk_opt.main([str(EXAMPLES / "chain.mlir"), "-p", "sk-form-scopes"]) == 4
     err = capsys.readouterr().err
     assert err == "sk-opt: internal error: RuntimeError: boom (rerun with --traceback)\n"

@@ -1,0 +1,247 @@
+"""The boundary of each SuperKernel and the slot-preserving rewrite (DESIGN §3 "Boundary", "Slots").
+
+Given the SuperKernels (members and per-stream ranges), plan:
+
+- which event epochs are *inner* (record and waits inside one SuperKernel: they become
+  dependencies) and which are *converted* (an end inside, an end outside: the whole epoch
+  moves to a new cell — outside records `value_write 1`, outside waits `value_wait eq 1`,
+  the closing reset `value_write 0`; inside records an in-kernel notify, inside waits an
+  in-kernel lock wait). A converted epoch needs its closing reset.
+- front waits (another member stream's prefix must finish before the launch) and back
+  blocks (its suffix must wait for the SuperKernel), each on a new cell;
+- one action per slot of every range: the launch, `value_write`/`value_wait`, or disable.
+  Front waits go in spare slots (placeholders, markers) right before the host range or in
+  host range slots before the launch; back blocks in range slots after the front write or
+  in spare slots right after the range.
+
+A SuperKernel whose needs cannot be met is reported in `failures` (the caller drops it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.task_graph import EventEpoch, TaskGraph
+from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp
+
+
+@dataclass(frozen=True)
+class LockOp:
+    """An in-kernel access to a cell: `notify` (store 1), `wait` (poll for 1) or `reset` (store 0).
+
+    A notify follows member `after` (None: at the start); a wait precedes member `before`
+    (None: at the end); a reset runs at exit, on the class of member `owner` (whose lock
+    slot holds the cell for a reset-only cell).
+    """
+
+    kind: str
+    cell: str
+    after: int | None = None
+    before: int | None = None
+    owner: int | None = None
+    """The member whose arg-table lock slot holds the cell's address."""
+
+
+@dataclass
+class SkPlan:
+    """The rewrite of one SuperKernel."""
+
+    index: int
+    members: list[int]
+    ranges: dict[int, tuple[int, int]]
+    host: int = -1
+    launch: int = -1
+    slots: dict[int, tuple[str, str | None, int]] = field(default_factory=dict)
+    """Range or spare slot -> (action, cell, value): launch, disable, value_write, value_wait."""
+    locks: list[LockOp] = field(default_factory=list)
+
+
+@dataclass
+class RewritePlan:
+    superkernels: list[SkPlan]
+    outside: dict[int, tuple[str, str, int]]
+    """Converted task outside every SuperKernel -> (value_write | value_wait, cell, value)."""
+    cells: list[str]
+    failures: dict[int, str]
+    """SuperKernel index -> why it cannot be rewritten (resource_insufficient)."""
+
+
+def _is_spare(op: object) -> bool:
+    return isinstance(op, PlaceholderOp | ScopeBeginOp | ScopeEndOp)
+
+
+class _Planner:
+    def __init__(self, graph: TaskGraph, hb: HappensBefore, names: set[str], sk_names: list[str]):
+        self.graph, self.hb = graph, hb
+        self.names = set(names)
+        self.sk_names = sk_names
+        self.cells: list[str] = []
+        self.failures: dict[int, str] = {}
+        self.outside: dict[int, tuple[str, str, int]] = {}
+        self.used: set[int] = set()
+
+    def new_cell(self, base: str) -> str:
+        name, i = base, 1
+        while name in self.names:
+            i += 1
+            name = f"{base}_{i}"
+        self.names.add(name)
+        self.cells.append(name)
+        return name
+
+    def plan(self, plans: list[SkPlan]) -> RewritePlan:
+        g = self.graph
+        inside: dict[int, SkPlan] = {}
+        for p in plans:
+            for lo, hi in p.ranges.values():
+                for n in range(lo, hi + 1):
+                    inside[n] = p
+        for p in plans:
+            p.host = g.stream_of[p.members[0]]
+        self.used = set(inside)
+        for epoch in g.epochs:
+            self._event(epoch, inside)
+        for p in plans:
+            if p.index not in self.failures:
+                self._slots(p)
+        return RewritePlan(plans, self.outside, self.cells, self.failures)
+
+    # ---- events ----------------------------------------------------------------------
+
+    def _event(self, epoch: EventEpoch, inside: dict[int, SkPlan]) -> None:
+        ends = [*epoch.records, *epoch.waits]
+        touched = {inside[n].index: inside[n] for n in ends if n in inside}
+        if not touched:
+            return
+        if len(touched) == 1 and all(n in inside for n in ends):
+            return  # inner: record and waits inside one SuperKernel
+        if epoch.reset is None or not epoch.single_record:
+            for index in touched:
+                self.failures.setdefault(
+                    index, f"event @{epoch.event} crosses the boundary but its epoch has no closing reset"
+                )
+            return
+        cell = self.new_cell(f"{epoch.event}_cell")
+        record = epoch.records[0]
+        for n in ends:
+            p = inside.get(n)
+            if p is None:
+                self.outside[n] = ("value_write", cell, 1) if n == record else ("value_wait", cell, 1)
+                continue
+            if n == record:
+                p.locks.append(LockOp("notify", cell, after=self._last_member_before(p, n)))
+            elif inside.get(record) is not p:
+                member = self._first_member_after(p, n)
+                p.locks.append(LockOp("wait", cell, before=member))
+                resets = [lk for lk in p.locks if lk.kind == "reset" and lk.cell == cell]
+                if not resets and all(inside.get(w) is p for w in epoch.waits):
+                    p.locks.append(LockOp("reset", cell, owner=member))
+        self.outside[epoch.reset] = ("value_write", cell, 0)
+
+    def _last_member_before(self, p: SkPlan, n: int) -> int | None:
+        """The latest member (in seq order) that happens before task `n`, if any."""
+        clock = self.hb.clock(n)
+        found = [m for m in p.members if self.graph.pos[m] <= clock[self.graph.stream_of[m]] and m != n]
+        return found[-1] if found else None
+
+    def _first_member_after(self, p: SkPlan, n: int) -> int | None:
+        """The earliest member (in seq order) that happens after task `n`, if any."""
+        first = self.hb.first_after(n)
+        for m in p.members:
+            if self.graph.pos[m] >= first[self.graph.stream_of[m]] and m != n:
+                return m
+        return None
+
+    # ---- slots -----------------------------------------------------------------------
+
+    def _slots(self, p: SkPlan) -> None:
+        g, hb = self.graph, self.hb
+        name = self.sk_names[p.index]
+        host = p.host
+        host_lo = p.ranges[host][0]
+        fronts: list[str] = []
+        for s, (lo, hi) in sorted(p.ranges.items()):
+            for n in range(lo, hi + 1):
+                p.slots[n] = ("disable", None, 0)
+            if s == host:
+                continue
+            members = [m for m in p.members if g.stream_of[m] == s]
+            order = [n for n in range(lo, hi + 1)] + self._spares_after(hi)
+            k = 0
+            if g.pos[lo] > 0 and hb.clock(host_lo)[s] < g.pos[lo] - 1:
+                cell = self.new_cell(f"{name}_front_{g.streams[s].sym_name.data}")
+                fronts.append(cell)
+                p.slots[order[0]] = ("value_write", cell, 1)
+                p.locks.append(LockOp("reset", cell, owner=members[0]))
+                k = 1
+            if self._needs_back(p, s, hi):
+                if len(order) < k + 2:
+                    self.failures[p.index] = f"no slot for the back block on @{g.streams[s].sym_name.data}"
+                    return
+                cell = self.new_cell(f"{name}_back_{g.streams[s].sym_name.data}")
+                p.slots[order[k]] = ("value_wait", cell, 1)
+                p.slots[order[k + 1]] = ("value_write", cell, 0)
+                p.locks.append(LockOp("notify", cell, after=members[-1]))
+            self.used.update(n for n in order if n in p.slots)
+        self._host(p, fronts)
+
+    def _host(self, p: SkPlan, fronts: list[str]) -> None:
+        g = self.graph
+        lo, hi = p.ranges[p.host]
+        spares = self._spares_before(lo)
+        wait_slots = spares[len(spares) - min(len(spares), len(fronts)):]
+        rest = len(fronts) - len(wait_slots)
+        candidates = list(range(lo, hi + 1))
+        wait_slots += candidates[:rest]
+        launch = next((n for n in candidates[rest:] if n in p.members and isinstance(g.ops[n], LaunchOp)), None)
+        if launch is None:
+            self.failures[p.index] = f"no slot for {len(fronts)} front wait(s) before the launch on @" + \
+                g.streams[p.host].sym_name.data
+            return
+        for slot, cell in zip(wait_slots, fronts):
+            p.slots[slot] = ("value_wait", cell, 1)
+        p.slots[launch] = ("launch", None, 0)
+        p.launch = launch
+        self.used.update(wait_slots)
+
+    def _needs_back(self, p: SkPlan, s: int, hi: int) -> bool:
+        g = self.graph
+        nxt = g.next_on_stream(hi)
+        if nxt is None:
+            return False
+        host_next = g.next_on_stream(p.ranges[p.host][1])
+        return host_next is None or self.hb.first_after(host_next)[s] > g.pos[nxt]
+
+    def _spares_after(self, hi: int) -> list[int]:
+        g, out = self.graph, []
+        n = g.next_on_stream(hi)
+        while n is not None and _is_spare(g.ops[n]) and n not in self.used:
+            out.append(n)
+            n = g.next_on_stream(n)
+        return out
+
+    def _spares_before(self, lo: int) -> list[int]:
+        g, out = self.graph, []
+        n = g.prev_on_stream(lo)
+        while n is not None and _is_spare(g.ops[n]) and n not in self.used:
+            out.append(n)
+            n = g.prev_on_stream(n)
+        return out[::-1]
+
+
+def plan_rewrite(
+    graph: TaskGraph,
+    hb: HappensBefore,
+    superkernels: list[tuple[list[int], dict[int, tuple[int, int]]]],
+    names: set[str],
+    sk_names: list[str],
+) -> RewritePlan:
+    """Plan the rewrite of `superkernels` ((members in seq order, ranges) each).
+
+    `names` are the model's symbol names (new cells avoid them); `sk_names` name the
+    SuperKernels (for cell names).
+    """
+    plans = [SkPlan(i, members, ranges) for i, (members, ranges) in enumerate(superkernels)]
+    return _Planner(graph, hb, names, sk_names).plan(plans)
+

@@ -1,0 +1,67 @@
+"""Why a kernel task stays unfused: the reason names of DESIGN §3 and the vendor's enums.
+
+The names are part of skir's output contract (`sk.fail` attributes, SK meta). Each maps to
+the AOT layer's `FusionFailReason` name (`vendor_reason`); where the vendor records the
+cause in a sub-status or a scope-break reason, `vendor_detail` gives it.
+"""
+
+from __future__ import annotations
+
+from enum import auto
+
+from xdsl.utils.str_enum import StrEnum
+
+
+class FailReason(StrEnum):
+    """The one reason a kernel task carries when it ends up unfused."""
+
+    IN_UNFUSIBLE_SCOPE = auto()
+    NOT_IN_SCOPE = auto()
+    DYNAMIC_TASK = auto()
+    OP_UNSUPPORTED = auto()
+    EXCEED_CORE_MAX = auto()
+    EXTERNAL_DEPEND = auto()
+    DEFAULT_NODE = auto()
+    ISOLATED_EVENT = auto()
+    NON_CONVEX = auto()
+    STREAM_FUSION_OFF = auto()
+    SYNCALL_BLOCK_MISMATCH = auto()
+    DEADLOCK = auto()
+    RESOURCE_INSUFFICIENT = auto()
+    SINGLE_TASK = auto()
+
+    @property
+    def vendor_reason(self) -> str:
+        return _VENDOR[self][0]
+
+    @property
+    def vendor_detail(self) -> str | None:
+        return _VENDOR[self][1]
+
+
+_VENDOR: dict[FailReason, tuple[str, str | None]] = {
+    FailReason.IN_UNFUSIBLE_SCOPE: ("IN_UNFUSIBLE_SCOPE", None),
+    FailReason.NOT_IN_SCOPE: ("NOT_IN_SCOPE", None),
+    FailReason.DYNAMIC_TASK: ("DYNAMIC_TASK_UNSUPPORT", None),
+    FailReason.OP_UNSUPPORTED: ("OP_UNSUPPORT", None),
+    FailReason.EXCEED_CORE_MAX: ("EXCEED_CORE_MAX", None),
+    FailReason.EXTERNAL_DEPEND: ("EXTERNAL_DEPEND", None),
+    FailReason.DEFAULT_NODE: ("DEFAULT_NODE", None),
+    FailReason.ISOLATED_EVENT: ("ISOLATED_EVENT", None),
+    FailReason.NON_CONVEX: ("SCOPE_FUSE_PART", "UNFUSIBLE_NODE"),
+    FailReason.STREAM_FUSION_OFF: ("SCOPE_FUSE_PART", "UNFUSIBLE_NODE"),
+    FailReason.SYNCALL_BLOCK_MISMATCH: ("SCOPE_FUSE_PART", "SYNCALL_OP_DROP"),
+    FailReason.DEADLOCK: ("EXIST_DEADLOCK", "DEADLOCK_DETECTED"),
+    FailReason.RESOURCE_INSUFFICIENT: ("SCOPE_FUSE_PART", "RESOURCE_INSUFFICIENT"),
+    FailReason.SINGLE_TASK: ("SCOPE_FUSE_PART", "NO_TARGET_NODE"),
+}
+
+PER_TASK_ORDER = (
+    FailReason.IN_UNFUSIBLE_SCOPE,
+    FailReason.NOT_IN_SCOPE,
+    FailReason.DYNAMIC_TASK,
+    FailReason.OP_UNSUPPORTED,
+    FailReason.EXCEED_CORE_MAX,
+    FailReason.EXTERNAL_DEPEND,
+)
+"""Precedence of the per-task tests (DESIGN §3 formation step 1): first match wins."""

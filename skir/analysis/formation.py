@@ -1,0 +1,406 @@
+"""SuperKernel formation (DESIGN §3): which kernel tasks fuse together, and why the rest do not.
+
+Per label group, in seq order: a SuperKernel starts at the lowest-seq candidate and takes
+candidates in seq order; a candidate that would break a rule closes it and starts the next.
+A SuperKernel's members on a stream lie in one run; its *range* on a stream is every task
+from its first to its last member there (inner event tasks included). Rules, in order:
+
+- a run boundary or a fence between the members and the candidate (`default_node` when an
+  opaque task is the breaker);
+- `non_convex`: a happens-before path leaves the range set and re-enters it (`isolated_event`
+  when the path runs through a stream that has only event tasks in the scope);
+- `stream_fusion_off`: stream-fusion=0 and the candidate is unordered with a member;
+- `syncall_block_mismatch`: a batch-mode member would not run on every core of its types;
+- `deadlock`: an in-kernel wait on outside work whose demand, beside the SuperKernel's,
+  exceeds the device.
+
+Afterwards a SuperKernel of one kernel is dropped (its kernel gets the reason of the cut
+beside it, else `single_task`), `resource_insufficient` and the final deadlock check drop
+whole SuperKernels, and `strict-scope-check` handles broken scopes.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from skir.analysis.boundary import plan_rewrite
+from skir.analysis.fail_reasons import FailReason
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.range_max import RangeMax
+from skir.analysis.scopes import Label, ScopeInfo, compute_runs, kernel_fail_reason, scope_labels, task_options
+from skir.analysis.superkernel_shape import SkShape, shape_with_options
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph import LaunchOp, ModelOp, RecordOp, WaitOp
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, core_class, core_demand
+from skir.errors import SkirError
+from skir.options import SkOptions
+
+
+@dataclass
+class FormedSk:
+    """A SuperKernel chosen by formation: members (node ids, seq order) and ranges per stream."""
+
+    label: Label
+    options: SkOptions
+    members: list[int]
+    ranges: dict[int, tuple[int, int]]
+    """Stream -> (first member node, last member node) on it."""
+    shape: SkShape
+    waits: list[int] = field(default_factory=list)
+    """Event waits inside the ranges."""
+
+    @property
+    def first(self) -> int:
+        return self.members[0]
+
+    def demand(self) -> tuple[int, int]:
+        return self.shape.demand()
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where formation closed a SuperKernel: the reason (None: a plain breaker) and the trigger task."""
+
+    reason: FailReason | None
+    trigger: int
+
+
+@dataclass
+class Formation:
+    superkernels: list[FormedSk]
+    """In order of their first member's seq (the `sk<N>` numbering)."""
+    fail: dict[int, tuple[FailReason, str | None]]
+    """Kernel task -> (reason, detail) for every kernel task left unfused."""
+    cuts: list[Cut]
+    scopes: ScopeInfo
+
+
+class Former:
+    """Runs formation over one model (see the module docstring)."""
+
+    def __init__(self, model: ModelOp, graph: TaskGraph, hb: HappensBefore, options: SkOptions,
+                 kernels: dict[str, KernelOp]):
+        self.model, self.graph, self.hb, self.base, self.kernels = model, graph, hb, options, kernels
+        self.cores = (model.aic_cores.data, model.aiv_cores.data)
+        self.scopes = scope_labels(graph)
+        self.fail: dict[int, tuple[FailReason, str | None]] = {}
+        self.cuts: list[Cut] = []
+        self.kernel_of: dict[int, KernelOp] = {}
+        candidate = [False] * len(graph)
+        for n, op in enumerate(graph.ops):
+            if isinstance(op, LaunchOp):
+                kernel = kernels[op.kernel.root_reference.data]
+                self.kernel_of[n] = kernel
+                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model)
+                if reason is None:
+                    candidate[n] = True
+                else:
+                    self.fail[n] = reason
+        self.candidate = candidate
+        self.runs = compute_runs(graph, self.scopes, candidate)
+        self.demand = RangeMax.per_stream(graph, self._own_demand)
+        self.streams_with_label: dict[Label, set[int]] = defaultdict(set)
+        self.streams_with_candidates: dict[Label, set[int]] = defaultdict(set)
+        for n in range(len(graph)):
+            label = self.scopes.label[n]
+            if label is not None:
+                self.streams_with_label[label].add(graph.stream_of[n])
+                if candidate[n]:
+                    self.streams_with_candidates[label].add(graph.stream_of[n])
+
+    def _own_demand(self, n: int) -> tuple[int, int]:
+        op = self.graph.ops[n]
+        if isinstance(op, LaunchOp):
+            return core_demand(self.kernel_of[n].type, op.blocks.data)
+        return 0, 0
+
+    # ---- the greedy pass -------------------------------------------------------------
+
+    def run(self) -> Formation:
+        groups: dict[Label, list[int]] = defaultdict(list)
+        for n in self.graph.by_seq:
+            if self.candidate[n]:
+                groups[self.scopes.label[n]].append(n)  # type: ignore[index]
+        formed: list[FormedSk] = []
+        for label, nodes in sorted(groups.items(), key=lambda item: self.graph.seq[item[1][0]]):
+            formed.extend(self._form_group(label, nodes))
+        kept = self._drop_singles(formed)
+        kept = self._final_deadlock_check(kept)
+        kept = self._resource_check(kept)
+        kept = self._strict_scope_check(kept)
+        kept.sort(key=lambda sk: self.graph.seq[sk.first])
+        return Formation(kept, self.fail, self.cuts, self.scopes)
+
+    def _form_group(self, label: Label, nodes: list[int]) -> list[FormedSk]:
+        options = task_options(self.graph, self.scopes, self.base, nodes[0])
+        fences = self.runs.fences.get(label, [])
+        out: list[FormedSk] = []
+        current: FormedSk | None = None
+        for c in nodes:
+            if current is not None:
+                reason, closes = self._check(current, c, options, fences)
+                if not closes:
+                    continue
+                self.cuts.append(Cut(reason, c))
+                out.append(current)
+            current = self._start(label, options, c)
+        if current is not None:
+            out.append(current)
+        return out
+
+    def _start(self, label: Label, options: SkOptions, c: int) -> FormedSk:
+        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, self._shape([c], options))
+
+    def _check(self, sk: FormedSk, c: int, options: SkOptions, fences: list[int]) -> tuple[FailReason | None, bool]:
+        """(reason, closes): add `c` to `sk` when it breaks no rule, else say why `sk` closes."""
+        g = self.graph
+        s = g.stream_of[c]
+        if s in sk.ranges:
+            last = sk.ranges[s][1]
+            if self.runs.run_of[last] != self.runs.run_of[c]:
+                return self._breaker_reason(last, c), True
+        if fences:
+            i = bisect.bisect_right(fences, g.seq[sk.first])
+            if i < len(fences) and fences[i] < g.seq[c]:
+                return FailReason.DEFAULT_NODE, True
+        ranges = dict(sk.ranges)
+        ranges[s] = (ranges[s][0], c) if s in ranges else (c, c)
+        witness = self._close_ranges(ranges, sk.label)
+        if witness is not None:
+            return witness, True
+        if options.stream_fusion == 0 and not self._after_all(sk, c):
+            return FailReason.STREAM_FUSION_OFF, True
+        members = [*sk.members, c]
+        shape = self._shape(members, options)
+        if not self._batch_members_cover(members, shape):
+            return FailReason.SYNCALL_BLOCK_MISMATCH, True
+        waits = [*sk.waits, *self._new_waits(sk.ranges, ranges)]
+        if self._deadlock(ranges, waits, shape, None):
+            return FailReason.DEADLOCK, True
+        sk.members.append(c)
+        sk.ranges = ranges
+        sk.shape = shape
+        sk.waits = waits
+        return None, False
+
+    def _breaker_reason(self, last: int, c: int) -> FailReason | None:
+        for n in range(last + 1, c):
+            if n in self.runs.cut_reason:
+                return self.runs.cut_reason[n]
+        return None
+
+    def _shape(self, members: list[int], options: SkOptions) -> SkShape:
+        return shape_with_options(
+            ((self.kernel_of[n].type, self.graph.ops[n].blocks.data) for n in members),  # type: ignore[attr-defined]
+            options,
+            self.cores,
+        )
+
+    # ---- rules ------------------------------------------------------------------------
+
+    def _close_ranges(self, ranges: dict[int, tuple[int, int]], label: Label) -> FailReason | None:
+        """Extend `ranges` (in place) to a convex set, or say why that is impossible.
+
+        A task before a range on its stream that is hb-after the set, or after a range that is
+        hb-before the set, must join it; only event tasks and placeholders of the same run can.
+        A task on another stream that is both after and before the set makes it non-convex
+        (`isolated_event` when that stream only has event tasks of the scope there).
+        """
+        hb, g = self.hb, self.graph
+        big = np.iinfo(np.int64).max
+        while True:
+            streams = list(ranges)
+            anc = np.stack([hb.clock(ranges[t][1]) for t in streams])
+            desc = np.stack([hb.first_after(ranges[t][0]) for t in streams])
+            rows, cols = np.arange(len(streams)), np.array(streams)
+            anc[rows, cols] = -1
+            desc[rows, cols] = big
+            amax, dmin = anc.max(axis=0), desc.min(axis=0)
+            changed = False
+            for u in range(len(g.streams)):
+                if u not in ranges:
+                    if dmin[u] <= amax[u]:
+                        witness = g.start[u] + int(dmin[u])
+                        isolated = isinstance(g.ops[witness], RecordOp | WaitOp) and self.scopes.label[witness] == label
+                        return FailReason.ISOLATED_EVENT if isolated else FailReason.NON_CONVEX
+                    continue
+                lo, hi = ranges[u]
+                if dmin[u] < g.pos[lo]:
+                    new_lo = g.start[u] + int(dmin[u])
+                    if not self._absorbable(new_lo, lo, lo):
+                        return FailReason.NON_CONVEX
+                    lo, changed = new_lo, True
+                if amax[u] > g.pos[hi]:
+                    new_hi = g.start[u] + int(amax[u])
+                    if not self._absorbable(hi + 1, new_hi + 1, hi):
+                        return FailReason.NON_CONVEX
+                    hi, changed = new_hi, True
+                ranges[u] = (lo, hi)
+            if not changed:
+                return None
+
+    def _absorbable(self, first: int, stop: int, anchor: int) -> bool:
+        """Whether tasks first..stop-1 (one stream) can join a range: same run, no kernels."""
+        run = self.runs.run_of[anchor]
+        return all(
+            self.runs.run_of[n] == run and not isinstance(self.graph.ops[n], LaunchOp) for n in range(first, stop)
+        )
+
+    def _after_all(self, sk: FormedSk, c: int) -> bool:
+        clock = self.hb.clock(c)
+        return all(clock[t] >= self.graph.pos[hi] for t, (_, hi) in sk.ranges.items())
+
+    def _batch_members_cover(self, members: list[int], shape: SkShape) -> bool:
+        for n in members:
+            kernel = self.kernel_of[n]
+            if kernel.is_batch:
+                blocks = self.graph.ops[n].blocks.data  # type: ignore[attr-defined]
+                want = shape.blocks * shape.aiv_per_block if core_class(kernel.type) is CoreClass.AIV else shape.blocks
+                if blocks != want:
+                    return False
+        return True
+
+    def _new_waits(self, old: dict[int, tuple[int, int]], new: dict[int, tuple[int, int]]) -> list[int]:
+        """Event waits that the extension from `old` to `new` ranges brings inside."""
+        found = []
+        for t, (lo, hi) in new.items():
+            spans = [(lo, hi + 1)] if t not in old else [(lo, old[t][0]), (old[t][1] + 1, hi + 1)]
+            for first, stop in spans:
+                found.extend(n for n in range(first, stop) if isinstance(self.graph.ops[n], WaitOp))
+        return found
+
+    def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,
+                  others: list[FormedSk] | None) -> bool:
+        """Whether an in-kernel wait on outside work could starve for cores (DESIGN §3 `deadlock`)."""
+        g, hb = self.graph, self.hb
+        inside = _RangeSet(g, ranges)
+        boundary = []
+        for w in waits:
+            record = g.epoch_of[w].records[0]
+            if not inside.contains(record):
+                boundary.append(record)
+        if not boundary:
+            return False
+        launch_ancestors = np.full(len(g.streams), -1, dtype=np.int64)
+        for t, (lo, _) in ranges.items():
+            launch_ancestors[t] = max(launch_ancestors[t], g.pos[lo] - 1)
+            if (prev := g.prev_on_stream(lo)) is not None:
+                np.maximum(launch_ancestors, hb.clock(prev), out=launch_ancestors)
+        sk_aic, sk_aiv = shape.demand()
+        for record in boundary:
+            reach = hb.clock(record)
+            need_aic = need_aiv = 0
+            for u in range(len(g.streams)):
+                lo_pos, hi_pos = int(launch_ancestors[u]) + 1, int(reach[u])
+                if u in ranges or hi_pos < lo_pos:
+                    continue
+                aic, aiv = self.demand.query(u, lo_pos, hi_pos)
+                need_aic, need_aiv = max(need_aic, aic), max(need_aiv, aiv)
+                for other in others or ():
+                    if other.ranges is ranges:
+                        continue
+                    span = other.ranges.get(u)
+                    if span is not None and g.pos[span[0]] <= hi_pos and g.pos[span[1]] >= lo_pos:
+                        o_aic, o_aiv = other.demand()
+                        need_aic, need_aiv = max(need_aic, o_aic), max(need_aiv, o_aiv)
+            if sk_aic + need_aic > self.cores[0] or sk_aiv + need_aiv > self.cores[1]:
+                return True
+        return False
+
+    # ---- after the greedy pass --------------------------------------------------------
+
+    def _drop_singles(self, formed: list[FormedSk]) -> list[FormedSk]:
+        """A SuperKernel of one kernel is dropped: the reason of the cut beside it, else single_task."""
+        cut_at = {cut.trigger: cut.reason for cut in self.cuts}
+        kept = []
+        for i, sk in enumerate(formed):
+            if len(sk.members) > 1:
+                kept.append(sk)
+                continue
+            (n,) = sk.members
+            after = cut_at.get(formed[i + 1].first) if i + 1 < len(formed) else None
+            self.fail[n] = (after or cut_at.get(n) or FailReason.SINGLE_TASK, None)
+        return kept
+
+    def drop(self, sk: FormedSk, reason: FailReason, detail: str | None = None) -> None:
+        for n in sk.members:
+            self.fail[n] = (reason, detail)
+
+    def _final_deadlock_check(self, formed: list[FormedSk]) -> list[FormedSk]:
+        kept = []
+        for sk in formed:
+            if self._deadlock(sk.ranges, sk.waits, sk.shape, formed):
+                self.drop(sk, FailReason.DEADLOCK, "outside_superkernel")
+            else:
+                kept.append(sk)
+        return kept
+
+    def _resource_check(self, formed: list[FormedSk]) -> list[FormedSk]:
+        """Drop every SuperKernel whose rewrite needs a slot or an event epoch it cannot have."""
+        kept = sorted(formed, key=lambda sk: self.graph.seq[sk.first])
+        names = {op.properties["sym_name"].data for op in self.model.body.block.ops  # type: ignore[attr-defined]
+                 if "sym_name" in op.properties}
+        while kept:
+            plan = plan_rewrite(
+                self.graph, self.hb, [(sk.members, sk.ranges) for sk in kept], names,
+                [f"{self.model.sym_name.data}_sk{i}" for i in range(len(kept))],
+            )
+            if not plan.failures:
+                break
+            for index, why in plan.failures.items():
+                self.drop(kept[index], FailReason.RESOURCE_INSUFFICIENT, why)
+            kept = [sk for i, sk in enumerate(kept) if i not in plan.failures]
+        return kept
+
+    def _strict_scope_check(self, formed: list[FormedSk]) -> list[FormedSk]:
+        by_label: dict[Label, list[FormedSk]] = defaultdict(list)
+        for sk in formed:
+            by_label[sk.label].append(sk)
+        broken: dict[Label, int] = {}
+        for n, label in enumerate(self.scopes.label):
+            if label and n in self.fail and isinstance(self.graph.ops[n], LaunchOp):
+                broken.setdefault(label, n)
+        for cut in self.cuts:
+            label = self.scopes.label[cut.trigger]
+            if label:
+                broken[label] = min(broken.get(label, cut.trigger), cut.trigger, key=self.graph.seq.__getitem__)
+        kept = list(formed)
+        for label, trigger in sorted(broken.items(), key=lambda item: self.graph.seq[item[1]]):
+            mode = task_options(self.graph, self.scopes, self.base, trigger).strict_scope_check
+            if mode == "abort":
+                names = ", ".join(f'"{name}"' for name in label)
+                why = self.fail.get(trigger, (None, None))[0]
+                raise SkirError(
+                    f"scope {names} is broken at {self.graph.name(trigger)}"
+                    f"{f' ({why.value})' if why else ''}; strict-scope-check=abort"
+                )
+            if mode == "bypass":
+                for sk in by_label.get(label, ()):
+                    kept.remove(sk)
+                for n, other in enumerate(self.scopes.label):
+                    if other == label and isinstance(self.graph.ops[n], LaunchOp):
+                        self.fail[n] = (FailReason.IN_UNFUSIBLE_SCOPE, "bypass")
+        return kept
+
+
+class _RangeSet:
+    """Membership of tasks in a set of per-stream ranges."""
+
+    def __init__(self, graph: TaskGraph, ranges: dict[int, tuple[int, int]]):
+        self.graph = graph
+        self.ranges = ranges
+
+    def contains(self, n: int) -> bool:
+        span = self.ranges.get(self.graph.stream_of[n])
+        return span is not None and span[0] <= n <= span[1]
+
+
+def form_superkernels(model: ModelOp, graph: TaskGraph, hb: HappensBefore, options: SkOptions,
+                      kernels: dict[str, KernelOp]) -> Formation:
+    """Run formation on `model` (see the module docstring)."""
+    return Former(model, graph, hb, options, kernels).run()
