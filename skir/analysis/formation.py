@@ -34,7 +34,7 @@ from skir.analysis.range_max import RangeMax
 from skir.analysis.scopes import Label, ScopeInfo, compute_runs, kernel_fail_reason, scope_labels, task_options
 from skir.analysis.superkernel_shape import SkShape, shape_with_options
 from skir.analysis.task_graph import TaskGraph
-from skir.dialects.aclgraph import LaunchOp, ModelOp, RecordOp, WaitOp
+from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, core_demand
 from skir.errors import SkirError
@@ -209,7 +209,7 @@ class Former:
         A task before a range on its stream that is hb-after the set, or after a range that is
         hb-before the set, must join it; only event tasks and placeholders of the same run can.
         A task on another stream that is both after and before the set makes it non-convex
-        (`isolated_event` when that stream only has event tasks of the scope there).
+        (`isolated_event` when the path runs only through event tasks of the scope there).
         """
         hb, g = self.hb, self.graph
         big = np.iinfo(np.int64).max
@@ -225,8 +225,11 @@ class Former:
             for u in range(len(g.streams)):
                 if u not in ranges:
                     if dmin[u] <= amax[u]:
-                        witness = g.start[u] + int(dmin[u])
-                        isolated = isinstance(g.ops[witness], RecordOp | WaitOp) and self.scopes.label[witness] == label
+                        between = range(g.start[u] + int(dmin[u]), g.start[u] + int(amax[u]) + 1)
+                        isolated = all(
+                            isinstance(g.ops[n], RecordOp | WaitOp | PlaceholderOp) and self.scopes.label[n] == label
+                            for n in between
+                        )
                         return FailReason.ISOLATED_EVENT if isolated else FailReason.NON_CONVEX
                     continue
                 lo, hi = ranges[u]
@@ -361,20 +364,19 @@ class Former:
         by_label: dict[Label, list[FormedSk]] = defaultdict(list)
         for sk in formed:
             by_label[sk.label].append(sk)
-        broken: dict[Label, int] = {}
+        broken: dict[Label, tuple[int, FailReason | None]] = {}
         for n, label in enumerate(self.scopes.label):
             if label and n in self.fail and isinstance(self.graph.ops[n], LaunchOp):
-                broken.setdefault(label, n)
+                broken.setdefault(label, (n, self.fail[n][0]))
         for cut in self.cuts:
             label = self.scopes.label[cut.trigger]
-            if label:
-                broken[label] = min(broken.get(label, cut.trigger), cut.trigger, key=self.graph.seq.__getitem__)
+            if label and (label not in broken or self.graph.seq[cut.trigger] < self.graph.seq[broken[label][0]]):
+                broken[label] = (cut.trigger, cut.reason)
         kept = list(formed)
-        for label, trigger in sorted(broken.items(), key=lambda item: self.graph.seq[item[1]]):
+        for label, (trigger, why) in sorted(broken.items(), key=lambda item: self.graph.seq[item[1][0]]):
             mode = task_options(self.graph, self.scopes, self.base, trigger).strict_scope_check
             if mode == "abort":
                 names = ", ".join(f'"{name}"' for name in label)
-                why = self.fail.get(trigger, (None, None))[0]
                 raise SkirError(
                     f"scope {names} is broken at {self.graph.name(trigger)}"
                     f"{f' ({why.value})' if why else ''}; strict-scope-check=abort"

@@ -38,3 +38,52 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 after [8]
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// GM locks: an in-kernel notify follows a full barrier of the producer's class; an
+// in-kernel wait is followed by a barrier of the consumer's class; resets run at exit.
+aclgraph.model @locks cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @o aic_only params 0 not_sk_capable
+  aclgraph.event @e1
+  aclgraph.event @e2
+  aclgraph.event @j
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 16
+    aclgraph.record seq 1 @e1
+    aclgraph.launch seq 2 @c blocks 8
+    aclgraph.wait seq 5 @e2
+    aclgraph.launch seq 6 @v blocks 16
+    aclgraph.wait seq 9 @j
+    aclgraph.reset seq 10 @e1
+    aclgraph.reset seq 11 @e2
+    aclgraph.reset seq 12 @j
+  }
+  aclgraph.stream @s1 {
+    aclgraph.launch seq 3 @o blocks 4
+    aclgraph.record seq 4 @e2
+    aclgraph.wait seq 7 @e1
+    aclgraph.record seq 8 @j
+  }
+}
+
+// CHECK:      sk.kernel @locks_sk0 mix_aic_1_2 blocks 8 chain slots 3 {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.barrier id 3 sync_all
+// CHECK-NEXT:     sk.subtask id 4 @c blocks 8 offset 2 from @s0 seq 2 after [0]
+// CHECK-NEXT:     sk.barrier id 5 sync_all
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @v blocks 16 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 1 all_aiv
+// CHECK-NEXT:     sk.notify id 2 @e1_cell slot 1 on aiv
+// CHECK-NEXT:     sk.barrier id 3 sync_all
+// CHECK-NEXT:     sk.barrier id 5 sync_all
+// CHECK-NEXT:     sk.wait_lock id 6 @e2_cell slot 2 on aiv
+// CHECK-NEXT:     sk.barrier id 7 all_aiv
+// CHECK-NEXT:     sk.subtask id 8 @v blocks 16 offset 2 from @s0 seq 6 after [4]
+// CHECK-NEXT:     sk.reset_lock id 9 @e2_cell slot 2 on aiv
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
