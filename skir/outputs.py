@@ -15,6 +15,7 @@ from pathlib import Path
 from skir.api import CompileResult
 from skir.errors import CheckFailedError
 from skir.targets.ascendc import emit_source, sources
+from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
 
 
@@ -24,6 +25,9 @@ def product_texts(result: CompileResult) -> dict[str, str]:
     for source in sources(result.module):
         name = source.sym_name.data
         texts[f"{name}/{name}_kernel.cpp"] = emit_source(source)
+    meta = sk_meta(result.module, result.original)
+    texts["sk_meta.json"] = dump_meta(meta)
+    texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)
     return texts
 
 

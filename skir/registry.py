@@ -80,7 +80,12 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 
         return AscendCTarget
 
-    return {"ascendc": get_ascendc}
+    def get_sk_meta() -> type[Target]:
+        from skir.targets.sk_meta import SkMetaTarget
+
+        return SkMetaTarget
+
+    return {"ascendc": get_ascendc, "sk-meta": get_sk_meta}
 
 
 SKIR_UNIVERSE = Universe(

@@ -19,6 +19,7 @@ A SuperKernel whose needs cannot be met is reported in `failures` (the caller dr
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from skir.analysis.happens_before import HappensBefore
@@ -55,6 +56,12 @@ class SkPlan:
     slots: dict[int, tuple[str, str | None, int]] = field(default_factory=dict)
     """Range or spare slot -> (action, cell, value): launch, disable, value_write, value_wait."""
     locks: list[LockOp] = field(default_factory=list)
+    _by_stream: dict[int, tuple[list[int], list[int]]] | None = None
+
+    def by_stream(self) -> dict[int, tuple[list[int], list[int]]]:
+        """Stream -> (member positions, members) in stream order (set by the planner)."""
+        assert self._by_stream is not None
+        return self._by_stream
 
 
 @dataclass
@@ -80,6 +87,7 @@ class _Planner:
         self.failures: dict[int, str] = {}
         self.outside: dict[int, tuple[str, str, int]] = {}
         self.used: set[int] = set()
+        self.resets: set[tuple[int, str]] = set()
 
     def new_cell(self, base: str) -> str:
         name, i = base, 1
@@ -99,6 +107,10 @@ class _Planner:
                     inside[n] = p
         for p in plans:
             p.host = g.stream_of[p.members[0]]
+            groups: dict[int, list[int]] = {}
+            for m in sorted(p.members):
+                groups.setdefault(g.stream_of[m], []).append(m)
+            p._by_stream = {t: ([g.pos[m] for m in ms], ms) for t, ms in groups.items()}
         self.used = set(inside)
         for epoch in g.epochs:
             self._event(epoch, inside)
@@ -134,24 +146,30 @@ class _Planner:
             elif inside.get(record) is not p:
                 member = self._first_member_after(p, n)
                 p.locks.append(LockOp("wait", cell, before=member))
-                resets = [lk for lk in p.locks if lk.kind == "reset" and lk.cell == cell]
-                if not resets and all(inside.get(w) is p for w in epoch.waits):
+                if (p.index, cell) not in self.resets and all(inside.get(w) is p for w in epoch.waits):
+                    self.resets.add((p.index, cell))
                     p.locks.append(LockOp("reset", cell, owner=member))
         self.outside[epoch.reset] = ("value_write", cell, 0)
 
     def _last_member_before(self, p: SkPlan, n: int) -> int | None:
         """The latest member (in seq order) that happens before task `n`, if any."""
-        clock = self.hb.clock(n)
-        found = [m for m in p.members if self.graph.pos[m] <= clock[self.graph.stream_of[m]] and m != n]
-        return found[-1] if found else None
+        clock, g = self.hb.clock(n), self.graph
+        found = []
+        for t, (positions, members) in p.by_stream().items():
+            i = bisect.bisect_right(positions, clock[t] - (1 if t == g.stream_of[n] else 0))
+            if i:
+                found.append(members[i - 1])
+        return max(found, key=g.seq.__getitem__) if found else None
 
     def _first_member_after(self, p: SkPlan, n: int) -> int | None:
         """The earliest member (in seq order) that happens after task `n`, if any."""
-        first = self.hb.first_after(n)
-        for m in p.members:
-            if self.graph.pos[m] >= first[self.graph.stream_of[m]] and m != n:
-                return m
-        return None
+        first, g = self.hb.first_after(n), self.graph
+        found = []
+        for t, (positions, members) in p.by_stream().items():
+            i = bisect.bisect_left(positions, first[t] + (1 if t == g.stream_of[n] else 0))
+            if i < len(members):
+                found.append(members[i])
+        return min(found, key=g.seq.__getitem__) if found else None
 
     # ---- slots -----------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ from skir.analysis.fail_reasons import FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.range_max import RangeMax
 from skir.analysis.scopes import Label, ScopeInfo, compute_runs, kernel_fail_reason, scope_labels, task_options
-from skir.analysis.superkernel_shape import SkShape, shape_with_options
+from skir.analysis.superkernel_shape import Demand, SkShape, shape_with_options
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
 from skir.dialects.aclgraph_decls import KernelOp
@@ -51,6 +51,9 @@ class FormedSk:
     ranges: dict[int, tuple[int, int]]
     """Stream -> (first member node, last member node) on it."""
     shape: SkShape
+    demand_of_members: Demand = field(default_factory=Demand)
+    batch: frozenset[tuple[bool, int]] = frozenset()
+    """(is aiv class, blocks) of the batch-mode members: each must cover its cores."""
     waits: list[int] = field(default_factory=list)
     """Event waits inside the ranges."""
 
@@ -154,7 +157,16 @@ class Former:
         return out
 
     def _start(self, label: Label, options: SkOptions, c: int) -> FormedSk:
-        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, self._shape([c], options))
+        demand = Demand().add(self.kernel_of[c].type, self.graph.ops[c].blocks.data)  # type: ignore[attr-defined]
+        shape = shape_with_options(demand, options, self.cores)
+        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, shape, demand, self._batch_key(c))
+
+    def _batch_key(self, n: int) -> frozenset[tuple[bool, int]]:
+        kernel = self.kernel_of[n]
+        if not kernel.is_batch:
+            return frozenset()
+        blocks = self.graph.ops[n].blocks.data  # type: ignore[attr-defined]
+        return frozenset({(core_class(kernel.type) is CoreClass.AIV, blocks)})
 
     def _check(self, sk: FormedSk, c: int, options: SkOptions, fences: list[int]) -> tuple[FailReason | None, bool]:
         """(reason, closes): add `c` to `sk` when it breaks no rule, else say why `sk` closes."""
@@ -175,9 +187,10 @@ class Former:
             return witness, True
         if options.stream_fusion == 0 and not self._after_all(sk, c):
             return FailReason.STREAM_FUSION_OFF, True
-        members = [*sk.members, c]
-        shape = self._shape(members, options)
-        if not self._batch_members_cover(members, shape):
+        demand = sk.demand_of_members.add(self.kernel_of[c].type, g.ops[c].blocks.data)  # type: ignore[attr-defined]
+        shape = shape_with_options(demand, options, self.cores)
+        batch = sk.batch | self._batch_key(c)
+        if not _batch_covers(batch, shape):
             return FailReason.SYNCALL_BLOCK_MISMATCH, True
         waits = [*sk.waits, *self._new_waits(sk.ranges, ranges)]
         if self._deadlock(ranges, waits, shape, None):
@@ -185,6 +198,8 @@ class Former:
         sk.members.append(c)
         sk.ranges = ranges
         sk.shape = shape
+        sk.demand_of_members = demand
+        sk.batch = batch
         sk.waits = waits
         return None, False
 
@@ -193,13 +208,6 @@ class Former:
             if n in self.runs.cut_reason:
                 return self.runs.cut_reason[n]
         return None
-
-    def _shape(self, members: list[int], options: SkOptions) -> SkShape:
-        return shape_with_options(
-            ((self.kernel_of[n].type, self.graph.ops[n].blocks.data) for n in members),  # type: ignore[attr-defined]
-            options,
-            self.cores,
-        )
 
     # ---- rules ------------------------------------------------------------------------
 
@@ -257,16 +265,6 @@ class Former:
     def _after_all(self, sk: FormedSk, c: int) -> bool:
         clock = self.hb.clock(c)
         return all(clock[t] >= self.graph.pos[hi] for t, (_, hi) in sk.ranges.items())
-
-    def _batch_members_cover(self, members: list[int], shape: SkShape) -> bool:
-        for n in members:
-            kernel = self.kernel_of[n]
-            if kernel.is_batch:
-                blocks = self.graph.ops[n].blocks.data  # type: ignore[attr-defined]
-                want = shape.blocks * shape.aiv_per_block if core_class(kernel.type) is CoreClass.AIV else shape.blocks
-                if blocks != want:
-                    return False
-        return True
 
     def _new_waits(self, old: dict[int, tuple[int, int]], new: dict[int, tuple[int, int]]) -> list[int]:
         """Event waits that the extension from `old` to `new` ranges brings inside."""
@@ -388,6 +386,19 @@ class Former:
                     if other == label and isinstance(self.graph.ops[n], LaunchOp):
                         self.fail[n] = (FailReason.IN_UNFUSIBLE_SCOPE, "bypass")
         return kept
+
+
+def _batch_covers(batch: frozenset[tuple[bool, int]], shape: SkShape) -> bool:
+    """Whether every batch-mode member (is aiv class, blocks) runs on all cores of its types.
+
+    aiv class: blocks == SK blocks x AIVs per block; aic and mix: blocks == SK blocks (a 1:1
+    member's aiv half runs on both AIVs of a block under a 1:2 SuperKernel).
+    """
+    for aiv, blocks in batch:
+        want = shape.blocks * shape.aiv_per_block if aiv else shape.blocks
+        if blocks != want:
+            return False
+    return True
 
 
 class _RangeSet:

@@ -41,16 +41,32 @@ class SkShape:
         return aic, aiv
 
 
-def superkernel_shape(members: Iterable[tuple[KernelType, int]]) -> SkShape:
-    """The SuperKernel type and blocks for members given as (kernel type, blocks)."""
-    max_aic = max_aiv = 0
-    classes: set[CoreClass] = set()
-    only_1_1 = True
-    for kernel_type, blocks in members:
+@dataclass(frozen=True)
+class Demand:
+    """What the table needs of a member set, accumulated one member at a time."""
+
+    max_aic: int = 0
+    max_aiv: int = 0
+    classes: frozenset[CoreClass] = frozenset()
+    only_1_1: bool = True
+
+    def add(self, kernel_type: KernelType, blocks: int) -> Demand:
         aic, aiv = core_demand(kernel_type, blocks)
-        max_aic, max_aiv = max(max_aic, aic), max(max_aiv, aiv)
-        classes.add(core_class(kernel_type))
-        only_1_1 = only_1_1 and kernel_type is KernelType.MIX_AIC_1_1
+        return Demand(
+            max(self.max_aic, aic),
+            max(self.max_aiv, aiv),
+            self.classes | {core_class(kernel_type)},
+            self.only_1_1 and kernel_type is KernelType.MIX_AIC_1_1,
+        )
+
+
+def superkernel_shape(members: Iterable[tuple[KernelType, int]] | Demand) -> SkShape:
+    """The SuperKernel type and blocks for members given as (kernel type, blocks)."""
+    demand = members if isinstance(members, Demand) else Demand()
+    if not isinstance(members, Demand):
+        for kernel_type, blocks in members:
+            demand = demand.add(kernel_type, blocks)
+    max_aic, max_aiv, classes, only_1_1 = demand.max_aic, demand.max_aiv, demand.classes, demand.only_1_1
     if not classes:
         raise ValueError("a SuperKernel needs at least one member")
     if classes == {CoreClass.AIV}:
@@ -74,7 +90,7 @@ TASK_RATIO = {
 
 
 def shape_with_options(
-    members: Iterable[tuple[KernelType, int]], options: SkOptions, cores: tuple[int, int]
+    members: Iterable[tuple[KernelType, int]] | Demand, options: SkOptions, cores: tuple[int, int]
 ) -> SkShape:
     """`superkernel_shape`, overridden by `debug-aic-num` / `debug-aiv-num` when given.
 

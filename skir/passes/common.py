@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from functools import lru_cache
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.builtin import i64 as i64_type
@@ -46,7 +47,9 @@ def pass_options(text: str) -> SkOptions:
     return options
 
 
+@lru_cache(maxsize=1 << 14)
 def i64(value: int) -> IntegerAttr:
+    """A shared `value : i64` attribute (construction verifies, so share them)."""
     return IntegerAttr(value, i64_type)
 
 

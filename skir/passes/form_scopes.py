@@ -29,13 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.passes import ModulePass
 
 from skir.analysis.formation import Formation, form_superkernels
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.syntax import string_attr
 from skir.options import SkOptions
 from skir.passes.common import (
     CUT_ATTR,
@@ -65,17 +66,17 @@ def form_model(model: ModelOp, options: SkOptions) -> Formation:
     for n, op in enumerate(graph.ops):
         label = formation.scopes.label[n]
         if isinstance(op, LaunchOp) and label:
-            op.attributes[LABEL_ATTR] = ArrayAttr(StringAttr(name) for name in label)
+            op.attributes[LABEL_ATTR] = ArrayAttr(string_attr(name) for name in label)
     for index, sk in enumerate(formation.superkernels):
         for lo, hi in sk.ranges.values():
             for n in range(lo, hi + 1):
                 graph.ops[n].attributes[GROUP_ATTR] = i64(index)
     for n, (reason, detail) in formation.fail.items():
-        graph.ops[n].attributes[FAIL_ATTR] = StringAttr(reason.value)
+        graph.ops[n].attributes[FAIL_ATTR] = string_attr(reason.value)
         if detail:
-            graph.ops[n].attributes[FAIL_DETAIL_ATTR] = StringAttr(detail)
+            graph.ops[n].attributes[FAIL_DETAIL_ATTR] = string_attr(detail)
     for cut in formation.cuts:
-        graph.ops[cut.trigger].attributes[CUT_ATTR] = StringAttr(cut.reason.value if cut.reason else "breaker")
+        graph.ops[cut.trigger].attributes[CUT_ATTR] = string_attr(cut.reason.value if cut.reason else "breaker")
     return formation
 
 

@@ -34,6 +34,7 @@ sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
@@ -156,14 +157,16 @@ class _Outliner:
         by_stream: dict[int, list[int]] = defaultdict(list)
         for m in sorted(order, key=g.pos.__getitem__):
             by_stream[g.stream_of[m]].append(m)
+        positions = {t: [g.pos[m] for m in ms] for t, ms in by_stream.items()}
         deps: dict[int, list[int]] = {}
         for m in order:
             clock = hb.clock(m)
             found = []
             for t, ms in by_stream.items():
-                before = [x for x in ms if x != m and g.pos[x] <= clock[t]]
-                if before:
-                    found.append(before[-1])
+                last = clock[t] - 1 if t == g.stream_of[m] else clock[t]
+                i = bisect.bisect_right(positions[t], last)
+                if i:
+                    found.append(ms[i - 1])
             deps[m] = found
         return deps
 
@@ -190,16 +193,21 @@ class _Outliner:
             program.append((cls(ident, cell, slots[cell][1], core), (core,)))
             ident += 1
 
+        waits_before: dict[int | None, list[str]] = defaultdict(list)
+        notifies_after: dict[int | None, list[str]] = defaultdict(list)
         for lk in p.locks:
-            if lk.kind == "notify" and lk.after is None:
-                lock(NotifyOp, lk.cell, lock_core(core_class(self._kernel(order[0]).type)))
+            if lk.kind == "wait":
+                waits_before[lk.before].append(lk.cell)
+            elif lk.kind == "notify":
+                notifies_after[lk.after].append(lk.cell)
+        for cell in notifies_after[None]:
+            lock(NotifyOp, cell, lock_core(core_class(self._kernel(order[0]).type)))
         sub_id: dict[int, int] = {}
         for m in order:
             kernel = self._kernel(m)
             cls = core_class(kernel.type)
-            for lk in p.locks:
-                if lk.kind == "wait" and lk.before == m:
-                    lock(WaitLockOp, lk.cell, lock_core(cls))
+            for cell in waits_before[m]:
+                lock(WaitLockOp, cell, lock_core(cls))
             sub_id[m] = ident
             cores = (SkCore.AIC,) if cls is CoreClass.AIC else (SkCore.AIV,) if cls is CoreClass.AIV else (
                 SkCore.AIC, SkCore.AIV)
@@ -207,12 +215,10 @@ class _Outliner:
                             g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in deps[m]])
             program.append((sub, cores))
             ident += 1
-            for lk in p.locks:
-                if lk.kind == "notify" and lk.after == m:
-                    lock(NotifyOp, lk.cell, lock_core(cls))
-        for lk in p.locks:
-            if lk.kind == "wait" and lk.before is None:
-                lock(WaitLockOp, lk.cell, lock_core(core_class(self._kernel(order[-1]).type)))
+            for cell in notifies_after[m]:
+                lock(NotifyOp, cell, lock_core(cls))
+        for cell in waits_before[None]:
+            lock(WaitLockOp, cell, lock_core(core_class(self._kernel(order[-1]).type)))
         for lk in p.locks:
             if lk.kind == "reset":
                 owner = lk.owner if lk.owner is not None else order[-1]

@@ -48,6 +48,8 @@ def option_strings() -> st.SearchStrategy[str]:
         {},
         optional={
             "split-mode": st.sampled_from(["1", "2", "4", "7"]),
+            "stream-fusion": st.sampled_from(["0", "1"]),
+            "strict-scope-check": st.sampled_from(["bypass"]),
             "func-align": st.sampled_from(["0", "256", "512"]),
             "early-start": st.sampled_from(["0", "1"]),
         },
@@ -123,7 +125,7 @@ def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings())
 def test_random_models_through_the_pipeline(seed: int, options: str) -> None:
-    data = random_model(random.Random(seed), max_streams=4, max_tasks=40)
+    data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0)
     result = skir.compile(data, options=options)
     assert result.original is not None
     check_rewrite(result.original, result.module)
@@ -134,7 +136,7 @@ def test_random_models_through_the_pipeline(seed: int, options: str) -> None:
                                                                 HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings())
 def test_random_models_emulate_clean(tmp_path: Path, seed: int, options: str) -> None:
-    data = random_model(random.Random(seed), max_streams=3, max_tasks=24)
+    data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0)
     result = skir.compile(data, options=options, emulate=True)
     for emu in result.emulation:
         assert emu.ok, (emu.verdict, emu.problems)

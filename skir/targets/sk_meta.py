@@ -1,0 +1,362 @@
+"""The `sk-meta` target: SK meta (DESIGN §5) as JSON, and the fail-reason log for people.
+
+`sk-opt model.mlir -p superkernel-pipeline -t sk-meta` prints the JSON; `sk-compile` writes it
+to `OUT/sk_meta.json` and `render_fail_reasons` to `OUT/sk_fusion_fail_reasons.log`. It reads
+only attributes and ops, so it works at any point of the pipeline: after `sk-form-scopes`
+alone there are no SuperKernels but every unfused kernel is listed; on an unprocessed model
+no kernel is listed as fused or unfused, and `note` says so.
+
+```json
+{"format": "skir.sk_meta", "version": 1, "model": "m", "note": null,
+ "superkernels": [{"name": "m_sk0", "entry": "auto_gen_m_sk0_kernel", "kernel_type": "mix_aic_1_2",
+   "blocks": 24, "form": "chain", "label": [], "options": "", "host": {"stream": "s0", "seq": 0},
+   "members": [{"subtask": 0, "stream": "s0", "seq": 0, "kernel": "a", "blocks": 48,
+                "arg_offset": 1, "depends_on": []}, ...],
+   "locks": [{"id": 2, "op": "notify", "cell": "e_cell", "slot": 3, "core": "aiv"}, ...],
+   "args": [{"slot": 0, "source": "ffts_base"},
+            {"slot": 1, "source": "task", "stream": "s0", "seq": 0, "arg": 0}, ...,
+            {"slot": 3, "source": "cell", "cell": "e_cell", "use": "notify"},
+            {"slot": 7, "source": "cell", "cell": "g_cell", "use": "wait", "uses": ["wait", "reset"]},
+            {"slot": 8, "source": "workspace"}, {"slot": 9, "source": "profiling"},
+            {"slot": 10, "source": "profiling_task_id"}],
+   "warnings": []}],
+ "cells": [{"cell": "e_cell", "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
+                                     {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
+ "unfused": [{"stream": "s0", "seq": 6, "kernel": "ns", "reason": "op_unsupported",
+              "vendor_reason": "OP_UNSUPPORT", "detail": "not_sk_capable", "label": []}],
+ "cuts": [{"reason": "default_node", "seq": 9, "stream": "s0"}],
+ "summary": {"kernel_tasks": 5, "fused": 2, "unfused": 3, "pending": 0, "superkernels": 1,
+             "launches_saved": 1, "by_reason": {"default_node": 2, "op_unsupported": 1}}}
+```
+
+Every slot of an argument table is explained exactly once (a lock slot shared by several lock
+ops of one cell, e.g. a wait and the reset at exit, is one entry whose `use` is the first in
+program order and whose `uses` lists them all); a slot that cannot be explained is an
+internal error, never a guess. `pending` counts kernel tasks that are neither fused nor
+unfused (an unprocessed model, or formed but not yet outlined).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import IO, Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolRefAttr
+from xdsl.ir import Operation
+from xdsl.utils.target import Target
+
+from skir.analysis.fail_reasons import FailReason
+from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
+from skir.dialects.aclgraph_decls import CellOp, KernelOp
+from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
+from skir.errors import ExitCode, SkirError, task_path
+from skir.options import SkOptions, parse_options
+from skir.passes.common import CUT_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
+from skir.passes.to_ascendc import entry_symbol
+
+FORMAT = "skir.sk_meta"
+VERSION = 1
+
+_LOCK_USE: dict[type[LockOp], str] = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
+
+Json = dict[str, Any]
+
+
+def _sym(ref: SymbolRefAttr) -> str:
+    return ref.root_reference.data
+
+
+def _model(module: ModuleOp, what: str) -> ModelOp:
+    found = [op for op in module.ops if isinstance(op, ModelOp)]
+    if len(found) != 1:
+        raise SkirError(f"sk-meta: expected exactly one aclgraph.model in the {what}, found {len(found)}")
+    return found[0]
+
+
+def _tasks(model: ModelOp) -> list[tuple[str, TaskOp]]:
+    """(stream name, task) for every task slot, streams in order, slots in order."""
+    return [
+        (stream.sym_name.data, task)
+        for stream in model.body.block.ops
+        if isinstance(stream, StreamOp)
+        for task in stream.body.block.ops
+        if isinstance(task, TaskOp)
+    ]
+
+
+def _string(op: Operation, name: str) -> str | None:
+    attr = op.attributes.get(name)
+    if attr is None:
+        return None
+    if not isinstance(attr, StringAttr):
+        raise SkirError(f"{task_path(op)}: {name} must be a string attribute")
+    return attr.data
+
+
+def _label(op: Operation) -> list[str]:
+    attr = op.attributes.get(LABEL_ATTR)
+    if attr is None:
+        return []
+    if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
+        raise SkirError(f"{task_path(op)}: {LABEL_ATTR} must be an array of strings")
+    return [a.data for a in attr]  # type: ignore[attr-defined]
+
+
+def _bug(sk: SuperKernelOp, message: str) -> SkirError:
+    return SkirError(
+        f"sk-meta: {task_path(sk)}: inconsistent argument table: {message} (a bug in the pass that "
+        "built it, or hand-edited IR)",
+        ExitCode.INTERNAL,
+    )
+
+
+def _sk_options(sk: SuperKernelOp) -> SkOptions:
+    return SkOptions() if sk.options is None else parse_options(sk.options.data)[0]
+
+
+def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[LockOp]) -> list[Json]:
+    """One entry per slot 0..arg_slots-1, each explained exactly once."""
+    size = sk.arg_slots.data
+    table: dict[int, Json] = {}
+    owner: dict[int, str] = {}
+
+    def put(slot: int, entry: Json, what: str) -> None:
+        if not 0 <= slot < size:
+            raise _bug(sk, f"{what} uses slot {slot}, outside the table of {size} slots")
+        if slot in table:
+            raise _bug(sk, f"slot {slot} is claimed by both {owner[slot]} and {what}")
+        table[slot], owner[slot] = {"slot": slot, **entry}, what
+
+    put(0, {"source": "ffts_base"}, "the FFTS base")
+    for sub in sk.subtasks():
+        kernel = kernels.get(_sym(sub.kernel))
+        if kernel is None:
+            raise SkirError(f"sk-meta: {task_path(sk)}: sub-task {sub.ident} names unknown kernel @{_sym(sub.kernel)}")
+        stream, seq = _sym(sub.stream), sub.seq.data
+        for j in range(kernel.num_params):
+            put(sub.offset.data + j, {"source": "task", "stream": stream, "seq": seq, "arg": j},
+                f"arg {j} of sub-task {sub.ident} (@{stream} seq {seq})")
+    uses: dict[int, list[str]] = {}
+    for lock in locks:
+        slot, cell, use = lock.slot.data, _sym(lock.cell), _LOCK_USE[type(lock)]
+        entry = table.get(slot)
+        if entry is not None and entry["source"] == "cell" and entry["cell"] == cell:
+            if use not in uses[slot]:
+                uses[slot].append(use)
+            continue
+        put(slot, {"source": "cell", "cell": cell, "use": use}, f"the {use} lock of @{cell} (id {lock.ident})")
+        uses[slot] = [use]
+    for slot, found in uses.items():
+        if len(found) > 1:
+            table[slot]["uses"] = found
+    options = _sk_options(sk)
+    tail = ["workspace"] * options.feed_sync_all + ["profiling", "profiling_task_id"] * options.profiling
+    for i, source in enumerate(tail):
+        put(size - len(tail) + i, {"source": source}, f"the {source} slot")
+    missing = [s for s in range(size) if s not in table]
+    if missing:
+        raise _bug(sk, f"slot {missing[0]} of {size} is not explained by any sub-task param, lock, workspace "
+                       "or profiling slot")
+    return [table[s] for s in range(size)]
+
+
+def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[str, list[Json]]) -> Json:
+    name = sk.sym_name.data
+    program = sk.program()
+    locks = [op for op in program if isinstance(op, LockOp)]
+    host = hosts.get(name, [])
+    if len(host) > 1:
+        raise SkirError(f"sk-meta: {task_path(sk)}: launched from {len(host)} slots; expected one launch_sk")
+    members, warnings = [], []
+    for sub in sk.subtasks():
+        members.append({
+            "subtask": sub.ident, "stream": _sym(sub.stream), "seq": sub.seq.data, "kernel": _sym(sub.kernel),
+            "blocks": sub.blocks.data, "arg_offset": sub.offset.data, "depends_on": list(sub.dep_ids),
+        })
+        kernel = kernels.get(_sym(sub.kernel))
+        if sk.type is KernelType.MIX_AIC_1_2 and kernel is not None and kernel.type is KernelType.MIX_AIC_1_1:
+            warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
+    return {
+        "name": name,
+        "entry": entry_symbol(name),
+        "kernel_type": sk.type.value,
+        "blocks": sk.blocks.data,
+        "form": sk.form.data.value,
+        "label": _label(sk),
+        "options": "" if sk.options is None else sk.options.data,
+        "host": host[0] if host else None,
+        "members": members,
+        "locks": [
+            {"id": op.ident, "op": _LOCK_USE[type(op)], "cell": _sym(op.cell), "slot": op.slot.data,
+             "core": op.core.data.value}
+            for op in locks
+        ],
+        "args": _arg_table(sk, kernels, locks),
+        "warnings": warnings,
+    }
+
+
+def _value_use(stream: str, task: ValueWriteOp | ValueWaitOp) -> Json:
+    if isinstance(task, ValueWriteOp):
+        return {"stream": stream, "seq": task.seq.data, "op": "value_write", "value": task.value.data}
+    return {"stream": stream, "seq": task.seq.data, "op": "value_wait", "rule": task.rule.data.value,
+            "value": task.value.data}
+
+
+def _cells(model: ModelOp, sks: list[SuperKernelOp], tasks: list[tuple[str, TaskOp]],
+           original: ModelOp | None) -> list[Json]:
+    """The cells a rewrite added (all cells used by value tasks and locks without `original`)."""
+    uses: dict[str, list[Json]] = {}
+    for sk in sks:
+        for op in sk.program():
+            if isinstance(op, LockOp):
+                uses.setdefault(_sym(op.cell), []).append({
+                    "sk": sk.sym_name.data, "op": _LOCK_USE[type(op)], "slot": op.slot.data,
+                    "core": op.core.data.value})
+    added = set(uses)
+    before = None if original is None else {t.seq.data: t for _, t in _tasks(original)}
+    values = sorted(((s, t) for s, t in tasks if isinstance(t, ValueWriteOp | ValueWaitOp)),
+                    key=lambda st: st[1].seq.data)
+    for stream, task in values:
+        old = None if before is None else before.get(task.seq.data)
+        if before is None or type(old) is not type(task) or old.properties != task.properties:  # type: ignore
+            added.add(_sym(task.cell))  # type: ignore[attr-defined]
+    for stream, task in values:
+        cell = _sym(task.cell)  # type: ignore[attr-defined]
+        if cell in added:
+            uses.setdefault(cell, []).append(_value_use(stream, task))  # type: ignore[arg-type]
+    declared = [op.sym_name.data for op in model.body.block.ops if isinstance(op, CellOp)]
+    order = [c for c in declared if c in added] + sorted(added - set(declared))
+    return [{"cell": cell, "uses": uses.get(cell, [])} for cell in order]
+
+
+def _unfused(stream: str, task: LaunchOp, reason: str) -> Json:
+    try:
+        fail = FailReason(reason)
+    except ValueError:
+        names = ", ".join(r.value for r in FailReason)
+        raise SkirError(f"sk-meta: {task_path(task)}: unknown fail reason '{reason}' (one of {names})") from None
+    detail = _string(task, FAIL_DETAIL_ATTR)
+    return {
+        "stream": stream, "seq": task.seq.data, "kernel": _sym(task.kernel), "reason": fail.value,
+        "vendor_reason": fail.vendor_reason, "detail": detail if detail is not None else fail.vendor_detail,
+        "label": _label(task),
+    }
+
+
+def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any]:
+    """SK meta of `module` (any point of the pipeline); `original` is the input before rewriting."""
+    model = _model(module, "module")
+    before = None if original is None else _model(original, "original module")
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
+    tasks = _tasks(model)
+    hosts: dict[str, list[Json]] = {}
+    for stream, task in tasks:
+        if isinstance(task, LaunchSkOp):
+            hosts.setdefault(_sym(task.sk), []).append({"stream": stream, "seq": task.seq.data})
+    superkernels = [_superkernel(sk, kernels, hosts) for sk in sks]
+    launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
+    unfused, pending, grouped = [], 0, 0
+    for stream, task in sorted(launches, key=lambda st: st[1].seq.data):
+        reason = _string(task, FAIL_ATTR)
+        if reason is not None:
+            unfused.append(_unfused(stream, task, reason))
+        else:
+            pending += 1
+            grouped += GROUP_ATTR in task.attributes
+    cut_tasks = sorted(((s, t) for s, t in tasks if CUT_ATTR in t.attributes), key=lambda st: st[1].seq.data)
+    cuts = [{"reason": _string(t, CUT_ATTR), "seq": t.seq.data, "stream": s} for s, t in cut_tasks]
+    fused = sum(len(sk["members"]) for sk in superkernels)
+    kernel_tasks = fused + len(launches)
+    if before is not None:
+        expected = sum(isinstance(t, LaunchOp) for _, t in _tasks(before))
+        if expected != kernel_tasks:
+            raise SkirError(
+                f"sk-meta: @{model.sym_name.data}: the original has {expected} kernel tasks but the module "
+                f"accounts for {kernel_tasks} ({fused} fused, {len(launches)} left as launches)",
+                ExitCode.INTERNAL,
+            )
+    cells = _cells(model, sks, tasks, before)
+    notes = []
+    if pending and grouped == pending and not sks:
+        notes.append(f"formed but not outlined: {pending} kernel task(s) carry {GROUP_ATTR} and are listed "
+                     "neither as fused nor as unfused (run sk-outline).")
+    elif pending and not unfused and not sks:
+        notes.append("not processed by sk-form-scopes: no kernel task is listed as fused or unfused.")
+    elif pending:
+        notes.append(f"{pending} kernel task(s) are neither fused nor unfused.")
+    if before is None and any(all("sk" not in u for u in c["uses"]) for c in cells):
+        notes.append("no original model given: cells lists every cell used by value tasks and locks, "
+                     "including cells the input already had.")
+    by_reason = Counter(u["reason"] for u in unfused)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "model": model.sym_name.data,
+        "note": " ".join(notes) or None,
+        "superkernels": superkernels,
+        "cells": cells,
+        "unfused": unfused,
+        "cuts": cuts,
+        "summary": {
+            "kernel_tasks": kernel_tasks,
+            "fused": fused,
+            "unfused": len(unfused),
+            "pending": pending,
+            "superkernels": len(superkernels),
+            "launches_saved": sum(max(len(sk["members"]) - 1, 0) for sk in superkernels),
+            "by_reason": dict(sorted(by_reason.items())),
+        },
+    }
+
+
+def dump_meta(meta: dict[str, Any]) -> str:
+    """The JSON text of SK meta: fixed key order, `indent=1`, ASCII, a final newline."""
+    return json.dumps(meta, indent=1) + "\n"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def render_fail_reasons(meta: dict[str, Any]) -> str:
+    """`sk_fusion_fail_reasons.log`: why each kernel stayed unfused, what fused, and a summary."""
+    summary = meta["summary"]
+    lines = [f"# SuperKernel fusion report of model @{meta['model']} ({meta['format']} version {meta['version']})"]
+    if meta["note"]:
+        lines.append(f"# note: {meta['note']}")
+    lines.append(f"# unfused kernel tasks: {len(meta['unfused'])}")
+    for u in meta["unfused"]:
+        vendor = u["vendor_reason"] + (f", {u['detail']}" if u["detail"] else "")
+        lines.append(f"@{u['stream']} seq {u['seq']} kernel {u['kernel']}: {u['reason']} ({vendor})")
+    lines.append(f"# fused nodes: {_plural(len(meta['superkernels']), 'SuperKernel')}")
+    for sk in meta["superkernels"]:
+        by_stream: dict[str, list[int]] = {}
+        for m in sk["members"]:
+            by_stream.setdefault(m["stream"], []).append(m["seq"])
+        where = "; ".join(f"@{s} seq {', '.join(map(str, sorted(q)))}" for s, q in by_stream.items())
+        lines.append(f"{sk['name']} <- {where}")
+    lines.append("# summary")
+    lines.append(
+        f"kernel tasks {summary['kernel_tasks']}, fused {summary['fused']}, unfused {summary['unfused']}, "
+        f"pending {summary['pending']}, SuperKernels {summary['superkernels']}, "
+        f"launches saved {summary['launches_saved']}"
+    )
+    if summary["by_reason"]:
+        lines.append("by reason: " + ", ".join(f"{r} {n}" for r, n in summary["by_reason"].items()))
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class SkMetaTarget(Target):
+    """Print SK meta as JSON (`sk-opt model.mlir -p superkernel-pipeline -t sk-meta`)."""
+
+    name = "sk-meta"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        output.write(dump_meta(sk_meta(module)))
