@@ -24,6 +24,7 @@ from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
+from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap
 from skir.passes.common import FAIL_ATTR
 from skir.passes.pipeline import pipeline_passes
@@ -44,7 +45,8 @@ def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None
     """Parse and verify `.mlir` text; errors are one-line `SkirError`s."""
     source_map = source_map if source_map is not None else SourceMap()
     try:
-        module = LocatingParser(make_context(), text, name, source_map).parse_module()
+        with paused_gc():
+            module = LocatingParser(make_context(), text, name, source_map).parse_module()
         module.verify()
     except (ParseError, DiagnosticException) as err:
         raise SkirError(located_message(err, source_map)) from None
@@ -138,15 +140,16 @@ def run_pipeline(
     if dump_ir is not None:
         dump_ir.mkdir(parents=True, exist_ok=True)
         (dump_ir / "00-input.mlir").write_text(str(module) + "\n")
-    try:
-        for index, p in enumerate(pipeline_passes(options), start=1):
-            p.apply(ctx, module)
-            if verify_each:
-                module.verify()
-            if dump_ir is not None:
-                (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(str(module) + "\n")
-    except (DiagnosticException, ValueError) as err:
-        raise SkirError(located_message(err)) from None
+    with paused_gc():
+        try:
+            for index, p in enumerate(pipeline_passes(options), start=1):
+                p.apply(ctx, module)
+                if verify_each:
+                    module.verify()
+                if dump_ir is not None:
+                    (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(str(module) + "\n")
+        except (DiagnosticException, ValueError) as err:
+            raise SkirError(located_message(err)) from None
 
 
 def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused]]:

@@ -41,7 +41,6 @@ def _rss_kb() -> int:
 
 
 def _timed(fn, *args):  # type: ignore[no-untyped-def]
-    gc.collect()
     start = time.perf_counter()
     value = fn(*args)
     return value, time.perf_counter() - start
@@ -50,6 +49,7 @@ def _timed(fn, *args):  # type: ignore[no-untyped-def]
 def measure_memory(path: str, n: int) -> float:
     """Peak RSS above the post-import baseline, in KB per task, for parse + passes of `path`."""
     from skir.api import make_context
+    from skir.gc_pause import paused_gc
     from skir.parsing import LocatingParser, SourceMap
     from skir.passes.pipeline import pipeline_passes
 
@@ -57,9 +57,10 @@ def measure_memory(path: str, n: int) -> float:
     text = Path(path).read_text()
     gc.collect()
     base = _rss_kb()
-    module = LocatingParser(ctx, text, path, SourceMap()).parse_module()
-    for p in pipeline_passes(""):
-        p.apply(ctx, module)
+    with paused_gc():
+        module = LocatingParser(ctx, text, path, SourceMap()).parse_module()
+        for p in pipeline_passes(""):
+            p.apply(ctx, module)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return max(0, peak - base) / n
 
@@ -71,6 +72,7 @@ def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
 
     from skir.api import make_context
     from skir.frontends.capture import from_dict
+    from skir.gc_pause import paused_gc
     from skir.parsing import LocatingParser, SourceMap
     from skir.passes.pipeline import pipeline_passes
 
@@ -81,13 +83,14 @@ def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
     Path(text_path).write_text(text)
     del module
     ctx = make_context()
-    parsed, row["parse"] = _timed(lambda: LocatingParser(ctx, text, "bench.mlir", SourceMap()).parse_module())
-    _, row["verify"] = _timed(parsed.verify)
-    total = 0.0
-    for p in pipeline_passes(""):
-        _, seconds = _timed(lambda p=p: p.apply(ctx, parsed))
-        row[p.name] = seconds
-        total += seconds
+    with paused_gc():  # as sk-opt and sk-compile run
+        parsed, row["parse"] = _timed(lambda: LocatingParser(ctx, text, "bench.mlir", SourceMap()).parse_module())
+        _, row["verify"] = _timed(parsed.verify)
+        total = 0.0
+        for p in pipeline_passes(""):
+            _, seconds = _timed(lambda p=p: p.apply(ctx, parsed))
+            row[p.name] = seconds
+            total += seconds
     row["T_passes"] = total
     row["T_floor"] = row["parse"] + row["print"]
     row["ratio"] = total / row["T_floor"]

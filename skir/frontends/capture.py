@@ -116,7 +116,8 @@ from skir.frontends.capture_export import (
     save,
 )
 from skir.frontends.capture_seq import simulate_capture
-from skir.frontends.json_reader import DupDict, JsonReader, article, describe_value, key_path, no_gc, parse_json
+from skir.frontends.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
+from skir.gc_pause import paused_gc
 
 __all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
            "loads", "save"]
@@ -162,13 +163,13 @@ def load(path: str | os.PathLike[str]) -> ModuleOp:
 
 def loads(text: str, source: str = "<json>") -> ModuleOp:
     """Import capture JSON text; `source` prefixes every diagnostic."""
-    with no_gc():
+    with paused_gc():
         return from_dict(parse_json(text, source), source)
 
 
 def from_dict(data: dict[str, Any], source: str = "<json>") -> ModuleOp:
     """Import a capture dict (as `json.load` gives it); `data` is not modified."""
-    with no_gc():
+    with paused_gc():
         return _Importer(source).run(data)
 
 

@@ -7,11 +7,8 @@ non-standard constants (NaN, Infinity) that `json.loads` accepts by default.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from skir.errors import SkirError
@@ -49,18 +46,6 @@ def parse_json(text: str, source: str) -> Any:
         raise SkirError(f"{source}: invalid JSON: {e}") from None
     except RecursionError:
         raise SkirError(f"{source}: invalid JSON: nested too deeply") from None
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic GC: building 100k ops otherwise triggers a third more time in it."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def key_path(path: str, key: str) -> str:

@@ -13,6 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from skir.gc_pause import paused_gc
 from skir.passes.common import pass_options
 from skir.passes.form_scopes import FormScopesPass
 from skir.passes.lower_sync import LowerSyncPass
@@ -44,7 +45,8 @@ class SuperKernelPipelinePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pass_options(self.options)
-        for inner in pipeline_passes(self.options):
-            inner.apply(ctx, op)
-            if self.verify_each:
-                op.verify()
+        with paused_gc():
+            for inner in pipeline_passes(self.options):
+                inner.apply(ctx, op)
+                if self.verify_each:
+                    op.verify()

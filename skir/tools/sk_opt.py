@@ -24,6 +24,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 from skir import registry
 from skir.diagnostics import describe_exception, one_line_warnings, write_atomically
 from skir.errors import ExitCode, SkirError
+from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap
 
 
@@ -49,7 +50,8 @@ class SkOptMain(xDSLOptMain):
             parser = LocatingParser(
                 self.ctx, io.read().decode(), self.get_input_name(), self.source_map, self.chunk_line_offset
             )
-            return parser.parse_module(not self.args.no_implicit_module)
+            with paused_gc():
+                return parser.parse_module(not self.args.no_implicit_module)
 
         def parse_json(io: IO[bytes]) -> ModuleOp:
             from skir.frontends.capture import loads
@@ -62,6 +64,10 @@ class SkOptMain(xDSLOptMain):
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
         self.chunk_line_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        with paused_gc():
+            super().apply_passes(prog)
 
     def register_all_passes(self) -> None:
         for name, factory in registry.get_all_passes().items():
