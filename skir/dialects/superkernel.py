@@ -31,7 +31,6 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
-    lazy_traits_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -44,6 +43,25 @@ from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.dialects.superkernel_base import SkCore, SkCoreAttr, SkProgramOp
+from skir.dialects.superkernel_sync import (
+    SYNC_ATTRS,
+    SYNC_OPS,
+    BarrierKind,
+    BarrierKindAttr,
+    BarrierOp,
+    DcciOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
+    LockOp,
+    NotifyOp,
+    PreloadOp,
+    ResetLockOp,
+    SetFlagOp,
+    SkPipe,
+    WaitFlagOp,
+    WaitLockOp,
+)
 from skir.dialects.syntax import (
     build_op,
     int_attr,
@@ -57,6 +75,29 @@ from skir.dialects.syntax import (
 )
 from skir.errors import TaskVerifyException, task_path
 
+__all__ = [
+    "BarrierKind",
+    "BarrierKindAttr",
+    "BarrierOp",
+    "DcciOp",
+    "EarlyStartSetOp",
+    "EarlyStartWaitOp",
+    "LockOp",
+    "NotifyOp",
+    "PreloadOp",
+    "ResetLockOp",
+    "SetFlagOp",
+    "SkCore",
+    "SkCoreAttr",
+    "SkForm",
+    "SkPipe",
+    "SkProgramOp",
+    "SubtaskOp",
+    "SuperKernelOp",
+    "WaitFlagOp",
+    "WaitLockOp",
+]
+
 
 class SkForm(StrEnum):
     """`chain`: members totally ordered, one program order; `queue`: one queue per core type."""
@@ -65,55 +106,12 @@ class SkForm(StrEnum):
     QUEUE = auto()
 
 
-class BarrierKind(StrEnum):
-    """An all-core barrier: of every AIV (mode-0 flag 14), every AIC (flag 11), or both (SyncAll)."""
-
-    ALL_AIV = auto()
-    ALL_AIC = auto()
-    SYNC_ALL = auto()
-
-
-class SkCore(StrEnum):
-    """The core type that runs an op."""
-
-    AIC = auto()
-    AIV = auto()
-
-
-@irdl_attr_definition
-class SkCoreAttr(EnumAttribute[SkCore], SpacedOpaqueSyntaxAttribute):
-    name = "sk.core"
-
-
 @irdl_attr_definition
 class SkFormAttr(EnumAttribute[SkForm], SpacedOpaqueSyntaxAttribute):
     name = "sk.form"
 
 
-@irdl_attr_definition
-class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
-    name = "sk.barrier_kind"
-
-
 _FORMS = {form: SkFormAttr(form) for form in SkForm}
-_CORES = {core: SkCoreAttr(core) for core in SkCore}
-_BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
-
-
-def _kernel_parent() -> tuple[HasParent]:
-    return (HasParent(SuperKernelOp),)
-
-
-class SkProgramOp(IRDLOperation):
-    """Base of the ops in an `sk.kernel` region: `sk.<op> id N ...`."""
-
-    id = prop_def(IntAttr)
-
-    traits = lazy_traits_def(_kernel_parent)
-
-    @property
-    def ident(self) -> int:
-        return self.id.data
 
 
 @irdl_op_definition
@@ -183,100 +181,6 @@ class SubtaskOp(SkProgramOp):
         if self.deps is not None:
             printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
         printer.print_op_attributes(self.attributes, print_keyword=True)
-
-
-@irdl_op_definition
-class BarrierOp(SkProgramOp):
-    """An all-core barrier between sub-tasks: `sk.barrier id 3 all_aiv`.
-
-    `all_aiv` belongs in the `aiv` region, `all_aic` in the `aic` region, `sync_all`
-    (a full AIC+AIV barrier) in both with one id.
-    """
-
-    name = "sk.barrier"
-
-    kind = prop_def(BarrierKindAttr)
-
-    def __init__(self, ident: int, kind: BarrierKind):
-        build_op(self, {"id": int_attr(ident), "kind": _BARRIER_KINDS[kind]})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BarrierOp:
-        parser.parse_keyword("id")
-        ident = parse_int_in(parser, 0, 1 << 31, "id")
-        kind = parse_enum(parser, BarrierKind, "barrier kind")
-        op = cls(ident, kind)
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} {self.kind.data.value}")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-
-
-class LockOp(SkProgramOp):
-    """Base of the GM-lock ops: `sk.<op> id N @cell slot K on aic|aiv`.
-
-    `slot` is the arg-table slot holding the cell's address; block 0 of the core type `on`
-    performs the access (the op sits in that type's program).
-    """
-
-    cell = prop_def(SymbolRefAttr)
-    slot = prop_def(IntAttr)
-    core = prop_def(SkCoreAttr)
-
-    def __init__(self, ident: int, cell: str, slot: int, core: SkCore):
-        build_op(
-            self, {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot), "core": _CORES[core]}
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> LockOp:
-        parser.parse_keyword("id")
-        ident = parse_int_in(parser, 0, 1 << 31, "id")
-        cell = parse_symbol(parser)
-        parser.parse_keyword("slot")
-        slot = parse_int_in(parser, 1, 1 << 31, "slot")
-        parser.parse_keyword("on")
-        core = parse_enum(parser, SkCore, "core type")
-        op = cls(ident, cell.root_reference.data, slot, core)
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data}")
-        print_symbol(printer, self.cell)
-        printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-
-
-@irdl_op_definition
-class NotifyOp(LockOp):
-    """Block 0 of the core type stores 1 to the cell and cleans the line (an in-kernel record).
-
-    It follows a full barrier of the producing sub-task's class (DESIGN §3 (f)).
-    """
-
-    name = "sk.notify"
-
-
-@irdl_op_definition
-class WaitLockOp(LockOp):
-    """Block 0 of the core type polls the cell until it holds 1 (an in-kernel wait).
-
-    A barrier of the consumer's class follows, so every core of it waits (DESIGN §3 (g)).
-    """
-
-    name = "sk.wait_lock"
-
-
-@irdl_op_definition
-class ResetLockOp(LockOp):
-    """Block 0 of the core type stores 0 to the cell at exit, so the model can be replayed."""
-
-    name = "sk.reset_lock"
 
 
 @irdl_op_definition
@@ -403,9 +307,10 @@ class SuperKernelOp(IRDLOperation):
                 seen[ident] = op
                 if isinstance(op, BarrierOp):
                     _check_barrier_region(where, label, op)
-                if isinstance(op, LockOp) and op.core.data.value != label:
+                core = op.runs_on()
+                if core is not None and core.value != label:
                     raise TaskVerifyException(
-                        op, f"{where}: {op.name} {ident} runs on {op.core.data.value} but is in the {label} program"
+                        op, f"{where}: {op.name} {ident} runs on {core.value} but is in the {label} program"
                     )
         for op in seen.values():
             if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL and op.ident not in shared:
@@ -430,8 +335,4 @@ def _check_barrier_region(where: str, label: str, op: BarrierOp) -> None:
         )
 
 
-SK = Dialect(
-    "sk",
-    [SuperKernelOp, SubtaskOp, BarrierOp, NotifyOp, WaitLockOp, ResetLockOp],
-    [SkFormAttr, BarrierKindAttr, SkCoreAttr],
-)
+SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS], [SkFormAttr, SkCoreAttr, *SYNC_ATTRS])

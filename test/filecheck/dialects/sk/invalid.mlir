@@ -133,3 +133,87 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: error: 'sk.barrier' expects parent op 'sk.kernel'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+      sk.wait_flag id 0 flag 12 on aic
+    }
+    aiv {
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:142:7: error: sk.wait_flag 0: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+      sk.set_flag id 0 mode 1 flag 3 pipe fix on aic
+    }
+    aiv {
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:156:7: error: set_flag 0: mode 1 synchronises the AIVs of a block; run it on aiv
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.notify id 0 @c slot 1 on aic
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:172:7: error: @m/@k: sk.notify 0 runs on aic but is in the aiv program
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.early_start_wait id 0 cfg 3 on aiv
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:186:7: error: early_start_wait 0: cfg 3 is not 4 x class(prev) + class(cur)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.preload id 0 @a units 12 blocks 8 on aiv
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:200:7: error: preload 0: 12 units do not fit the aiv instruction cache (8 units of 2 KiB)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.set_flag id 0 mode 2 flag 3 pipe all on aiv
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:214:43: error: Expected `v`, `m`, `mte1`, `mte2`, `mte3`, or `fix`.

@@ -52,3 +52,53 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// Every sync, lock, preload and cache op.
+aclgraph.model @all cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.kernel @c aic_only params(in)
+  aclgraph.cell @lock
+  sk.kernel @all_sk0 mix_aic_1_2 blocks 24 queue slots 4 options "early-start=1" {
+    aic {
+      sk.preload id 0 max on aic
+      sk.wait_flag id 13 flag 15 on aic
+      sk.subtask id 5 @c blocks 24 offset 2 from @s1 seq 1 after [2]
+      sk.barrier id 6 pipe_all
+      sk.early_start_wait id 9 cfg 4 on aic
+      sk.wait_lock id 10 @lock slot 3 on aic
+      sk.reset_lock id 11 @lock slot 3 on aic
+    }
+    aiv {
+      sk.preload id 1 @a units 3 blocks 48 on aiv
+      sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
+      sk.barrier id 4 all_aiv
+      sk.set_flag id 3 mode 2 flag 15 pipe mte3 on aiv
+      sk.notify id 7 @lock slot 3 on aiv
+      sk.early_start_set id 8 on aiv idle 40
+      sk.dcci id 12 on aiv
+    }
+  }
+}
+
+// CHECK:      sk.kernel @all_sk0 mix_aic_1_2 blocks 24 queue slots 4 options "early-start=1" {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.preload id 0 max on aic
+// CHECK-NEXT:     sk.wait_flag id 13 flag 15 on aic
+// CHECK-NEXT:     sk.subtask id 5 @c blocks 24 offset 2 from @s1 seq 1 after [2]
+// CHECK-NEXT:     sk.barrier id 6 pipe_all
+// CHECK-NEXT:     sk.early_start_wait id 9 cfg 4 on aic
+// CHECK-NEXT:     sk.wait_lock id 10 @lock slot 3 on aic
+// CHECK-NEXT:     sk.reset_lock id 11 @lock slot 3 on aic
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.preload id 1 @a units 3 blocks 48 on aiv
+// CHECK-NEXT:     sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 4 all_aiv
+// CHECK-NEXT:     sk.set_flag id 3 mode 2 flag 15 pipe mte3 on aiv
+// CHECK-NEXT:     sk.notify id 7 @lock slot 3 on aiv
+// CHECK-NEXT:     sk.early_start_set id 8 on aiv idle 40
+// CHECK-NEXT:     sk.dcci id 12 on aiv
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

@@ -1,0 +1,68 @@
+"""Shared pieces of the `sk` dialect: core types and the base of every op in a program."""
+
+from __future__ import annotations
+
+from enum import auto
+
+from xdsl.dialects.builtin import IntAttr
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, lazy_traits_def, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent
+from xdsl.utils.str_enum import StrEnum
+
+from skir.dialects.syntax import parse_enum, parse_int_in
+
+
+class SkCore(StrEnum):
+    """The core type that runs an op."""
+
+    AIC = auto()
+    AIV = auto()
+
+
+@irdl_attr_definition
+class SkCoreAttr(EnumAttribute[SkCore], SpacedOpaqueSyntaxAttribute):
+    name = "sk.core"
+
+
+CORE_ATTRS = {core: SkCoreAttr(core) for core in SkCore}
+
+
+def _kernel_parent() -> tuple[HasParent]:
+    from skir.dialects.superkernel import SuperKernelOp
+
+    return (HasParent(SuperKernelOp),)
+
+
+class SkProgramOp(IRDLOperation):
+    """Base of the ops in an `sk.kernel` region: `sk.<op> id N ...`."""
+
+    id = prop_def(IntAttr)
+
+    traits = lazy_traits_def(_kernel_parent)
+
+    @property
+    def ident(self) -> int:
+        return self.id.data
+
+    def runs_on(self) -> SkCore | None:
+        """The core type named by the op (`on aic|aiv`), if it names one."""
+        core = self.properties.get("core")
+        return core.data if isinstance(core, SkCoreAttr) else None
+
+
+def parse_id(parser: Parser) -> int:
+    parser.parse_keyword("id")
+    return parse_int_in(parser, 0, 1 << 31, "id")
+
+
+def parse_on(parser: Parser) -> SkCore:
+    parser.parse_keyword("on")
+    return parse_enum(parser, SkCore, "core type")
+
+
+def print_attrs(printer: Printer, op: IRDLOperation) -> None:
+    printer.print_op_attributes(op.attributes, print_keyword=True)

@@ -1,0 +1,435 @@
+"""Synchronisation, lock, preload and cache ops of the `sk` dialect.
+
+Each op sits in the program (`aic` or `aiv` region of an `sk.kernel`) of the core type
+that runs it; an op both types run (`sk.barrier ... sync_all`) sits in both with one id.
+
+```mlir
+sk.barrier id 3 all_aiv                        // every AIV reaches it (mode-0 flag 14)
+sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv   // each AIV signals its block's AIC
+sk.wait_flag id 4 flag 15 on aic               // the AIC takes one credit
+sk.early_start_set id 6 on aiv idle 8          // SetNextTaskStart on blocks >= 8
+sk.early_start_wait id 7 cfg 5 on aiv          // WaitPreTaskEndImpl<5>
+sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock
+sk.wait_lock id 9 @cell slot 5 on aic          // block 0 polls it
+sk.reset_lock id 10 @cell slot 5 on aic        // block 0 stores 0 at exit
+sk.preload id 0 @rms_norm units 3 blocks 48 on aiv
+sk.dcci id 11 on aiv                           // pipe barrier + whole data-cache clean
+```
+"""
+
+from __future__ import annotations
+
+from enum import auto
+
+from xdsl.dialects.builtin import IntAttr, SymbolRefAttr
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
+
+from skir.dialects.superkernel_base import CORE_ATTRS, SkCore, SkCoreAttr, SkProgramOp, parse_id, parse_on, print_attrs
+from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, parse_symbol, print_symbol, symbol_ref
+from skir.errors import TaskVerifyException
+
+RESERVED_FLAGS = range(11, 15)
+"""Cross-core flag ids taken by SyncAll, the all-core barriers and early-start."""
+EARLY_START_CFGS = (0, 1, 2, 4, 5, 6, 8, 9, 10)
+"""`WaitPreTaskEndImpl<cfg>` configurations: 4 x class(prev) + class(cur), aic 0 / aiv 1 / mix 2."""
+ICACHE_UNITS = {SkCore.AIC: 16, SkCore.AIV: 8}
+"""Preload units (2 KiB each) that fit in each core type's instruction cache."""
+
+
+class BarrierKind(StrEnum):
+    """All AIVs (mode-0 flag 14), all AICs (flag 11), both (`SyncAll<false>`), or a local pipe barrier."""
+
+    ALL_AIV = auto()
+    ALL_AIC = auto()
+    SYNC_ALL = auto()
+    PIPE_ALL = auto()
+
+
+class SkPipe(StrEnum):
+    """The pipe a cross-core set is issued on (never S or ALL)."""
+
+    V = auto()
+    M = auto()
+    MTE1 = auto()
+    MTE2 = auto()
+    MTE3 = auto()
+    FIX = auto()
+
+
+@irdl_attr_definition
+class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
+    name = "sk.barrier_kind"
+
+
+@irdl_attr_definition
+class SkPipeAttr(EnumAttribute[SkPipe], SpacedOpaqueSyntaxAttribute):
+    name = "sk.pipe"
+
+
+_BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
+_PIPES = {pipe: SkPipeAttr(pipe) for pipe in SkPipe}
+
+
+@irdl_op_definition
+class BarrierOp(SkProgramOp):
+    """A barrier: `sk.barrier id 3 all_aiv`.
+
+    `all_aiv` belongs in the `aiv` program, `all_aic` in the `aic` program, `sync_all` in
+    both with one id; `pipe_all` (`pipe_barrier(PIPE_ALL)`, one core's pipes only) in either.
+    """
+
+    name = "sk.barrier"
+
+    kind = prop_def(BarrierKindAttr)
+
+    def __init__(self, ident: int, kind: BarrierKind):
+        build_op(self, {"id": int_attr(ident), "kind": _BARRIER_KINDS[kind]})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> BarrierOp:
+        ident = parse_id(parser)
+        op = cls(ident, parse_enum(parser, BarrierKind, "barrier kind"))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data} {self.kind.data.value}")
+        print_attrs(printer, self)
+
+
+class LockOp(SkProgramOp):
+    """Base of the GM-lock ops: `sk.<op> id N @cell slot K on aic|aiv`.
+
+    `slot` is the arg-table slot holding the cell's address; block 0 of the core type `on`
+    performs the access.
+    """
+
+    cell = prop_def(SymbolRefAttr)
+    slot = prop_def(IntAttr)
+    core = prop_def(SkCoreAttr)
+
+    def __init__(self, ident: int, cell: str, slot: int, core: SkCore):
+        build_op(
+            self, {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot), "core": CORE_ATTRS[core]}
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LockOp:
+        ident = parse_id(parser)
+        cell = parse_symbol(parser)
+        parser.parse_keyword("slot")
+        slot = parse_int_in(parser, 1, 1 << 31, "slot")
+        op = cls(ident, cell.root_reference.data, slot, parse_on(parser))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data}")
+        print_symbol(printer, self.cell)
+        printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
+        print_attrs(printer, self)
+
+
+@irdl_op_definition
+class NotifyOp(LockOp):
+    """Block 0 of the core type stores 1 to the cell and cleans the line (an in-kernel record).
+
+    It follows a full barrier of the producing sub-task's class (DESIGN §3 (f)).
+    """
+
+    name = "sk.notify"
+
+
+@irdl_op_definition
+class WaitLockOp(LockOp):
+    """Block 0 of the core type polls the cell until it holds 1 (an in-kernel wait).
+
+    A barrier of the consumer's class follows, so every core of it waits (DESIGN §3 (g)).
+    """
+
+    name = "sk.wait_lock"
+
+
+@irdl_op_definition
+class ResetLockOp(LockOp):
+    """Block 0 of the core type stores 0 to the cell at exit, so the model can be replayed."""
+
+    name = "sk.reset_lock"
+
+
+@irdl_op_definition
+class SetFlagOp(SkProgramOp):
+    """A cross-core set: `sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv`.
+
+    Mode 2 from AIVs: the block's AIC gets one credit once every AIV of the block has set;
+    from the AIC: each AIV of its block gets one. Mode 0: all cores of the type; mode 1: the
+    AIVs of a block. Ids 11-14 are reserved.
+    """
+
+    name = "sk.set_flag"
+
+    mode = prop_def(IntAttr)
+    flag = prop_def(IntAttr)
+    pipe = prop_def(SkPipeAttr)
+    core = prop_def(SkCoreAttr)
+
+    def __init__(self, ident: int, mode: int, flag: int, pipe: SkPipe, core: SkCore):
+        build_op(
+            self,
+            {
+                "id": int_attr(ident),
+                "mode": int_attr(mode),
+                "flag": int_attr(flag),
+                "pipe": _PIPES[pipe],
+                "core": CORE_ATTRS[core],
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SetFlagOp:
+        ident = parse_id(parser)
+        parser.parse_keyword("mode")
+        mode = parse_int_in(parser, 0, 2, "mode")
+        parser.parse_keyword("flag")
+        flag = parse_int_in(parser, 0, 15, "flag id")
+        parser.parse_keyword("pipe")
+        pipe = parse_enum(parser, SkPipe, "pipe")
+        op = cls(ident, mode, flag, pipe, parse_on(parser))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(
+            f" id {self.id.data} mode {self.mode.data} flag {self.flag.data} pipe {self.pipe.data.value}"
+            f" on {self.core.data.value}"
+        )
+        print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        _check_flag(self, self.flag.data)
+        if self.mode.data == 1 and self.core.data is not SkCore.AIV:
+            raise TaskVerifyException(
+                self, f"set_flag {self.ident}: mode 1 synchronises the AIVs of a block; run it on aiv"
+            )
+
+
+@irdl_op_definition
+class WaitFlagOp(SkProgramOp):
+    """Take one credit of a cross-core flag on each core of the type: `sk.wait_flag id 4 flag 15 on aic`."""
+
+    name = "sk.wait_flag"
+
+    flag = prop_def(IntAttr)
+    core = prop_def(SkCoreAttr)
+
+    def __init__(self, ident: int, flag: int, core: SkCore):
+        build_op(self, {"id": int_attr(ident), "flag": int_attr(flag), "core": CORE_ATTRS[core]})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WaitFlagOp:
+        ident = parse_id(parser)
+        parser.parse_keyword("flag")
+        flag = parse_int_in(parser, 0, 15, "flag id")
+        op = cls(ident, flag, parse_on(parser))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data} flag {self.flag.data} on {self.core.data.value}")
+        print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        _check_flag(self, self.flag.data)
+
+
+def _check_flag(op: SkProgramOp, flag: int) -> None:
+    if flag in RESERVED_FLAGS:
+        raise TaskVerifyException(
+            op, f"{op.name} {op.ident}: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another"
+        )
+
+
+def _parse_idle(parser: Parser) -> int | None:
+    return parse_int_in(parser, 1, 65535, "idle bound") if parser.parse_optional_keyword("idle") else None
+
+
+class _EarlyStartOp(SkProgramOp):
+    """Base of the early-start handshake ops; `idle N`: only the cores with block index >= N."""
+
+    core = prop_def(SkCoreAttr)
+    idle = opt_prop_def(IntAttr)
+
+    def print_tail(self, printer: Printer) -> None:
+        printer.print_string(f" on {self.core.data.value}")
+        if self.idle is not None:
+            printer.print_string(f" idle {self.idle.data}")
+        print_attrs(printer, self)
+
+
+@irdl_op_definition
+class EarlyStartSetOp(_EarlyStartOp):
+    """`SetNextTaskStart()`: lets the next sub-task start once every core of the type has set.
+
+    With `idle N` only the cores that did not run the sub-task (it sets itself) run it.
+    """
+
+    name = "sk.early_start_set"
+
+    def __init__(self, ident: int, core: SkCore, idle: int | None = None):
+        props = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
+        if idle is not None:
+            props["idle"] = int_attr(idle)
+        build_op(self, props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EarlyStartSetOp:
+        ident = parse_id(parser)
+        op = cls(ident, parse_on(parser), _parse_idle(parser))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data}")
+        self.print_tail(printer)
+
+
+@irdl_op_definition
+class EarlyStartWaitOp(_EarlyStartOp):
+    """`WaitPreTaskEndImpl<cfg>()`: wait until the previous sub-task's cores have all set."""
+
+    name = "sk.early_start_wait"
+
+    cfg = prop_def(IntAttr)
+
+    def __init__(self, ident: int, cfg: int, core: SkCore, idle: int | None = None):
+        props = {"id": int_attr(ident), "cfg": int_attr(cfg), "core": CORE_ATTRS[core]}
+        if idle is not None:
+            props["idle"] = int_attr(idle)
+        build_op(self, props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EarlyStartWaitOp:
+        ident = parse_id(parser)
+        parser.parse_keyword("cfg")
+        cfg = parse_int_in(parser, 0, 10, "early-start cfg")
+        op = cls(ident, cfg, parse_on(parser), _parse_idle(parser))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data} cfg {self.cfg.data}")
+        self.print_tail(printer)
+
+    def verify_(self) -> None:
+        if self.cfg.data not in EARLY_START_CFGS:
+            raise TaskVerifyException(
+                self, f"early_start_wait {self.ident}: cfg {self.cfg.data} is not 4 x class(prev) + class(cur)"
+            )
+
+
+@irdl_op_definition
+class PreloadOp(SkProgramOp):
+    """Prefetch a sub-kernel's code into the instruction cache on its blocks.
+
+    `sk.preload id 0 @k units 3 blocks 48 on aiv`, or `sk.preload id 0 max on aiv` for
+    `AscendC::PreLoad(8)` at the top of the entry.
+    """
+
+    name = "sk.preload"
+
+    kernel = opt_prop_def(SymbolRefAttr)
+    units = opt_prop_def(IntAttr)
+    blocks = opt_prop_def(IntAttr)
+    core = prop_def(SkCoreAttr)
+
+    def __init__(self, ident: int, core: SkCore, kernel: str | None = None, units: int = 0, blocks: int = 0):
+        props = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
+        if kernel is not None:
+            props.update(kernel=symbol_ref(kernel), units=int_attr(units), blocks=int_attr(blocks))
+        build_op(self, props)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PreloadOp:
+        ident = parse_id(parser)
+        if parser.parse_optional_keyword("max"):
+            op = cls(ident, parse_on(parser))
+        else:
+            kernel = parse_symbol(parser).root_reference.data
+            parser.parse_keyword("units")
+            units = parse_int_in(parser, 1, 16, "units")
+            parser.parse_keyword("blocks")
+            blocks = parse_int_in(parser, 1, 65535, "blocks")
+            op = cls(ident, parse_on(parser), kernel, units, blocks)
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data}")
+        if self.kernel is None:
+            printer.print_string(" max")
+        else:
+            print_symbol(printer, self.kernel)
+            printer.print_string(f" units {self.units.data} blocks {self.blocks.data}")  # type: ignore[union-attr]
+        printer.print_string(f" on {self.core.data.value}")
+        print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        if (self.kernel is None) != (self.units is None) or (self.kernel is None) != (self.blocks is None):
+            raise TaskVerifyException(self, f"preload {self.ident}: give a kernel with units and blocks, or max")
+        cap = ICACHE_UNITS[self.core.data]
+        if self.units is not None and not 1 <= self.units.data <= cap:
+            raise TaskVerifyException(
+                self, f"preload {self.ident}: {self.units.data} units do not fit the {self.core.data.value} "
+                f"instruction cache ({cap} units of 2 KiB)"
+            )
+
+
+@irdl_op_definition
+class DcciOp(SkProgramOp):
+    """`pipe_barrier(PIPE_ALL)` then a clean and invalidate of the whole data cache: `sk.dcci id 9 on aiv`."""
+
+    name = "sk.dcci"
+
+    core = prop_def(SkCoreAttr)
+
+    def __init__(self, ident: int, core: SkCore):
+        build_op(self, {"id": int_attr(ident), "core": CORE_ATTRS[core]})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DcciOp:
+        ident = parse_id(parser)
+        op = cls(ident, parse_on(parser))
+        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data} on {self.core.data.value}")
+        print_attrs(printer, self)
+
+
+SYNC_OPS = (
+    BarrierOp,
+    NotifyOp,
+    WaitLockOp,
+    ResetLockOp,
+    SetFlagOp,
+    WaitFlagOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
+    PreloadOp,
+    DcciOp,
+)
+SYNC_ATTRS = (BarrierKindAttr, SkPipeAttr)
