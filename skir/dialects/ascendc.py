@@ -48,13 +48,9 @@ from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
-
-
-class CoreType(StrEnum):
-    AIC = auto()
-    AIV = auto()
 
 
 class BlockIndex(StrEnum):
@@ -62,17 +58,6 @@ class BlockIndex(StrEnum):
 
     BLOCK = auto()
     LOGICAL = auto()
-
-
-class Pipe(StrEnum):
-    """The pipes a cross-core set may name (never S or ALL)."""
-
-    V = auto()
-    M = auto()
-    MTE1 = auto()
-    MTE2 = auto()
-    MTE3 = auto()
-    FIX = auto()
 
 
 @irdl_attr_definition

@@ -43,7 +43,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
-from skir.dialects.superkernel_base import SkCore, SkCoreAttr, SkProgramOp
+from skir.dialects.superkernel_base import CoreType, SkCoreAttr, SkProgramOp
 from skir.dialects.superkernel_sync import (
     SYNC_ATTRS,
     SYNC_OPS,
@@ -55,10 +55,10 @@ from skir.dialects.superkernel_sync import (
     EarlyStartWaitOp,
     LockOp,
     NotifyOp,
+    Pipe,
     PreloadOp,
     ResetLockOp,
     SetFlagOp,
-    SkPipe,
     WaitFlagOp,
     WaitLockOp,
 )
@@ -79,18 +79,18 @@ __all__ = [
     "BarrierKind",
     "BarrierKindAttr",
     "BarrierOp",
+    "CoreType",
     "DcciOp",
     "EarlyStartSetOp",
     "EarlyStartWaitOp",
     "LockOp",
     "NotifyOp",
+    "Pipe",
     "PreloadOp",
     "ResetLockOp",
     "SetFlagOp",
-    "SkCore",
     "SkCoreAttr",
     "SkForm",
-    "SkPipe",
     "SkProgramOp",
     "SubtaskOp",
     "SuperKernelOp",

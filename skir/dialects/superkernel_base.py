@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from enum import auto
-
 from xdsl.dialects.builtin import IntAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
@@ -11,24 +9,17 @@ from xdsl.irdl import IRDLOperation, irdl_attr_definition, lazy_traits_def, prop
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent
-from xdsl.utils.str_enum import StrEnum
 
+from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import parse_enum, parse_int_in
 
 
-class SkCore(StrEnum):
-    """The core type that runs an op."""
-
-    AIC = auto()
-    AIV = auto()
-
-
 @irdl_attr_definition
-class SkCoreAttr(EnumAttribute[SkCore], SpacedOpaqueSyntaxAttribute):
+class SkCoreAttr(EnumAttribute[CoreType], SpacedOpaqueSyntaxAttribute):
     name = "sk.core"
 
 
-CORE_ATTRS = {core: SkCoreAttr(core) for core in SkCore}
+CORE_ATTRS = {core: SkCoreAttr(core) for core in CoreType}
 
 
 def _kernel_parent() -> tuple[HasParent]:
@@ -48,7 +39,7 @@ class SkProgramOp(IRDLOperation):
     def ident(self) -> int:
         return self.id.data
 
-    def runs_on(self) -> SkCore | None:
+    def runs_on(self) -> CoreType | None:
         """The core type named by the op (`on aic|aiv`), if it names one."""
         core = self.properties.get("core")
         return core.data if isinstance(core, SkCoreAttr) else None
@@ -59,9 +50,9 @@ def parse_id(parser: Parser) -> int:
     return parse_int_in(parser, 0, 1 << 31, "id")
 
 
-def parse_on(parser: Parser) -> SkCore:
+def parse_on(parser: Parser) -> CoreType:
     parser.parse_keyword("on")
-    return parse_enum(parser, SkCore, "core type")
+    return parse_enum(parser, CoreType, "core type")
 
 
 def print_attrs(printer: Printer, op: IRDLOperation) -> None:

@@ -29,15 +29,32 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
-from skir.dialects.superkernel_base import CORE_ATTRS, SkCore, SkCoreAttr, SkProgramOp, parse_id, parse_on, print_attrs
-from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, parse_symbol, print_symbol, symbol_ref
+from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.superkernel_base import (
+    CORE_ATTRS,
+    SkCoreAttr,
+    SkProgramOp,
+    parse_id,
+    parse_on,
+    print_attrs,
+)
+from skir.dialects.syntax import (
+    build_op,
+    int_attr,
+    parse_enum,
+    parse_int_in,
+    parse_symbol,
+    print_symbol,
+    symbol_ref,
+    with_attrs,
+)
 from skir.errors import TaskVerifyException
 
 RESERVED_FLAGS = range(11, 15)
 """Cross-core flag ids taken by SyncAll, the all-core barriers and early-start."""
 EARLY_START_CFGS = (0, 1, 2, 4, 5, 6, 8, 9, 10)
 """`WaitPreTaskEndImpl<cfg>` configurations: 4 x class(prev) + class(cur), aic 0 / aiv 1 / mix 2."""
-ICACHE_UNITS = {SkCore.AIC: 16, SkCore.AIV: 8}
+ICACHE_UNITS = {CoreType.AIC: 16, CoreType.AIV: 8}
 """Preload units (2 KiB each) that fit in each core type's instruction cache."""
 
 
@@ -50,29 +67,18 @@ class BarrierKind(StrEnum):
     PIPE_ALL = auto()
 
 
-class SkPipe(StrEnum):
-    """The pipe a cross-core set is issued on (never S or ALL)."""
-
-    V = auto()
-    M = auto()
-    MTE1 = auto()
-    MTE2 = auto()
-    MTE3 = auto()
-    FIX = auto()
-
-
 @irdl_attr_definition
 class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
     name = "sk.barrier_kind"
 
 
 @irdl_attr_definition
-class SkPipeAttr(EnumAttribute[SkPipe], SpacedOpaqueSyntaxAttribute):
+class SkPipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
     name = "sk.pipe"
 
 
 _BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
-_PIPES = {pipe: SkPipeAttr(pipe) for pipe in SkPipe}
+_PIPES = {pipe: SkPipeAttr(pipe) for pipe in Pipe}
 
 
 @irdl_op_definition
@@ -93,10 +99,7 @@ class BarrierOp(SkProgramOp):
     @classmethod
     def parse(cls, parser: Parser) -> BarrierOp:
         ident = parse_id(parser)
-        op = cls(ident, parse_enum(parser, BarrierKind, "barrier kind"))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        return with_attrs(parser, cls(ident, parse_enum(parser, BarrierKind, "barrier kind")))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data} {self.kind.data.value}")
@@ -114,7 +117,7 @@ class LockOp(SkProgramOp):
     slot = prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, cell: str, slot: int, core: SkCore):
+    def __init__(self, ident: int, cell: str, slot: int, core: CoreType):
         build_op(
             self, {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot), "core": CORE_ATTRS[core]}
         )
@@ -125,10 +128,7 @@ class LockOp(SkProgramOp):
         cell = parse_symbol(parser)
         parser.parse_keyword("slot")
         slot = parse_int_in(parser, 1, 1 << 31, "slot")
-        op = cls(ident, cell.root_reference.data, slot, parse_on(parser))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        return with_attrs(parser, cls(ident, cell.root_reference.data, slot, parse_on(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")
@@ -180,7 +180,7 @@ class SetFlagOp(SkProgramOp):
     pipe = prop_def(SkPipeAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, mode: int, flag: int, pipe: SkPipe, core: SkCore):
+    def __init__(self, ident: int, mode: int, flag: int, pipe: Pipe, core: CoreType):
         build_op(
             self,
             {
@@ -200,11 +200,8 @@ class SetFlagOp(SkProgramOp):
         parser.parse_keyword("flag")
         flag = parse_int_in(parser, 0, 15, "flag id")
         parser.parse_keyword("pipe")
-        pipe = parse_enum(parser, SkPipe, "pipe")
-        op = cls(ident, mode, flag, pipe, parse_on(parser))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        pipe = parse_enum(parser, Pipe, "pipe")
+        return with_attrs(parser, cls(ident, mode, flag, pipe, parse_on(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(
@@ -215,7 +212,7 @@ class SetFlagOp(SkProgramOp):
 
     def verify_(self) -> None:
         _check_flag(self, self.flag.data)
-        if self.mode.data == 1 and self.core.data is not SkCore.AIV:
+        if self.mode.data == 1 and self.core.data is not CoreType.AIV:
             raise TaskVerifyException(
                 self, f"set_flag {self.ident}: mode 1 synchronises the AIVs of a block; run it on aiv"
             )
@@ -230,7 +227,7 @@ class WaitFlagOp(SkProgramOp):
     flag = prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, flag: int, core: SkCore):
+    def __init__(self, ident: int, flag: int, core: CoreType):
         build_op(self, {"id": int_attr(ident), "flag": int_attr(flag), "core": CORE_ATTRS[core]})
 
     @classmethod
@@ -238,10 +235,7 @@ class WaitFlagOp(SkProgramOp):
         ident = parse_id(parser)
         parser.parse_keyword("flag")
         flag = parse_int_in(parser, 0, 15, "flag id")
-        op = cls(ident, flag, parse_on(parser))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        return with_attrs(parser, cls(ident, flag, parse_on(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data} flag {self.flag.data} on {self.core.data.value}")
@@ -284,7 +278,7 @@ class EarlyStartSetOp(_EarlyStartOp):
 
     name = "sk.early_start_set"
 
-    def __init__(self, ident: int, core: SkCore, idle: int | None = None):
+    def __init__(self, ident: int, core: CoreType, idle: int | None = None):
         props = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
         if idle is not None:
             props["idle"] = int_attr(idle)
@@ -293,10 +287,7 @@ class EarlyStartSetOp(_EarlyStartOp):
     @classmethod
     def parse(cls, parser: Parser) -> EarlyStartSetOp:
         ident = parse_id(parser)
-        op = cls(ident, parse_on(parser), _parse_idle(parser))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        return with_attrs(parser, cls(ident, parse_on(parser), _parse_idle(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")
@@ -311,7 +302,7 @@ class EarlyStartWaitOp(_EarlyStartOp):
 
     cfg = prop_def(IntAttr)
 
-    def __init__(self, ident: int, cfg: int, core: SkCore, idle: int | None = None):
+    def __init__(self, ident: int, cfg: int, core: CoreType, idle: int | None = None):
         props = {"id": int_attr(ident), "cfg": int_attr(cfg), "core": CORE_ATTRS[core]}
         if idle is not None:
             props["idle"] = int_attr(idle)
@@ -322,10 +313,7 @@ class EarlyStartWaitOp(_EarlyStartOp):
         ident = parse_id(parser)
         parser.parse_keyword("cfg")
         cfg = parse_int_in(parser, 0, 10, "early-start cfg")
-        op = cls(ident, cfg, parse_on(parser), _parse_idle(parser))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        return with_attrs(parser, cls(ident, cfg, parse_on(parser), _parse_idle(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data} cfg {self.cfg.data}")
@@ -353,7 +341,7 @@ class PreloadOp(SkProgramOp):
     blocks = opt_prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, core: SkCore, kernel: str | None = None, units: int = 0, blocks: int = 0):
+    def __init__(self, ident: int, core: CoreType, kernel: str | None = None, units: int = 0, blocks: int = 0):
         props = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
         if kernel is not None:
             props.update(kernel=symbol_ref(kernel), units=int_attr(units), blocks=int_attr(blocks))
@@ -363,17 +351,13 @@ class PreloadOp(SkProgramOp):
     def parse(cls, parser: Parser) -> PreloadOp:
         ident = parse_id(parser)
         if parser.parse_optional_keyword("max"):
-            op = cls(ident, parse_on(parser))
-        else:
-            kernel = parse_symbol(parser).root_reference.data
-            parser.parse_keyword("units")
-            units = parse_int_in(parser, 1, 16, "units")
-            parser.parse_keyword("blocks")
-            blocks = parse_int_in(parser, 1, 65535, "blocks")
-            op = cls(ident, parse_on(parser), kernel, units, blocks)
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+            return with_attrs(parser, cls(ident, parse_on(parser)))
+        kernel = parse_symbol(parser).root_reference.data
+        parser.parse_keyword("units")
+        units = parse_int_in(parser, 1, 16, "units")
+        parser.parse_keyword("blocks")
+        blocks = parse_int_in(parser, 1, 65535, "blocks")
+        return with_attrs(parser, cls(ident, parse_on(parser), kernel, units, blocks))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")
@@ -404,16 +388,13 @@ class DcciOp(SkProgramOp):
 
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, core: SkCore):
+    def __init__(self, ident: int, core: CoreType):
         build_op(self, {"id": int_attr(ident), "core": CORE_ATTRS[core]})
 
     @classmethod
     def parse(cls, parser: Parser) -> DcciOp:
         ident = parse_id(parser)
-        op = cls(ident, parse_on(parser))
-        if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
-            op.attributes.update(attrs.data)
-        return op
+        return with_attrs(parser, cls(ident, parse_on(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data} on {self.core.data.value}")

@@ -103,6 +103,16 @@ def quoted(text: str) -> str:
     return f'"{out}"'
 
 
+OpT = TypeVar("OpT", bound=Operation)
+
+
+def with_attrs(parser: Parser, op: OpT) -> OpT:
+    """Parse an optional `attributes {...}` into `op`'s discardable attributes; returns `op`."""
+    if (attrs := parser.parse_optional_attr_dict_with_keyword()) is not None:
+        op.attributes.update(attrs.data)
+    return op
+
+
 def parse_body(parser: Parser) -> Region:
     """Parse a `{...}` region, giving an empty one its single (empty) block."""
     region = parser.parse_region()

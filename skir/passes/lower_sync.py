@@ -42,9 +42,9 @@ from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
+    CoreType,
     LockOp,
     NotifyOp,
-    SkCore,
     SubtaskOp,
     SuperKernelOp,
     WaitLockOp,
@@ -73,16 +73,16 @@ def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
     return BarrierKind.SYNC_ALL
 
 
-def _cores(cls: CoreClass) -> tuple[SkCore, ...]:
+def _cores(cls: CoreClass) -> tuple[CoreType, ...]:
     if cls is CoreClass.MIX:
-        return SkCore.AIC, SkCore.AIV
-    return (SkCore.AIC,) if cls is CoreClass.AIC else (SkCore.AIV,)
+        return CoreType.AIC, CoreType.AIV
+    return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
 
 
 class _Lowering:
     def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp]):
         self.sk, self.kernels = sk, kernels
-        self.program: list[tuple[Operation, tuple[SkCore, ...]]] = []
+        self.program: list[tuple[Operation, tuple[CoreType, ...]]] = []
 
     def cls(self, sub: SubtaskOp) -> CoreClass:
         return core_class(self.kernels[sub.kernel.root_reference.data].type)
@@ -90,7 +90,7 @@ class _Lowering:
     def barrier(self, kind: BarrierKind) -> None:
         self.program.append((BarrierOp(0, kind), _cores(_BARRIER_CLASS[kind])))
 
-    def add(self, op: Operation, cores: tuple[SkCore, ...]) -> None:
+    def add(self, op: Operation, cores: tuple[CoreType, ...]) -> None:
         op.detach()
         self.program.append((op, cores))
 
@@ -149,7 +149,7 @@ class _Lowering:
             if isinstance(op, SubtaskOp) and op.deps is not None:
                 op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
             for i, core in enumerate(cores):
-                block = self.sk.aic.block if core is SkCore.AIC else self.sk.aiv.block
+                block = self.sk.aic.block if core is CoreType.AIC else self.sk.aiv.block
                 block.add_op(op if i == 0 else op.clone())
 
 

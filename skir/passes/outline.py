@@ -64,9 +64,9 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, WaitRule, core_class
 from skir.dialects.superkernel import (
+    CoreType,
     NotifyOp,
     ResetLockOp,
-    SkCore,
     SkForm,
     SubtaskOp,
     SuperKernelOp,
@@ -81,9 +81,9 @@ def superkernel_name(model: ModelOp, index: int) -> str:
     return f"{model.sym_name.data}_sk{index}"
 
 
-def lock_core(cls: CoreClass) -> SkCore:
+def lock_core(cls: CoreClass) -> CoreType:
     """The core type whose block 0 performs a lock access for a sub-task of class `cls`."""
-    return SkCore.AIV if cls is CoreClass.AIV else SkCore.AIC
+    return CoreType.AIV if cls is CoreClass.AIV else CoreType.AIC
 
 
 class _Outliner:
@@ -185,10 +185,10 @@ class _Outliner:
         deps = self._deps(order)
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
-        program: list[tuple[Operation, tuple[SkCore, ...]]] = []
+        program: list[tuple[Operation, tuple[CoreType, ...]]] = []
         ident = 0
 
-        def lock(cls: type[NotifyOp | WaitLockOp | ResetLockOp], cell: str, core: SkCore) -> None:
+        def lock(cls: type[NotifyOp | WaitLockOp | ResetLockOp], cell: str, core: CoreType) -> None:
             nonlocal ident
             program.append((cls(ident, cell, slots[cell][1], core), (core,)))
             ident += 1
@@ -209,8 +209,8 @@ class _Outliner:
             for cell in waits_before[m]:
                 lock(WaitLockOp, cell, lock_core(cls))
             sub_id[m] = ident
-            cores = (SkCore.AIC,) if cls is CoreClass.AIC else (SkCore.AIV,) if cls is CoreClass.AIV else (
-                SkCore.AIC, SkCore.AIV)
+            cores = (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,) if cls is CoreClass.AIV else (
+                CoreType.AIC, CoreType.AIV)
             sub = SubtaskOp(ident, kernel.sym_name.data, launches[m].blocks.data, slots[m][0],  # type: ignore
                             g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in deps[m]])
             program.append((sub, cores))
@@ -228,7 +228,7 @@ class _Outliner:
         aic, aiv = Block(), Block()
         for op, cores in program:
             for i, core in enumerate(cores):
-                (aic if core is SkCore.AIC else aiv).add_op(op if i == 0 else op.clone())
+                (aic if core is CoreType.AIC else aiv).add_op(op if i == 0 else op.clone())
         sk = SuperKernelOp(
             name, shape.kernel_type, shape.blocks, SkForm.CHAIN if chain else SkForm.QUEUE, offset,
             options.to_string(), Region(aic), Region(aiv),

@@ -78,7 +78,6 @@ from skir.dialects.superkernel import (
     BarrierOp,
     LockOp,
     NotifyOp,
-    SkCore,
     SubtaskOp,
     SuperKernelOp,
     WaitLockOp,
@@ -121,8 +120,7 @@ def _barrier(kind: BarrierKind) -> list[Operation]:
 
 def _lock(op: LockOp) -> Operation:
     kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
-    core = CoreType.AIC if op.core.data is SkCore.AIC else CoreType.AIV
-    return IfCoreOp(core, Region(Block([kind(op.slot.data)])))
+    return IfCoreOp(op.core.data, Region(Block([kind(op.slot.data)])))
 
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:
