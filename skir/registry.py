@@ -58,6 +58,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ToAscendCPass
 
+    def get_check() -> type[ModulePass]:
+        from skir.passes.check import CheckPass
+
+        return CheckPass
+
     def get_pipeline() -> type[ModulePass]:
         from skir.passes.pipeline import SuperKernelPipelinePass
 
@@ -69,6 +74,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "sk-lower-sync": get_lower_sync,
         "sk-to-ascendc": get_to_ascendc,
         "superkernel-pipeline": get_pipeline,
+        "sk-check": get_check,
     }
 
 

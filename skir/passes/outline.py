@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -74,7 +74,16 @@ from skir.dialects.superkernel import (
 )
 from skir.errors import SkirError
 from skir.options import SkOptions
-from skir.passes.common import CUT_ATTR, GROUP_ATTR, LABEL_ATTR, kernel_table, models, pass_options
+from skir.passes.common import (
+    CUT_ATTR,
+    GROUP_ATTR,
+    LABEL_ATTR,
+    WAS_ATTR,
+    WAS_KIND_ATTR,
+    kernel_table,
+    models,
+    pass_options,
+)
 
 
 def superkernel_name(model: ModelOp, index: int) -> str:
@@ -294,6 +303,9 @@ class _Outliner:
                 new = ValueWaitOp(seq, cell, WaitRule.EQ, value)  # type: ignore[arg-type]
             if CUT_ATTR in old.attributes:
                 new.attributes[CUT_ATTR] = old.attributes[CUT_ATTR]
+            if not isinstance(new, DisabledOp):
+                new.attributes[WAS_KIND_ATTR] = StringAttr(old.KIND)
+                new.attributes[WAS_ATTR] = DictionaryAttr({k: v for k, v in old.properties.items() if k != "seq"})
             Rewriter.replace_op(old, new)
         if plan.cells:
             first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))

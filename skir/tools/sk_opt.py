@@ -155,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if verbose:
                 raise
             print(f"sk-opt: {describe_exception(err, source_map)}", file=sys.stderr)
+            for line in getattr(err, "details", [])[1:]:
+                print(f"sk-opt: {line}", file=sys.stderr)
             return int(err.code if isinstance(err, SkirError) else _exit_code(err))
     return ExitCode.OK
 

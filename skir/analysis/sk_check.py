@@ -1,0 +1,243 @@
+"""`sk-check`: prove from a rewritten module alone that it keeps every order and cannot hang.
+
+It rebuilds the original model (`skir.analysis.original`), runs the rewritten one once on
+the abstract machine of `skir.analysis.sync_machine`, and reports, one line each:
+
+- a deadlock: every agent left blocked, with what it waits for;
+- every happens-before edge of the original model between two working tasks (kernels,
+  opaque tasks) that the rewrite no longer enforces: the consumer may start before the
+  producer has finished on every core that runs it (for a producer that runs the
+  early-start handshake itself, before it reached its set point);
+- a cross-core credit left over at the end, or more than 15 pending on one core and flag
+  in some schedule (the maximum over schedules: each core type's waits on a flag are
+  held back one at a time while everything else runs as far as it can);
+- a cell skir added that is not 0 at the end (the model could not be replayed);
+- a stream whose slot count changed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.original import original_model
+from skir.analysis.sync_machine import SyncMachine
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import SubtaskOp, SuperKernelOp, WaitFlagOp
+
+MAX_CREDITS = 15
+
+
+@dataclass
+class CheckReport:
+    """What `sk-check` found: one line per violation (none: the module is proved)."""
+
+    violations: list[str] = field(default_factory=list)
+    edges: int = 0
+    """Happens-before edges checked."""
+    superkernels: int = 0
+    syncs: int = 0
+    """Sync ops in the SuperKernels' programs (an op in both programs counts once)."""
+    subtasks: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+def check_model(model: ModelOp) -> CheckReport:
+    """Check one rewritten `aclgraph.model` (see the module docstring)."""
+    report = CheckReport()
+    sks = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, SuperKernelOp)}
+    graph = TaskGraph(model)
+    machine = SyncMachine(graph, sks)
+    blocked = machine.run()
+    report.violations += machine.errors
+    report.violations += [f"deadlock: {b.agent} waits on {b.what}" for b in blocked]
+    _count(report, sks)
+    _check_slots(report, model)
+    _check_edges(report, model, graph, machine)
+    if not blocked:
+        _check_leftovers(report, machine)
+        _check_cells(report, model, machine)
+    for sk in sks.values():
+        _check_pending(report, sk)
+    return report
+
+
+def _count(report: CheckReport, sks: dict[str, SuperKernelOp]) -> None:
+    report.superkernels = len(sks)
+    for sk in sks.values():
+        ops = sk.program()
+        report.subtasks += sum(isinstance(op, SubtaskOp) for op in ops)
+        report.syncs += sum(not isinstance(op, SubtaskOp) for op in ops)
+
+
+def _check_slots(report: CheckReport, model: ModelOp) -> None:
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp) and stream.slots is not None:
+            count = sum(1 for _ in stream.body.block.ops)
+            if count != stream.slots.data:
+                report.violations.append(
+                    f"slots: @{stream.sym_name.data} has {count} slots, {stream.slots.data} were captured"
+                )
+
+
+class _Members:
+    """Where each fused kernel task runs: its SuperKernel and its place in each program."""
+
+    def __init__(self, machine: SyncMachine, sks: dict[str, SuperKernelOp]):
+        self.machine = machine
+        self.of_seq: dict[int, tuple[int, int]] = {}
+        self.index: dict[tuple[int, CoreType, int], int] = {}
+        for k, name in enumerate(machine.names):
+            sk = sks[name]
+            for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
+                for i, op in enumerate(region.block.ops):
+                    if isinstance(op, SubtaskOp):
+                        self.of_seq[op.seq.data] = (k, op.ident)
+                        self.index[(k, core, op.ident)] = i
+
+    def places(self, seq: int) -> list[tuple[int, CoreType, int]]:
+        k, ident = self.of_seq[seq]
+        return [(k, core, self.index[(k, core, ident)]) for core in CoreType if (k, core, ident) in self.index]
+
+
+def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine: SyncMachine) -> None:
+    sks = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, SuperKernelOp)}
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    original = original_model(model)
+    g0 = TaskGraph(original)
+    hb0 = HappensBefore(g0)
+    members = _Members(machine, sks)
+    node = {seq: n for n, seq in enumerate(graph.seq)}
+    work = [isinstance(op, LaunchOp | OpaqueOp) for op in g0.ops]
+    last_work: list[list[int]] = []
+    for s in range(len(g0.streams)):
+        last, row = -1, []
+        for n in g0.stream_nodes(s):
+            if work[n]:
+                last = n
+            row.append(last)
+        last_work.append(row)
+
+    def starts(seq: int) -> list[np.ndarray] | None:
+        if seq in members.of_seq:
+            k, ident = members.of_seq[seq]
+            found = [a.starts[ident] for (sk, _), a in machine.agents.items() if sk == k and ident in a.starts]
+            return found if found else None
+        start = machine.task_start.get(node[seq])
+        return None if start is None else [start]
+
+    def finished(seq: int, op: TaskOp) -> list[tuple[int, int, str]]:
+        if seq in members.of_seq:
+            setpoint = isinstance(op, LaunchOp) and kernels[op.kernel.root_reference.data].early_start_set is not None
+            return [
+                (machine.entry(k, core), 2 * i + (1 if setpoint else 2), f"{machine.names[k]} {core.value}")
+                for k, core, i in members.places(seq)
+            ]
+        n = node[seq]
+        return [(graph.stream_of[n], graph.pos[n] + 1, "")]
+
+    for b in range(len(g0)):
+        if not work[b]:
+            continue
+        knowledge = starts(g0.seq[b])
+        if knowledge is None:
+            continue
+        clock = hb0.clock(b)
+        for t in range(len(g0.streams)):
+            p = int(clock[t]) - (1 if t == g0.stream_of[b] else 0)
+            if p < 0:
+                continue
+            a = last_work[t][p]
+            if a < 0:
+                continue
+            report.edges += 1
+            for entry, need, where in finished(g0.seq[a], g0.ops[a]):
+                if any(k[entry] < need for k in knowledge):
+                    by = f" (not after every {where.split()[-1]} core of {where.split()[0]})" if where else ""
+                    report.violations.append(f"edge not enforced: {g0.name(a)} -> {g0.name(b)}{by}")
+                    break
+
+
+def _check_leftovers(report: CheckReport, machine: SyncMachine) -> None:
+    for key, sets in machine.sets.items():
+        left = sets - machine.waits[key]
+        if left:
+            k, core, flag = key
+            report.violations.append(
+                f"leftover: {machine.names[k]} {core.value} flag {flag} holds {left} credit(s) at the end"
+            )
+    for (k, prev), sets in machine.early_sets.items():
+        for core in CoreType:
+            if (k, core) in machine.agents:
+                waits = machine.early_waits[(k, core, prev)]
+                if waits != len(sets):
+                    report.violations.append(
+                        f"leftover: {machine.names[k]}: {len(sets)} early-start set(s) of {prev.value} but "
+                        f"{waits} wait(s) on {core.value}"
+                    )
+
+
+def _check_cells(report: CheckReport, model: ModelOp, machine: SyncMachine) -> None:
+    original = original_model(model)
+    used = set()
+    for stream in original.body.block.ops:
+        if isinstance(stream, StreamOp):
+            for op in stream.body.block.ops:
+                if isinstance(op, ValueWriteOp | ValueWaitOp):
+                    used.add(op.cell.root_reference.data)
+    for cell, (value, _) in sorted(machine.cells.items()):
+        if cell not in used and value != 0:
+            report.violations.append(f"cell @{cell} holds {value} at the end; the model cannot be replayed")
+
+
+def _check_pending(report: CheckReport, sk: SuperKernelOp) -> None:
+    """The most credits one core type can hold on a flag, over every schedule."""
+    waited: dict[tuple[CoreType, int], int] = defaultdict(int)
+    for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
+        for op in region.block.ops:
+            if isinstance(op, WaitFlagOp):
+                waited[(core, op.flag.data)] += 1
+    for (core, flag), total in sorted(waited.items()):
+        limit = [0]
+
+        def release(_k: int, c: CoreType, f: int, done: int, core: CoreType = core, flag: int = flag) -> bool:
+            return (c, f) != (core, flag) or done < limit[0]
+
+        machine = SyncMachine.isolated(sk, release)
+        worst = 0
+        for held in range(total + 1):
+            limit[0] = held
+            machine.run()
+            key = (0, core, flag)
+            worst = max(worst, machine.sets[key] - machine.waits[key])
+        if worst > MAX_CREDITS:
+            report.violations.append(
+                f"credits: {sk.sym_name.data} {core.value} flag {flag} can hold {worst} credits (more than "
+                f"{MAX_CREDITS})"
+            )
+
+
+def check_module(module: object) -> CheckReport:
+    """Check every `aclgraph.model` of a module; one report for all."""
+    from xdsl.dialects.builtin import ModuleOp
+
+    assert isinstance(module, ModuleOp)
+    total = CheckReport()
+    for op in module.ops:
+        if isinstance(op, ModelOp):
+            report = check_model(op)
+            total.violations += report.violations
+            total.edges += report.edges
+            total.superkernels += report.superkernels
+            total.syncs += report.syncs
+            total.subtasks += report.subtasks
+    return total

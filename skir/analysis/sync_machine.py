@@ -1,0 +1,369 @@
+"""An abstract machine that executes a rewritten model: streams, SuperKernels and their syncs.
+
+Agents: one per stream (its tasks in order) and, while a SuperKernel runs, one per core
+type it uses (`aic`, `aiv`). Cores of one type run the same program (block guards only
+skip calls), so one agent stands for all of them. Every agent carries *knowledge*, a
+vector with one entry per stream (tasks completed there) and two per SuperKernel (how far
+every AIC, every AIV has provably got, in half-steps of its program: `2 i` = all ops before
+op `i` done, `2 i + 1` = every core reached the early-start set point inside op `i`).
+
+A core type's agent keeps two vectors: `common` (what every core of the type knows) and
+`block0` (what block 0 knows: it alone polls and stores GM locks). Barriers of the type
+make block 0's knowledge common and raise the type's entry; mode-2 flags carry the setter
+type's common knowledge as a credit the waiter type consumes (first in, first out);
+`SyncAll` is a rendezvous of both types; early-start sets and waits pair by order; GM locks
+carry block 0's knowledge through the cell. Stream tasks: event waits need a record of
+their epoch, value waits their rule; a SuperKernel launch blocks its stream until both
+agents finish.
+
+Waits only ever become satisfiable (a reset is always ordered after the waits it could
+starve), so one schedule decides deadlock: the machine runs a worklist until nothing can
+move and reports every agent still blocked.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph import (
+    LaunchSkOp,
+    OpaqueOp,
+    RecordOp,
+    ValueWaitOp,
+    ValueWriteOp,
+    WaitOp,
+)
+from skir.dialects.aclgraph_enums import KernelType, OpaqueKind, rule_holds
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
+    NotifyOp,
+    ResetLockOp,
+    SetFlagOp,
+    SkProgramOp,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitFlagOp,
+    WaitLockOp,
+)
+
+_TYPES = (CoreType.AIC, CoreType.AIV)
+_USES = {
+    KernelType.MIX_AIV_1_0: (CoreType.AIV,),
+    KernelType.MIX_AIC_1_0: (CoreType.AIC,),
+    KernelType.MIX_AIC_1_1: _TYPES,
+    KernelType.MIX_AIC_1_2: _TYPES,
+}
+_EARLY_CLASS = {0: (CoreType.AIC,), 1: (CoreType.AIV,), 2: _TYPES}
+
+
+@dataclass
+class Blocked:
+    """Why an agent cannot move: a one-line description."""
+
+    agent: str
+    what: str
+
+
+@dataclass
+class CoreAgent:
+    """The program of one core type of a running SuperKernel."""
+
+    sk: int
+    core: CoreType
+    ops: list[SkProgramOp]
+    common: np.ndarray
+    block0: np.ndarray
+    pc: int = 0
+    done: bool = False
+    starts: dict[int, np.ndarray] = field(default_factory=dict)
+    """Sub-task id -> the common knowledge when it starts."""
+
+
+class SyncMachine:
+    """Runs the rewritten model once (see the module docstring)."""
+
+    def __init__(self, graph: TaskGraph | None, superkernels: dict[str, SuperKernelOp],
+                 release: Callable[[int, CoreType, int, int], bool] | None = None):
+        self.graph = graph  # type: ignore[assignment]
+        self.names = list(superkernels)
+        self.sks = superkernels
+        self.sk_index = {name: i for i, name in enumerate(self.names)}
+        self.n_streams = len(graph.streams) if graph is not None else 0
+        self.width = self.n_streams + 2 * len(self.names)
+        self.release = release
+        self.stream_clock = [self.zero() for _ in range(self.n_streams)]
+        self.stream_pc = [0] * self.n_streams
+        self.task_start: dict[int, np.ndarray] = {}
+        """Node of a stream task -> knowledge when it starts."""
+        self.recorded: dict[int, np.ndarray] = {}
+        """Record node -> knowledge it published."""
+        self.cells: dict[str, tuple[int, np.ndarray]] = {}
+        self.notifies: dict[str, list[np.ndarray]] = defaultdict(list)
+        self.notify_waits: dict[str, int] = defaultdict(int)
+        self.agents: dict[tuple[int, CoreType], CoreAgent] = {}
+        self.finished: dict[int, list[CoreAgent]] = {}
+        self.credits: dict[tuple[int, CoreType, int], deque[np.ndarray]] = defaultdict(deque)
+        self.sets: dict[tuple[int, CoreType, int], int] = defaultdict(int)
+        self.waits: dict[tuple[int, CoreType, int], int] = defaultdict(int)
+        self.max_pending: dict[tuple[int, CoreType, int], int] = defaultdict(int)
+        self.early_sets: dict[tuple[int, CoreType], list[np.ndarray]] = defaultdict(list)
+        self.early_waits: dict[tuple[int, CoreType, CoreType], int] = defaultdict(int)
+        self.sync_all: dict[tuple[int, int], dict] = defaultdict(dict)  # type: ignore[type-arg]
+        self.notify_names = {o.notify.data for o in graph.ops if isinstance(o, OpaqueOp) and o.notify is not None
+                             and o.kind.data is OpaqueKind.NOTIFY_RECORD} if graph is not None else set()
+        self.isolated = graph is None
+        self.errors: list[str] = []
+
+    # ---- knowledge ---------------------------------------------------------------------
+
+    def zero(self) -> np.ndarray:
+        return np.zeros(self.width, dtype=np.int64)
+
+    def entry(self, sk: int, core: CoreType) -> int:
+        return self.n_streams + 2 * sk + (0 if core is CoreType.AIC else 1)
+
+    @classmethod
+    def isolated(cls, sk: SuperKernelOp,
+                 release: Callable[[int, CoreType, int, int], bool] | None = None) -> SyncMachine:
+        """A machine running one SuperKernel alone: its lock waits are taken as satisfied."""
+        machine = cls(None, {sk.sym_name.data: sk}, release)
+        machine.start(0, machine.zero())
+        return machine
+
+    # ---- running -----------------------------------------------------------------------
+
+    def run(self) -> list[Blocked]:
+        """Run to quiescence; the agents left blocked (empty: no deadlock)."""
+        progress = True
+        while progress:
+            progress = False
+            for s in range(self.n_streams):
+                while self._step_stream(s):
+                    progress = True
+            for key in list(self.agents):
+                agent = self.agents.get(key)
+                while agent is not None and not agent.done and self._step_core(agent):
+                    progress = True
+        return self.blocked()
+
+    def blocked(self) -> list[Blocked]:
+        g, out = self.graph, []
+        for s in range(self.n_streams):
+            if self.stream_pc[s] < g.start[s + 1] - g.start[s]:
+                n = g.start[s] + self.stream_pc[s]
+                out.append(Blocked(g.name(n), self._stream_wait_reason(n)))
+        for agent in self.agents.values():
+            if not agent.done:
+                op = agent.ops[agent.pc]
+                out.append(Blocked(f"{self.names[agent.sk]} {agent.core.value}", f"{op.name} id {op.ident}"))
+        return out
+
+    def _stream_wait_reason(self, n: int) -> str:
+        op = self.graph.ops[n]
+        if isinstance(op, LaunchSkOp):
+            return f"launch_sk @{op.sk.root_reference.data} (the SuperKernel has not finished)"
+        if isinstance(op, ValueWaitOp):
+            cell = op.cell.root_reference.data
+            value = self.cells.get(cell, (0, None))[0]
+            return f"value_wait @{cell} {op.rule.data.value} {op.value.data} (cell is {value})"
+        if isinstance(op, WaitOp):
+            return f"wait @{op.event.root_reference.data} (not recorded in its epoch)"
+        return op.name
+
+    def _step_stream(self, s: int) -> bool:
+        g = self.graph
+        if self.stream_pc[s] >= g.start[s + 1] - g.start[s]:
+            return False
+        n = g.start[s] + self.stream_pc[s]
+        op = g.ops[n]
+        clock = self.stream_clock[s]
+        if n not in self.task_start:
+            if not self._stream_ready(n, op, clock):
+                return False
+            self.task_start[n] = clock.copy()
+            if isinstance(op, LaunchSkOp):
+                self._launch(n, op, clock)
+                return True
+        if isinstance(op, LaunchSkOp):
+            k = self.sk_index[op.sk.root_reference.data]
+            if k not in self.finished:
+                return False
+            for agent in self.finished[k]:
+                np.maximum(clock, agent.common, out=clock)
+                np.maximum(clock, agent.block0, out=clock)
+                clock[self.entry(k, agent.core)] = 2 * len(agent.ops)
+        self._complete_stream_task(n, op, clock)
+        clock[s] = self.stream_pc[s] + 1
+        self.stream_pc[s] += 1
+        return True
+
+    def _stream_ready(self, n: int, op: object, clock: np.ndarray) -> bool:
+        g = self.graph
+        if isinstance(op, WaitOp):
+            epoch = g.epoch_of[n]
+            if op.external is not None and not epoch.records:
+                return True
+            done = [r for r in epoch.records if r in self.recorded]
+            if not done:
+                return False
+            if epoch.single_record:
+                np.maximum(clock, self.recorded[done[0]], out=clock)
+            return True
+        if isinstance(op, ValueWaitOp):
+            cell = op.cell.root_reference.data
+            value, knowledge = self.cells.get(cell, (0, None))
+            if not rule_holds(op.rule.data, value, op.value.data):
+                return False
+            if knowledge is not None:
+                np.maximum(clock, knowledge, out=clock)
+            return True
+        if isinstance(op, OpaqueOp) and op.notify is not None and op.kind.data is OpaqueKind.NOTIFY_WAIT:
+            name = op.notify.data
+            if not self.notifies[name] and name in self.notify_names:
+                return False
+            for knowledge in self.notifies[name]:
+                np.maximum(clock, knowledge, out=clock)
+        return True
+
+    def _complete_stream_task(self, n: int, op: object, clock: np.ndarray) -> None:
+        if isinstance(op, RecordOp):
+            self.recorded[n] = clock.copy()
+        elif isinstance(op, ValueWriteOp):
+            self.cells[op.cell.root_reference.data] = (op.value.data, clock.copy())
+        elif isinstance(op, OpaqueOp) and op.notify is not None and op.kind.data is OpaqueKind.NOTIFY_RECORD:
+            self.notifies[op.notify.data].append(clock.copy())
+
+    def _launch(self, n: int, op: LaunchSkOp, clock: np.ndarray) -> None:
+        self.start(self.sk_index[op.sk.root_reference.data], clock)
+
+    def start(self, k: int, clock: np.ndarray) -> None:
+        """Start SuperKernel `k`'s core agents with the launching stream's knowledge."""
+        sk = self.sks[self.names[k]]
+        uses = _USES.get(sk.type, _TYPES)
+        for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
+            ops = list(region.block.ops)
+            if core not in uses:
+                if ops:
+                    self.errors.append(
+                        f"{self.names[k]}: a {sk.type.value} SuperKernel has no {core.value} cores but its "
+                        f"{core.value} program is not empty"
+                    )
+                continue
+            agent = CoreAgent(k, core, ops, clock.copy(), clock.copy())  # type: ignore[arg-type]
+            self.agents[(k, core)] = agent
+            if not ops:
+                agent.done = True
+        self._maybe_finish(k)
+
+    def _maybe_finish(self, k: int) -> None:
+        agents = [a for (sk, _), a in self.agents.items() if sk == k]
+        if agents and all(a.done for a in agents) and k not in self.finished:
+            self.finished[k] = agents
+
+    # ---- the programs of a running SuperKernel -------------------------------------------
+
+    def _step_core(self, a: CoreAgent) -> bool:
+        if a.pc >= len(a.ops):
+            a.done = True
+            self._maybe_finish(a.sk)
+            return False
+        op = a.ops[a.pc]
+        moved = self._execute(a, op)
+        if moved:
+            np.maximum(a.block0, a.common, out=a.block0)
+            a.pc += 1
+            if a.pc >= len(a.ops):
+                a.done = True
+                self._maybe_finish(a.sk)
+        return moved
+
+    def _execute(self, a: CoreAgent, op: SkProgramOp) -> bool:
+        k, core = a.sk, a.core
+        if isinstance(op, SubtaskOp):
+            a.starts[op.ident] = a.common.copy()
+        elif isinstance(op, BarrierOp):
+            kind = op.kind.data
+            if kind is BarrierKind.SYNC_ALL:
+                return self._sync_all(a, op)
+            if kind is not BarrierKind.PIPE_ALL:
+                np.maximum(a.common, a.block0, out=a.common)
+                e = self.entry(k, core)
+                a.common[e] = max(a.common[e], 2 * a.pc)
+        elif isinstance(op, SetFlagOp):
+            target = core if op.mode.data != 2 else (CoreType.AIV if core is CoreType.AIC else CoreType.AIC)
+            key = (k, target, op.flag.data)
+            message = a.common.copy()
+            if op.mode.data == 0:
+                message[self.entry(k, core)] = max(message[self.entry(k, core)], 2 * a.pc)
+            self.credits[key].append(message)
+            self.sets[key] += 1
+            pending = self.sets[key] - self.waits[key]
+            self.max_pending[key] = max(self.max_pending[key], pending)
+        elif isinstance(op, WaitFlagOp):
+            key = (k, core, op.flag.data)
+            if self.release is not None and not self.release(k, core, op.flag.data, self.waits[key]):
+                return False
+            if not self.credits[key]:
+                return False
+            np.maximum(a.common, self.credits[key].popleft(), out=a.common)
+            self.waits[key] += 1
+        elif isinstance(op, EarlyStartSetOp):
+            message = a.common.copy()
+            e = self.entry(k, core)
+            follows_subtask = a.pc > 0 and isinstance(a.ops[a.pc - 1], SubtaskOp)
+            point = 2 * (a.pc - 1) + 1 if op.idle is not None and follows_subtask else 2 * a.pc
+            message[e] = max(message[e], point)
+            self.early_sets[(k, core)].append(message)
+        elif isinstance(op, EarlyStartWaitOp):
+            for prev in _EARLY_CLASS[op.cfg.data // 4]:
+                if (k, prev) not in self.agents:
+                    continue
+                index = self.early_waits[(k, core, prev)]
+                if len(self.early_sets[(k, prev)]) <= index:
+                    return False
+            for prev in _EARLY_CLASS[op.cfg.data // 4]:
+                if (k, prev) in self.agents:
+                    index = self.early_waits[(k, core, prev)]
+                    np.maximum(a.common, self.early_sets[(k, prev)][index], out=a.common)
+                    self.early_waits[(k, core, prev)] += 1
+        elif isinstance(op, NotifyOp):
+            self.cells[op.cell.root_reference.data] = (1, a.block0.copy())
+        elif isinstance(op, WaitLockOp):
+            value, knowledge = self.cells.get(op.cell.root_reference.data, (0, None))
+            if value != 1 and not self.isolated:
+                return False
+            if knowledge is not None:
+                np.maximum(a.block0, knowledge, out=a.block0)
+        elif isinstance(op, ResetLockOp):
+            self.cells[op.cell.root_reference.data] = (0, self.zero())
+        return True
+
+    def _sync_all(self, a: CoreAgent, op: BarrierOp) -> bool:
+        """`SyncAll<false>`: both core types meet; each leaves knowing what both knew on arrival."""
+        state = self.sync_all[(a.sk, op.ident)]
+        if a.core not in state:
+            state[a.core] = (a.pc, a.common.copy(), a.block0.copy())
+        members = [c for c in _TYPES if (a.sk, c) in self.agents]
+        if any(c not in state for c in members):
+            return False
+        merged = state.get("merged")
+        if merged is None:
+            merged = self.zero()
+            for c in members:
+                pc, common, block0 = state[c]
+                np.maximum(merged, common, out=merged)
+                np.maximum(merged, block0, out=merged)
+                e = self.entry(a.sk, c)
+                merged[e] = max(merged[e], 2 * pc)
+            state["merged"] = merged
+        np.maximum(a.common, merged, out=a.common)
+        return True
