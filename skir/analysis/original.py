@@ -1,29 +1,22 @@
 """The model as it was before `sk-outline`, rebuilt from a rewritten module alone.
 
-Disabled slots keep their task in `was`; slots turned into a SuperKernel launch or a value
-task keep it in the `sk.was_kind` / `sk.was` attributes. Restoring every slot (and dropping
+Every slot a rewrite changed keeps its task in `was` (`aclgraph.disabled`, and the launches
+and value tasks `sk-outline` put in member and event slots). Restoring every slot (and dropping
 the `sk.kernel` ops) gives back the captured model, whose happens-before relation is what
 a rewrite must preserve.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DictionaryAttr, StringAttr
 from xdsl.ir import Block, Operation, Region
 
-from skir.dialects.aclgraph import REENABLEABLE_TASKS, DisabledOp, ModelOp, StreamOp, TaskOp
-from skir.passes.common import WAS_ATTR, WAS_KIND_ATTR
+from skir.dialects.aclgraph import ModelOp, StreamOp, TaskOp
 
 
 def original_task(op: TaskOp) -> TaskOp:
     """The task a slot held before the rewrite (a fresh op), or a clone of it if it was kept."""
-    if isinstance(op, DisabledOp):
-        return op.original()
-    kind = op.attributes.get(WAS_KIND_ATTR)
-    was = op.attributes.get(WAS_ATTR)
-    if isinstance(kind, StringAttr) and isinstance(was, DictionaryAttr):
-        return REENABLEABLE_TASKS[kind.data].create(properties={**was.data, "seq": op.seq})
-    return op.clone()
+    was = op.was_task()
+    return was if was is not None else op.clone()
 
 
 def original_model(model: ModelOp) -> ModelOp:

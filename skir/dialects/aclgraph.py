@@ -230,6 +230,8 @@ class TaskOp(IRDLOperation, ABC):
     traits = lazy_traits_def(lambda: (HasParent(StreamOp),))
 
     KIND: ClassVar[str]
+    KEEPS_WAS: ClassVar[bool] = False
+    """Whether the op may carry `was <task>` (the task its slot held before a rewrite)."""
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
@@ -244,6 +246,8 @@ class TaskOp(IRDLOperation, ABC):
         seq = parse_seq(parser)
         props = cls.parse_fields(parser)
         props["seq"] = seq
+        if cls.KEEPS_WAS and parser.parse_optional_keyword("was"):
+            props.update(_parse_was(parser))
         if parser.parse_optional_keyword("task_group"):
             props["task_group"] = _UNIT
         attrs = parser.parse_optional_attr_dict_with_keyword()
@@ -252,6 +256,8 @@ class TaskOp(IRDLOperation, ABC):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" seq {self.seq.data}")
         self.print_fields(printer, self.properties)
+        if self.KEEPS_WAS and "was_kind" in self.properties:
+            _print_was(printer, self.properties)
         if self.task_group is not None:
             printer.print_string(" task_group")
         printer.print_op_attributes(self.attributes, print_keyword=True)
@@ -259,6 +265,43 @@ class TaskOp(IRDLOperation, ABC):
     @property
     def seq_value(self) -> int:
         return self.seq.data
+
+    def was_task(self) -> TaskOp | None:
+        """A fresh copy of the task this slot held before a rewrite, if it records one."""
+        kind, was = self.properties.get("was_kind"), self.properties.get("was")
+        if not isinstance(kind, StringAttr) or not isinstance(was, DictionaryAttr):
+            return None
+        return REENABLEABLE_TASKS[kind.data].create(properties={**was.data, "seq": self.seq})
+
+
+def _parse_was(parser: Parser) -> dict[str, Attribute]:
+    """`<kind> <fields of that task> [task_group]`, after the `was` keyword."""
+    start = parser.pos
+    kind = parser.parse_identifier()
+    original = REENABLEABLE_TASKS.get(kind)
+    if original is None:
+        parser.raise_error(
+            f"unknown task kind '{kind}' (one of {', '.join(REENABLEABLE_TASKS)})", start, parser.pos
+        )
+    props = original.parse_fields(parser)
+    if parser.parse_optional_keyword("task_group"):
+        props["task_group"] = _UNIT
+    return {"was_kind": string_attr(kind), "was": DictionaryAttr(props)}
+
+
+def _print_was(printer: Printer, props: Mapping[str, Attribute]) -> None:
+    kind = props["was_kind"].data  # type: ignore[attr-defined]
+    was = props["was"].data  # type: ignore[attr-defined]
+    printer.print_string(f" was {kind}")
+    REENABLEABLE_TASKS[kind].print_fields(printer, was)
+    if "task_group" in was:
+        printer.print_string(" task_group")
+
+
+def was_props(original: TaskOp) -> dict[str, Attribute]:
+    """The `was_kind` / `was` properties that keep `original` in a rewritten slot."""
+    props = {k: v for k, v in original.properties.items() if k != "seq"}
+    return {"was_kind": string_attr(original.KIND), "was": DictionaryAttr(props)}
 
 
 @irdl_op_definition
@@ -389,6 +432,10 @@ class ValueWriteOp(TaskOp):
 
     name = "aclgraph.value_write"
     KIND: ClassVar[str] = "value_write"
+    KEEPS_WAS: ClassVar[bool] = True
+
+    was_kind = opt_prop_def(StringAttr)
+    was = opt_prop_def(DictionaryAttr)
 
     cell = prop_def(SymbolRefAttr)
     value = prop_def(IntAttr)
@@ -419,6 +466,10 @@ class ValueWaitOp(TaskOp):
 
     name = "aclgraph.value_wait"
     KIND: ClassVar[str] = "value_wait"
+    KEEPS_WAS: ClassVar[bool] = True
+
+    was_kind = opt_prop_def(StringAttr)
+    was = opt_prop_def(DictionaryAttr)
 
     cell = prop_def(SymbolRefAttr)
     value = prop_def(IntAttr)
@@ -589,6 +640,10 @@ class LaunchSkOp(TaskOp):
 
     name = "aclgraph.launch_sk"
     KIND: ClassVar[str] = "launch_sk"
+    KEEPS_WAS: ClassVar[bool] = True
+
+    was_kind = opt_prop_def(StringAttr)
+    was = opt_prop_def(DictionaryAttr)
 
     sk = prop_def(SymbolRefAttr)
 
@@ -621,37 +676,16 @@ class DisabledOp(TaskOp):
     was = prop_def(DictionaryAttr)
 
     def __init__(self, original: TaskOp):
-        props = {k: v for k, v in original.properties.items() if k != "seq"}
-        build_op(
-            self,
-            {"seq": original.seq, "was_kind": string_attr(original.KIND), "was": DictionaryAttr(props)},
-        )
+        build_op(self, {"seq": original.seq, **was_props(original)})
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
         parser.parse_keyword("was")
-        start = parser.pos
-        kind = parser.parse_identifier()
-        original = REENABLEABLE_TASKS.get(kind)
-        if original is None:
-            parser.raise_error(
-                f"unknown task kind '{kind}' (one of {', '.join(REENABLEABLE_TASKS)})",
-                start,
-                parser.pos,
-            )
-        props = original.parse_fields(parser)
-        if parser.parse_optional_keyword("task_group"):
-            props["task_group"] = _UNIT
-        return {"was_kind": string_attr(kind), "was": DictionaryAttr(props)}
+        return _parse_was(parser)
 
     @classmethod
     def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        kind = props["was_kind"].data  # type: ignore[attr-defined]
-        was = props["was"].data  # type: ignore[attr-defined]
-        printer.print_string(f" was {kind}")
-        REENABLEABLE_TASKS[kind].print_fields(printer, was)
-        if "task_group" in was:
-            printer.print_string(" task_group")
+        _print_was(printer, props)
 
     def original(self) -> TaskOp:
         """A fresh copy of the task this slot held before it was disabled."""

@@ -23,10 +23,7 @@ LABEL_ATTR = "sk.label"
 """On a kernel task inside named scopes: the sorted scope names."""
 CUT_ATTR = "sk.cut"
 """On the task that closed a SuperKernel: the reason of the cut."""
-WAS_KIND_ATTR = "sk.was_kind"
-WAS_ATTR = "sk.was"
-"""On a slot `sk-outline` turned into a launch or a value task: the task it held (as `was` of
-`aclgraph.disabled`), so the original model can be rebuilt from the module alone."""
+
 
 
 class SkirWarning(UserWarning):

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -60,6 +60,7 @@ from skir.dialects.aclgraph import (
     TaskOp,
     ValueWaitOp,
     ValueWriteOp,
+    was_props,
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, WaitRule, core_class
@@ -78,8 +79,6 @@ from skir.passes.common import (
     CUT_ATTR,
     GROUP_ATTR,
     LABEL_ATTR,
-    WAS_ATTR,
-    WAS_KIND_ATTR,
     kernel_table,
     models,
     pass_options,
@@ -304,8 +303,7 @@ class _Outliner:
             if CUT_ATTR in old.attributes:
                 new.attributes[CUT_ATTR] = old.attributes[CUT_ATTR]
             if not isinstance(new, DisabledOp):
-                new.attributes[WAS_KIND_ATTR] = StringAttr(old.KIND)
-                new.attributes[WAS_ATTR] = DictionaryAttr({k: v for k, v in old.properties.items() if k != "seq"})
+                new.properties.update(was_props(old))
             Rewriter.replace_op(old, new)
         if plan.cells:
             first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))

@@ -27,11 +27,11 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK: aclgraph.stream @s0 slots 7 {
-// CHECK-NEXT: aclgraph.launch_sk seq 0 @m_sk0
+// CHECK-NEXT: aclgraph.launch_sk seq 0 @m_sk0 was launch @norm blocks 48 args(@x, @y)
 // CHECK-NEXT: aclgraph.disabled seq 1 was launch @mm blocks 20 args(@y, @w, @x)
 // CHECK-NEXT: aclgraph.disabled seq 2 was launch @proj blocks 24 args(@x, @y)
 // CHECK-NEXT: aclgraph.opaque seq 3 memcpy
-// CHECK-NEXT: aclgraph.launch_sk seq 4 @m_sk1 attributes {sk.cut = "default_node"}
+// CHECK-NEXT: aclgraph.launch_sk seq 4 @m_sk1 was launch @norm blocks 40 args(@y, @x) attributes {sk.cut = "default_node"}
 // CHECK-NEXT: aclgraph.disabled seq 5 was launch @add blocks 8 args(@x, @x, @y)
 // CHECK-NEXT: aclgraph.disabled seq 6 was launch @add blocks 40 args(@y, @y, @x)
 // CHECK-NEXT: }
@@ -81,13 +81,13 @@ aclgraph.model @types cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @types cores(aic = 24, aiv = 48) {
 // CHECK: aclgraph.stream @s0 {
-// CHECK-NEXT: aclgraph.launch_sk seq 0 @types_sk0
+// CHECK-NEXT: aclgraph.launch_sk seq 0 @types_sk0 was launch @c blocks 4
 // CHECK-NEXT: aclgraph.disabled seq 1 was launch @c10 blocks 12
 // CHECK-NEXT: aclgraph.opaque seq 2 memcpy
-// CHECK-NEXT: aclgraph.launch_sk seq 3 @types_sk1 attributes {sk.cut = "default_node"}
+// CHECK-NEXT: aclgraph.launch_sk seq 3 @types_sk1 was launch @m11 blocks 6 attributes {sk.cut = "default_node"}
 // CHECK-NEXT: aclgraph.disabled seq 4 was launch @m11 blocks 10
 // CHECK-NEXT: aclgraph.opaque seq 5 memcpy
-// CHECK-NEXT: aclgraph.launch_sk seq 6 @types_sk2 attributes {sk.cut = "default_node"}
+// CHECK-NEXT: aclgraph.launch_sk seq 6 @types_sk2 was launch @c blocks 16 attributes {sk.cut = "default_node"}
 // CHECK-NEXT: aclgraph.disabled seq 7 was launch @v blocks 16
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @types_sk0 mix_aic_1_0 blocks 12 chain slots 1 {
@@ -151,7 +151,7 @@ aclgraph.model @w cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @w cores(aic = 24, aiv = 48) {
 // CHECK: aclgraph.stream @s0 {
-// CHECK-NEXT: aclgraph.launch_sk seq 0 @w_sk0
+// CHECK-NEXT: aclgraph.launch_sk seq 0 @w_sk0 was launch @A blocks 48 args(@x, @x)
 // CHECK-NEXT: aclgraph.disabled seq 1 was record @e0
 // CHECK-NEXT: aclgraph.disabled seq 5 was launch @B blocks 48 args(@x, @x)
 // CHECK-NEXT: aclgraph.disabled seq 6 was wait @e1
@@ -229,7 +229,7 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.stream @s0 {
 // CHECK-NEXT: aclgraph.wait seq 2 @e0
 // CHECK-NEXT: aclgraph.scope_begin seq 3 "sk"
-// CHECK-NEXT: aclgraph.launch_sk seq 4 @bounds_sk0
+// CHECK-NEXT: aclgraph.launch_sk seq 4 @bounds_sk0 was launch @v blocks 48 args(@x)
 // CHECK-NEXT: aclgraph.disabled seq 5 was record @e1
 // CHECK-NEXT: aclgraph.disabled seq 6 was launch @v blocks 8 args(@x)
 // CHECK-NEXT: aclgraph.disabled seq 9 was wait @e2
@@ -238,8 +238,8 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.record seq 12 @e3
 // CHECK-NEXT: aclgraph.wait seq 16 @j
 // CHECK-NEXT: aclgraph.reset seq 17 @e0
-// CHECK-NEXT: aclgraph.value_write seq 18 @e1_cell value 0
-// CHECK-NEXT: aclgraph.value_write seq 19 @e2_cell value 0
+// CHECK-NEXT: aclgraph.value_write seq 18 @e1_cell value 0 was reset @e1
+// CHECK-NEXT: aclgraph.value_write seq 19 @e2_cell value 0 was reset @e2
 // CHECK-NEXT: aclgraph.reset seq 20 @e3
 // CHECK-NEXT: aclgraph.reset seq 21 @j
 // CHECK-NEXT: }
@@ -247,8 +247,8 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.launch seq 0 @o blocks 4 args(@x) attributes {sk.fail = "not_in_scope"}
 // CHECK-NEXT: aclgraph.record seq 1 @e0
 // CHECK-NEXT: aclgraph.launch seq 7 @o blocks 4 args(@x) attributes {sk.label = ["sk"], sk.fail = "op_unsupported", sk.fail_detail = "not_sk_capable"}
-// CHECK-NEXT: aclgraph.value_write seq 8 @e2_cell value 1
-// CHECK-NEXT: aclgraph.value_wait seq 13 @e1_cell eq 1
+// CHECK-NEXT: aclgraph.value_write seq 8 @e2_cell value 1 was record @e2
+// CHECK-NEXT: aclgraph.value_wait seq 13 @e1_cell eq 1 was wait @e1
 // CHECK-NEXT: aclgraph.wait seq 14 @e3
 // CHECK-NEXT: aclgraph.record seq 15 @j
 // CHECK-NEXT: }
@@ -300,16 +300,16 @@ aclgraph.model @front cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.cell @front_sk0_back_s1
 // CHECK-NEXT: aclgraph.stream @s0 {
 // CHECK-NEXT: aclgraph.scope_begin seq 1 "sk"
-// CHECK-NEXT: aclgraph.value_wait seq 2 @front_sk0_front_s1 eq 1
-// CHECK-NEXT: aclgraph.launch_sk seq 4 @front_sk0
+// CHECK-NEXT: aclgraph.value_wait seq 2 @front_sk0_front_s1 eq 1 was placeholder
+// CHECK-NEXT: aclgraph.launch_sk seq 4 @front_sk0 was launch @v blocks 8
 // CHECK-NEXT: aclgraph.disabled seq 6 was launch @v blocks 8
 // CHECK-NEXT: aclgraph.scope_end seq 11 "sk"
 // CHECK-NEXT: }
 // CHECK-NEXT: aclgraph.stream @s1 {
 // CHECK-NEXT: aclgraph.launch seq 0 @o blocks 4 attributes {sk.fail = "not_in_scope"}
-// CHECK-NEXT: aclgraph.value_write seq 5 @front_sk0_front_s1 value 1
-// CHECK-NEXT: aclgraph.value_wait seq 7 @front_sk0_back_s1 eq 1
-// CHECK-NEXT: aclgraph.value_write seq 8 @front_sk0_back_s1 value 0
+// CHECK-NEXT: aclgraph.value_write seq 5 @front_sk0_front_s1 value 1 was launch @v blocks 8
+// CHECK-NEXT: aclgraph.value_wait seq 7 @front_sk0_back_s1 eq 1 was placeholder
+// CHECK-NEXT: aclgraph.value_write seq 8 @front_sk0_back_s1 value 0 was placeholder
 // CHECK-NEXT: aclgraph.placeholder seq 9
 // CHECK-NEXT: aclgraph.launch seq 12 @o blocks 4 attributes {sk.fail = "not_in_scope"}
 // CHECK-NEXT: }

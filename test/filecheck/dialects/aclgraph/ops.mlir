@@ -91,11 +91,14 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in)
   aclgraph.buffer @x
   aclgraph.event @e
-  aclgraph.stream @s0 slots 4 {
-    aclgraph.launch_sk seq 0 @rewritten_sk0
+  aclgraph.cell @c
+  aclgraph.stream @s0 slots 6 {
+    aclgraph.launch_sk seq 0 @rewritten_sk0 was launch @a blocks 48 args(@x)
     aclgraph.disabled seq 1 was launch @a blocks 8 args(@x) duration 1.0 task_group
     aclgraph.disabled seq 2 was record @e external
     aclgraph.disabled seq 3 was opaque memset
+    aclgraph.value_write seq 4 @c value 1 was record @e
+    aclgraph.value_wait seq 5 @c eq 1 was wait @e external task_group
   }
   sk.kernel @rewritten_sk0 mix_aiv_1_0 blocks 48 chain slots 2 {
     aic {
@@ -107,11 +110,13 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
 }
 
 // CHECK-LABEL: aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
-// CHECK:         aclgraph.stream @s0 slots 4 {
-// CHECK-NEXT:      aclgraph.launch_sk seq 0 @rewritten_sk0
+// CHECK:         aclgraph.stream @s0 slots 6 {
+// CHECK-NEXT:      aclgraph.launch_sk seq 0 @rewritten_sk0 was launch @a blocks 48 args(@x)
 // CHECK-NEXT:      aclgraph.disabled seq 1 was launch @a blocks 8 args(@x) duration 1.0 task_group
 // CHECK-NEXT:      aclgraph.disabled seq 2 was record @e external
 // CHECK-NEXT:      aclgraph.disabled seq 3 was opaque memset
+// CHECK-NEXT:      aclgraph.value_write seq 4 @c value 1 was record @e
+// CHECK-NEXT:      aclgraph.value_wait seq 5 @c eq 1 was wait @e external task_group
 // CHECK-NEXT:    }
 // CHECK-NEXT:    sk.kernel @rewritten_sk0 mix_aiv_1_0 blocks 48 chain slots 2 {
 
