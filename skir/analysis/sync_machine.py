@@ -110,6 +110,7 @@ class SyncMachine:
         self.notifies: dict[str, list[np.ndarray]] = defaultdict(list)
         self.notify_waits: dict[str, int] = defaultdict(int)
         self.agents: dict[tuple[int, CoreType], CoreAgent] = {}
+        self.running: dict[tuple[int, CoreType], CoreAgent] = {}
         self.finished: dict[int, list[CoreAgent]] = {}
         self.credits: dict[tuple[int, CoreType, int], deque[np.ndarray]] = defaultdict(deque)
         self.sets: dict[tuple[int, CoreType, int], int] = defaultdict(int)
@@ -142,17 +143,23 @@ class SyncMachine:
     # ---- running -----------------------------------------------------------------------
 
     def run(self) -> list[Blocked]:
-        """Run to quiescence; the agents left blocked (empty: no deadlock)."""
+        """Run to quiescence; the agents left blocked (empty: no deadlock).
+
+        Streams advance one task per round, so a value wait sees each value a cell holds
+        between two writes of another stream (the schedule the capture recorded); the cores
+        of running SuperKernels run until they block.
+        """
         progress = True
         while progress:
             progress = False
             for s in range(self.n_streams):
-                while self._step_stream(s):
+                if self._step_stream(s):
                     progress = True
-            for key in list(self.agents):
-                agent = self.agents.get(key)
-                while agent is not None and not agent.done and self._step_core(agent):
+            for key, agent in list(self.running.items()):
+                while not agent.done and self._step_core(agent):
                     progress = True
+                if agent.done:
+                    del self.running[key]
         return self.blocked()
 
     def blocked(self) -> list[Blocked]:
@@ -201,8 +208,8 @@ class SyncMachine:
                 np.maximum(clock, agent.common, out=clock)
                 np.maximum(clock, agent.block0, out=clock)
                 clock[self.entry(k, agent.core)] = 2 * len(agent.ops)
-        self._complete_stream_task(n, op, clock)
         clock[s] = self.stream_pc[s] + 1
+        self._complete_stream_task(n, op, clock)
         self.stream_pc[s] += 1
         return True
 
@@ -260,12 +267,14 @@ class SyncMachine:
                 continue
             agent = CoreAgent(k, core, ops, clock.copy(), clock.copy())  # type: ignore[arg-type]
             self.agents[(k, core)] = agent
-            if not ops:
+            if ops:
+                self.running[(k, core)] = agent
+            else:
                 agent.done = True
         self._maybe_finish(k)
 
     def _maybe_finish(self, k: int) -> None:
-        agents = [a for (sk, _), a in self.agents.items() if sk == k]
+        agents = [self.agents[(k, c)] for c in _TYPES if (k, c) in self.agents]
         if agents and all(a.done for a in agents) and k not in self.finished:
             self.finished[k] = agents
 

@@ -29,64 +29,33 @@ ascendc.source @m_sk0 mix_aiv_1_0 {
 
 from __future__ import annotations
 
-from enum import auto
-from functools import lru_cache
-
-from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint, i64
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Dialect, Region, SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_attr_definition,
-    irdl_op_definition,
-    lazy_traits_def,
-    prop_def,
-    region_def,
-    traits_def,
-)
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint
+from xdsl.ir import Dialect, Region
+from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_def, region_def, traits_def
 from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
-from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.ascendc_attrs import (
+    CORES,
+    INDEXES,
+    BlockIndex,
+    BlockIndexAttr,
+    CoreTypeAttr,
+    PipeAttr,
+    i64_attr,
+)
+from skir.dialects.ascendc_intrinsics import INTRINSICS
+from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
 
-
-class BlockIndex(StrEnum):
-    """`block`: `get_block_idx()` (AI-core index); `logical`: `AscendC::GetBlockIdx()` (AIV index)."""
-
-    BLOCK = auto()
-    LOGICAL = auto()
-
-
-@irdl_attr_definition
-class CoreTypeAttr(EnumAttribute[CoreType], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.core_type"
-
-
-@irdl_attr_definition
-class BlockIndexAttr(EnumAttribute[BlockIndex], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.block_index"
-
-
-@irdl_attr_definition
-class PipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
-    name = "ascendc.pipe"
-
-
-@lru_cache(maxsize=4096)
-def _i64(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i64)
-
-
-_CORES = {core: CoreTypeAttr(core) for core in CoreType}
-_INDEXES = {index: BlockIndexAttr(index) for index in BlockIndex}
-_PIPES = {pipe: PipeAttr(pipe) for pipe in Pipe}
+_i64 = i64_attr
+_CORES = CORES
+_INDEXES = INDEXES
 
 
 def _in_entry() -> tuple[HasParent]:
-    return (HasParent(EntryOp, IfCoreOp, IfBlockOp),)
+    return (HasParent(EntryOp, IfCoreOp, IfBlockOp, IfIdleOp),)
 
 
 def _in_source() -> tuple[HasParent]:
@@ -244,86 +213,60 @@ class CallOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CrossCoreSetOp(IRDLOperation):
-    """`ffts_cross_core_sync(PIPE_<pipe>, AscendC::GetffstMsg(<mode>, <flag>))`."""
+class IfIdleOp(IRDLOperation):
+    """The complement of a block guard: run the body only on cores whose index is `bound` or more."""
 
-    name = "ascendc.cross_core_set"
+    name = "ascendc.if_idle"
 
-    pipe = prop_def(PipeAttr)
-    mode = prop_def(IntegerAttr[I64])
-    flag = prop_def(IntegerAttr[I64])
+    index = prop_def(BlockIndexAttr)
+    bound = prop_def(IntegerAttr[I64])
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (NoTerminator(), *_in_entry()))
+    assembly_format = "$index $bound attr-dict-with-keyword $body"
+
+    def __init__(self, index: BlockIndex, bound: int, body: Region):
+        build_op(self, {"index": _INDEXES[index], "bound": _i64(bound)}, [body])
+
+
+@irdl_op_definition
+class PreloadOp(IRDLOperation):
+    """`preload(<symbol copy>, units)`: prefetch `units` x 2 KiB of a sub-kernel's code.
+
+    With `copies > 1` the copy is chosen by `get_coreid() % copies`, like the call.
+    """
+
+    name = "ascendc.preload"
+
+    symbol = prop_def(StringAttr)
+    units = prop_def(IntegerAttr[I64])
+    copies = prop_def(IntegerAttr[I64])
 
     traits = lazy_traits_def(_in_entry)
-    assembly_format = "$pipe `mode` $mode `flag` $flag attr-dict"
+    assembly_format = "$symbol `units` $units `copies` $copies attr-dict"
 
-    def __init__(self, pipe: Pipe, mode: int, flag: int):
-        build_op(self, {"pipe": _PIPES[pipe], "mode": _i64(mode), "flag": _i64(flag)})
+    def __init__(self, symbol: str, units: int, copies: int):
+        build_op(self, {"symbol": string_attr(symbol), "units": _i64(units), "copies": _i64(copies)})
 
     def verify_(self) -> None:
-        if self.mode.value.data not in (0, 1, 2):
-            raise TaskVerifyException(self, f"cross-core set mode must be 0, 1 or 2, got {self.mode.value.data}")
-        if not 0 <= self.flag.value.data <= 15:
-            raise TaskVerifyException(self, f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
+        if not 1 <= self.units.value.data <= 16:
+            raise TaskVerifyException(self, f"preload of {self.symbol.data}: units must be in [1, 16]")
+        if not 1 <= self.copies.value.data <= 64:
+            raise TaskVerifyException(self, f"preload of {self.symbol.data}: copies must be in [1, 64]")
 
 
 @irdl_op_definition
-class CrossCoreWaitOp(IRDLOperation):
-    """`wait_flag_dev(<flag>)`: consume one credit of the flag on this core."""
+class PreloadAllOp(IRDLOperation):
+    """`AscendC::PreLoad(units)`: prefetch the entry's own code (`preload-code=max`)."""
 
-    name = "ascendc.cross_core_wait"
+    name = "ascendc.preload_all"
 
-    flag = prop_def(IntegerAttr[I64])
-
+    units = prop_def(IntegerAttr[I64])
     traits = lazy_traits_def(_in_entry)
-    assembly_format = "`flag` $flag attr-dict"
+    assembly_format = "$units attr-dict"
 
-    def __init__(self, flag: int):
-        build_op(self, {"flag": _i64(flag)})
-
-    def verify_(self) -> None:
-        if not 0 <= self.flag.value.data <= 15:
-            raise TaskVerifyException(self, f"cross-core flag id must be in [0, 15], got {self.flag.value.data}")
-
-
-@irdl_op_definition
-class SyncAllOp(IRDLOperation):
-    """`AscendC::SyncAll<false>()`: the hard barrier over every AIC and AIV of the launch."""
-
-    name = "ascendc.sync_all"
-    traits = lazy_traits_def(_in_entry)
-    assembly_format = "attr-dict"
-
-
-class _LockAccessOp(IRDLOperation):
-    """Base of the GM-lock helper calls: `ascendc.<op> slot K`, `K` the arg-table slot of the lock."""
-
-    slot = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
-    assembly_format = "`slot` $slot attr-dict"
-
-    def __init__(self, slot: int):
-        build_op(self, {"slot": _i64(slot)})
-
-
-@irdl_op_definition
-class NotifyLockOp(_LockAccessOp):
-    """`NotifyFunc<aic>(param_base[slot])`: block 0 of the enclosing core type stores 1."""
-
-    name = "ascendc.notify_lock"
-
-
-@irdl_op_definition
-class WaitLockOp(_LockAccessOp):
-    """`WaitFunc<aic>(param_base[slot])`: block 0 of the enclosing core type polls for 1."""
-
-    name = "ascendc.wait_lock"
-
-
-@irdl_op_definition
-class ResetLockOp(_LockAccessOp):
-    """`ResetFunc<aic>(param_base[slot])`: block 0 of the enclosing core type stores 0."""
-
-    name = "ascendc.reset_lock"
+    def __init__(self, units: int):
+        build_op(self, {"units": _i64(units)})
 
 
 AscendC = Dialect(
@@ -338,12 +281,10 @@ AscendC = Dialect(
         IfCoreOp,
         IfBlockOp,
         CallOp,
-        CrossCoreSetOp,
-        CrossCoreWaitOp,
-        SyncAllOp,
-        NotifyLockOp,
-        WaitLockOp,
-        ResetLockOp,
+        IfIdleOp,
+        PreloadOp,
+        PreloadAllOp,
+        *INTRINSICS,
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )

@@ -1,15 +1,20 @@
-"""`sk-lower-sync`: turn the dependencies inside each SuperKernel into synchronisation.
+"""`sk-lower-sync`: turn every dependency inside each SuperKernel into synchronisation.
 
-The sub-tasks run in one program order on both core types (their id order from
-`sk-outline`, a topological order of happens-before). Between consecutive sub-tasks a
-barrier is chosen by the class pair (DESIGN §3): aiv -> aiv an all-AIV barrier (mode-0
-flag 14), aic -> aic an all-AIC barrier (flag 11), any other pair `SyncAll<false>` on every
-core. GM-lock accesses get the barriers DESIGN §3 (f)-(g) asks for: an in-kernel notify
-follows a full barrier of the producer's class; an in-kernel wait is followed by a barrier
-of the consumer's class. Ids are renumbered to the new program order.
+*Chain* SuperKernels (members totally ordered) run one program order on both core types.
+Between consecutive sub-tasks it places a barrier chosen by the class pair (DESIGN §3):
+aiv -> aiv an all-AIV barrier (mode-0 flag 14), aic -> aic an all-AIC barrier (flag 11),
+any other pair `SyncAll<false>`; with `early-start=1` the handshake instead: each core type
+of the previous sub-task sets (`SetNextTaskStart`, only on its idle cores when the
+sub-kernel sets itself) and every core type waits (`WaitPreTaskEndImpl<cfg>`, cfg = 4 x
+class(prev) + class(cur), aic 0 / aiv 1 / mix 2).
 
-A `queue` SuperKernel (stream fusion: members not totally ordered) is lowered the same way
-over its topological order, which keeps every dependency but not the overlap of its streams.
+*Queue* SuperKernels (stream fusion) get one queue per core type: an all-core barrier after
+each producer, and a mode-2 cross-core flag pair for every dependency across core types
+(`skir.analysis.queue_plan`); no `SyncAll<false>`, no early-start.
+
+GM locks get the barriers of DESIGN §3 (f)-(g): an in-kernel notify follows a full barrier of
+the producer's class; an in-kernel wait is followed by a barrier of the consumer's class.
+`sk-prune-sync` then drops every sync the others imply.
 
 ```mlir
 aiv {
@@ -29,6 +34,7 @@ aiv {
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -37,31 +43,37 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from skir.analysis.queue_plan import FlagsExhausted, Node, plan_queues
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
+from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
-    CoreType,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
     LockOp,
     NotifyOp,
+    ResetLockOp,
+    SetFlagOp,
+    SkForm,
+    SkProgramOp,
     SubtaskOp,
     SuperKernelOp,
+    WaitFlagOp,
     WaitLockOp,
 )
 from skir.dialects.syntax import int_attr
+from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options
 
-_BARRIER_CLASS = {
-    BarrierKind.ALL_AIV: CoreClass.AIV,
-    BarrierKind.ALL_AIC: CoreClass.AIC,
-    BarrierKind.SYNC_ALL: CoreClass.MIX,
-}
 _CLASS_BARRIER = {
     CoreClass.AIV: BarrierKind.ALL_AIV,
     CoreClass.AIC: BarrierKind.ALL_AIC,
     CoreClass.MIX: BarrierKind.SYNC_ALL,
 }
+_CLASS_CODE = {CoreClass.AIC: 0, CoreClass.AIV: 1, CoreClass.MIX: 2}
+_TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
 
 
 def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
@@ -73,79 +85,213 @@ def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
     return BarrierKind.SYNC_ALL
 
 
-def _cores(cls: CoreClass) -> tuple[CoreType, ...]:
+def class_types(cls: CoreClass) -> tuple[CoreType, ...]:
     if cls is CoreClass.MIX:
         return CoreType.AIC, CoreType.AIV
     return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
 
 
+def sk_types(sk: SuperKernelOp) -> tuple[CoreType, ...]:
+    """The core types a SuperKernel launches (`mix_aiv_1_0`: AIVs only, `mix_aic_1_0`: AICs only)."""
+    name = sk.type.value
+    if name == "mix_aiv_1_0":
+        return (CoreType.AIV,)
+    if name == "mix_aic_1_0":
+        return (CoreType.AIC,)
+    return CoreType.AIC, CoreType.AIV
+
+
 class _Lowering:
-    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp]):
-        self.sk, self.kernels = sk, kernels
+    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions):
+        self.sk, self.kernels, self.options = sk, kernels, options
         self.program: list[tuple[Operation, tuple[CoreType, ...]]] = []
 
+    def kernel(self, sub: SubtaskOp) -> KernelOp:
+        return self.kernels[sub.kernel.root_reference.data]
+
     def cls(self, sub: SubtaskOp) -> CoreClass:
-        return core_class(self.kernels[sub.kernel.root_reference.data].type)
+        return core_class(self.kernel(sub).type)
+
+    def emit(self, op: Operation, cores: tuple[CoreType, ...]) -> None:
+        if op.parent is not None:
+            op.detach()
+        self.program.append((op, cores))
 
     def barrier(self, kind: BarrierKind) -> None:
-        self.program.append((BarrierOp(0, kind), _cores(_BARRIER_CLASS[kind])))
-
-    def add(self, op: Operation, cores: tuple[CoreType, ...]) -> None:
-        op.detach()
-        self.program.append((op, cores))
+        cores = (CoreType.AIC, CoreType.AIV) if kind is BarrierKind.SYNC_ALL else (
+            (CoreType.AIC,) if kind is BarrierKind.ALL_AIC else (CoreType.AIV,)
+        )
+        self.emit(BarrierOp(0, kind), cores)
 
     def run(self) -> None:
         ops = self.sk.program()
-        if any(isinstance(op, BarrierOp) for op in ops):
+        if any(not isinstance(op, SubtaskOp | LockOp) for op in ops):
             raise PassFailedException(f"sk.kernel @{self.sk.sym_name.data} is already lowered")
+        if self.sk.form.data is SkForm.CHAIN:
+            self.chain(ops)
+        else:
+            self.queue(ops)
+        self.install()
+
+    # ---- chain -------------------------------------------------------------------------
+
+    def chain(self, ops: list[SkProgramOp]) -> None:
+        early = self.options.early_start != 0
+        subtasks = [op for op in ops if isinstance(op, SubtaskOp)]
         prev: SubtaskOp | None = None
-        pending_notify: list[LockOp] = []
-        pending_wait: list[LockOp] = []
+        notifies: list[LockOp] = []
+        waits: list[LockOp] = []
         resets: list[LockOp] = []
+        if early and subtasks and self.kernel(subtasks[0]).early_start_wait is not None:
+            self.early_start(None, subtasks[0])
         for op in ops:
             if isinstance(op, NotifyOp):
-                pending_notify.append(op)
+                notifies.append(op)
             elif isinstance(op, WaitLockOp):
-                pending_wait.append(op)
-            elif isinstance(op, LockOp):
+                waits.append(op)
+            elif isinstance(op, ResetLockOp):
                 resets.append(op)
             else:
                 assert isinstance(op, SubtaskOp)
-                self.between(prev, op, pending_notify, pending_wait)
-                pending_notify, pending_wait = [], []
-                self.add(op, _cores(self.cls(op)))
+                self.between(prev, op, notifies, waits, early)
+                notifies, waits = [], []
+                self.emit(op, class_types(self.cls(op)))
                 prev = op
-        self.between(prev, None, pending_notify, pending_wait)
+        self.between(prev, None, notifies, waits, early)
+        if early and prev is not None and self.kernel(prev).early_start_set is not None:
+            self.early_start(prev, None)
         for op in resets:
-            self.add(op, (op.core.data,))
-        self.install()
+            self.emit(op, (op.core.data,))
 
     def between(self, prev: SubtaskOp | None, cur: SubtaskOp | None, notifies: list[LockOp],
-                waits: list[LockOp]) -> None:
+                waits: list[LockOp], early: bool) -> None:
         if notifies:
             if prev is not None:
                 self.barrier(_CLASS_BARRIER[self.cls(prev)])
             for op in notifies:
-                self.add(op, (op.core.data,))
+                self.emit(op, (op.core.data,))
         if prev is not None and cur is not None:
-            self.barrier(barrier_kind(self.cls(prev), self.cls(cur)))
+            if early:
+                self.early_start(prev, cur)
+            else:
+                self.barrier(barrier_kind(self.cls(prev), self.cls(cur)))
         if waits:
             for op in waits:
-                self.add(op, (op.core.data,))
+                self.emit(op, (op.core.data,))
             if cur is not None:
                 self.barrier(_CLASS_BARRIER[self.cls(cur)])
 
-    def install(self) -> None:
-        """Renumber ids in program order and put each op in the program(s) of its core types."""
-        new_id: dict[int, int] = {}
-        for index, (op, _) in enumerate(self.program):
+    def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None) -> None:
+        """The early-start handshake between `prev` and `cur` (None: the entry's start or end)."""
+        types = sk_types(self.sk)
+        all_class = CoreClass.MIX if len(types) == 2 else (CoreClass.AIC if types == (CoreType.AIC,) else CoreClass.AIV)
+        prev_cls = self.cls(prev) if prev is not None else all_class
+        cur_cls = self.cls(cur) if cur is not None else all_class
+        setters = class_types(prev_cls) if prev is not None else types
+        sets_itself = prev is not None and self.kernel(prev).early_start_set is not None
+        for core in setters:
+            if core in types:
+                idle = prev.blocks.data if sets_itself and prev is not None else None
+                self.emit(EarlyStartSetOp(0, core, idle), (core,))
+        waits_itself = cur is not None and self.kernel(cur).early_start_wait is not None
+        cfg = 4 * _CLASS_CODE[prev_cls] + _CLASS_CODE[cur_cls]
+        for core in types:
+            idle = cur.blocks.data if waits_itself and cur is not None else None
+            self.emit(EarlyStartWaitOp(0, cfg, core, idle), (core,))
+
+    # ---- queue -------------------------------------------------------------------------
+
+    def queue(self, ops: list[SkProgramOp]) -> None:
+        nodes: dict[Hashable, Node] = {}
+        by_id = {op.ident: op for op in ops}
+        pending_waits: list[int] = []
+        last_sub: int | None = None
+        for op in ops:
             if isinstance(op, SubtaskOp):
-                new_id[op.ident] = index
+                node = Node(op.ident, class_types(self.cls(op)), list(op.dep_ids) + pending_waits)
+                pending_waits = []
+                last_sub = op.ident
+            elif isinstance(op, NotifyOp):
+                node = Node(op.ident, (op.core.data,), [last_sub] if last_sub is not None else [])
+            elif isinstance(op, WaitLockOp):
+                node = Node(op.ident, (op.core.data,), [])
+                pending_waits.append(op.ident)
+            else:
+                node = Node(op.ident, (op.core.data,), [])
+            nodes[op.ident] = node
+        reserved = {f.data for sub in ops if isinstance(sub, SubtaskOp) for f in (self.kernel(sub).sync_flags or ())}
+        try:
+            plan = plan_queues(list(nodes.values()), reserved)
+        except FlagsExhausted as err:
+            raise PassFailedException(f"sk.kernel @{self.sk.sym_name.data}: {err}") from None
+        per_core: dict[CoreType, list[tuple[Operation, int | None]]] = {}
+        for core in CoreType:
+            entries: list[tuple[Operation, int | None]] = []
+            per_core[core] = entries
+            for item in plan.queues[core]:
+                if item.kind == "node":
+                    entries.append((by_id[item.key], item.key))  # type: ignore[index]
+                elif item.kind == "barrier":
+                    entries.append((BarrierOp(0, _TYPE_BARRIER[core]), None))
+                elif item.kind == "set":
+                    pipe = Pipe.FIX if core is CoreType.AIC else Pipe.MTE3
+                    entries.append((SetFlagOp(0, 2, plan.pairs[item.pair].flag, pipe, core), None))
+                else:
+                    entries.append((WaitFlagOp(0, plan.pairs[item.pair].flag, core), None))
+        self.merge(ops, per_core)
+
+    def merge(self, ops: list[SkProgramOp], per_core: dict[CoreType, list[tuple[Operation, int | None]]]) -> None:
+        """Interleave the two queues along the node order, so that ids follow a topological order."""
+        by_key = {op.ident: op for op in ops}
+        heads = dict.fromkeys(CoreType, 0)
+        next_node: dict[CoreType, list[int | None]] = {}
+        for core, entries in per_core.items():
+            upcoming: int | None = None
+            marks: list[int | None] = [None] * len(entries)
+            for i in range(len(entries) - 1, -1, -1):
+                if entries[i][1] is not None:
+                    upcoming = entries[i][1]
+                marks[i] = upcoming
+            next_node[core] = marks
+        for key in [*(op.ident for op in ops), None]:
+            cores: list[CoreType] = []
+            for core in CoreType:
+                entries, i = per_core[core], heads[core]
+                if i < len(entries) and next_node[core][i] == key:
+                    while entries[i][1] is None:
+                        self.emit(entries[i][0], (core,))
+                        i += 1
+                        if i == len(entries):
+                            break
+                    else:
+                        cores.append(core)
+                        i += 1
+                heads[core] = i
+            if cores:
+                self.emit(by_key[key], tuple(cores))
+        assert all(heads[core] == len(per_core[core]) for core in CoreType)
+
+    # ---- the programs -------------------------------------------------------------------
+
+    def install(self) -> None:
+        """Give every op a fresh id (shared by the copies of one op) and put it in its program(s)."""
+        new_id: dict[int, int] = {}
+        ident = 0
+        numbered: list[tuple[Operation, tuple[CoreType, ...], int]] = []
+        for op, cores in self.program:
+            old = op.ident if isinstance(op, SubtaskOp | LockOp) else None  # type: ignore[attr-defined]
+            if old is not None and old in new_id:
+                numbered.append((op, cores, new_id[old]))
+                continue
+            if old is not None:
+                new_id[old] = ident
+            numbered.append((op, cores, ident))
+            ident += 1
         for region in (self.sk.aic, self.sk.aiv):
-            for old in list(region.block.ops):
-                region.block.erase_op(old)
-        for index, (op, cores) in enumerate(self.program):
-            op.properties["id"] = int_attr(index)
+            for old_op in list(region.block.ops):
+                region.block.erase_op(old_op)
+        for op, cores, ident in numbered:
+            op.properties["id"] = int_attr(ident)
             if isinstance(op, SubtaskOp) and op.deps is not None:
                 op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
             for i, core in enumerate(cores):
@@ -153,9 +299,9 @@ class _Lowering:
                 block.add_op(op if i == 0 else op.clone())
 
 
-def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
-    """Insert the barriers of one SuperKernel (see the module docstring)."""
-    _Lowering(sk, kernels).run()
+def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
+    """Insert the synchronisation of one SuperKernel (see the module docstring)."""
+    _Lowering(sk, kernels, options).run()
 
 
 @dataclass(frozen=True)
@@ -165,12 +311,13 @@ class LowerSyncPass(ModulePass):
     name = "sk-lower-sync"
 
     options: str = ""
-    """SuperKernel options (vendor syntax)."""
+    """SuperKernel options (vendor syntax); `early-start` chooses the chain handshake."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pass_options(self.options)
+        base = pass_options(self.options)
         for model in models(op):
             kernels = kernel_table(model)
             for sk in model.body.block.ops:
                 if isinstance(sk, SuperKernelOp):
-                    lower_superkernel(sk, kernels)
+                    options = base.merged(sk.options.data) if sk.options is not None else base
+                    lower_superkernel(sk, kernels, options)

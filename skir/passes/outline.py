@@ -34,7 +34,6 @@ sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
 
 from __future__ import annotations
 
-import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
@@ -48,6 +47,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.member_order import member_deps, member_order
 from skir.analysis.scopes import scope_labels, task_options
 from skir.analysis.superkernel_shape import shape_with_options
 from skir.analysis.task_graph import TaskGraph
@@ -137,47 +137,6 @@ class _Outliner:
 
     # ---- the sk.kernel ----------------------------------------------------------------
 
-    def _order(self, members: list[int]) -> list[int]:
-        """Members in seq order, moved only where a happens-before edge disagrees with seq."""
-        g, hb = self.graph, self.hb
-        by_stream: dict[int, list[int]] = defaultdict(list)
-        for m in members:
-            by_stream[g.stream_of[m]].append(m)
-        heads = {s: 0 for s in by_stream}
-        out: list[int] = []
-        while len(out) < len(members):
-            ready = []
-            for s, i in heads.items():
-                if i < len(by_stream[s]):
-                    m = by_stream[s][i]
-                    clock = hb.clock(m)
-                    if all(t == s or heads[t] >= len(by_stream[t]) or clock[t] < g.pos[by_stream[t][heads[t]]]
-                           for t in by_stream):
-                        ready.append(m)
-            m = min(ready, key=g.seq.__getitem__)
-            out.append(m)
-            heads[g.stream_of[m]] += 1
-        return out
-
-    def _deps(self, order: list[int]) -> dict[int, list[int]]:
-        """For each member, the last member of each stream that happens before it."""
-        g, hb = self.graph, self.hb
-        by_stream: dict[int, list[int]] = defaultdict(list)
-        for m in sorted(order, key=g.pos.__getitem__):
-            by_stream[g.stream_of[m]].append(m)
-        positions = {t: [g.pos[m] for m in ms] for t, ms in by_stream.items()}
-        deps: dict[int, list[int]] = {}
-        for m in order:
-            clock = hb.clock(m)
-            found = []
-            for t, ms in by_stream.items():
-                last = clock[t] - 1 if t == g.stream_of[m] else clock[t]
-                i = bisect.bisect_right(positions[t], last)
-                if i:
-                    found.append(ms[i - 1])
-            deps[m] = found
-        return deps
-
     def _superkernel(self, p: SkPlan, name: str) -> SuperKernelOp:
         g = self.graph
         options = task_options(g, self.scopes, self.options, p.members[0])
@@ -189,8 +148,8 @@ class _Outliner:
             )
         except SkirError as err:
             raise PassFailedException(f"{name}: {err}") from None
-        order = self._order(p.members)
-        deps = self._deps(order)
+        order = member_order(g, self.hb, p.members)
+        deps = member_deps(g, self.hb, order)
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
         program: list[tuple[Operation, tuple[CoreType, ...]]] = []

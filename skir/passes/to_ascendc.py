@@ -1,9 +1,12 @@
 """`sk-to-ascendc`: lower each lowered `sk.kernel` to an `ascendc.source`.
 
 The `sk.kernel` ops stay (so `sk-check` still runs on the final module); one
-`ascendc.source @<name>` per SuperKernel is appended to the top-level module. A chain
-SuperKernel becomes one entry body in program order: each sub-task a guarded call per
-core type it runs on, each barrier its intrinsics.
+`ascendc.source @<name>` per SuperKernel is appended to the top-level module.
+
+A *chain* SuperKernel becomes one entry body in program order: each sub-task a guarded call
+per core type it runs on, each sync its intrinsics under the core-type guard of the
+program(s) it sits in (`SyncAll<false>` unguarded). A *queue* SuperKernel becomes two
+straight-line bodies, `if ASCEND_IS_AIC { aic program }` and `if ASCEND_IS_AIV { aiv program }`.
 
 ```mlir
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 {
@@ -43,6 +46,7 @@ ascendc.source @m_sk0 mix_aiv_1_0 {
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -57,29 +61,46 @@ from skir.dialects.ascendc import (
     BlockIndex,
     CallOp,
     CommentOp,
-    CoreType,
-    CrossCoreSetOp,
-    CrossCoreWaitOp,
     DeclareOp,
     EntryOp,
     FftsBaseOp,
     IfBlockOp,
     IfCoreOp,
+    IfIdleOp,
     LockHelpersOp,
-    Pipe,
+    PreloadAllOp,
     SourceOp,
-    SyncAllOp,
 )
-from skir.dialects.ascendc import NotifyLockOp as CNotify
-from skir.dialects.ascendc import ResetLockOp as CReset
-from skir.dialects.ascendc import WaitLockOp as CWait
+from skir.dialects.ascendc import PreloadOp as CPreload
+from skir.dialects.ascendc_intrinsics import (
+    CrossCoreSetOp,
+    CrossCoreWaitOp,
+    DcciAllOp,
+    EarlyStartConfigOp,
+    PipeBarrierOp,
+    SetNextTaskStartOp,
+    SyncAllOp,
+    WaitPreTaskEndOp,
+)
+from skir.dialects.ascendc_intrinsics import NotifyLockOp as CNotify
+from skir.dialects.ascendc_intrinsics import ResetLockOp as CReset
+from skir.dialects.ascendc_intrinsics import WaitLockOp as CWait
+from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
+    DcciOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
     LockOp,
     NotifyOp,
+    PreloadOp,
+    SetFlagOp,
+    SkForm,
+    SkProgramOp,
     SubtaskOp,
     SuperKernelOp,
+    WaitFlagOp,
     WaitLockOp,
 )
 from skir.options import SkOptions
@@ -87,64 +108,151 @@ from skir.passes.common import kernel_table, models, pass_options
 
 SYNC_AIC_FLAG = 11
 SYNC_AIV_ONLY_ALL = 14
+_BARRIER_FLAG = {BarrierKind.ALL_AIC: (Pipe.FIX, SYNC_AIC_FLAG), BarrierKind.ALL_AIV: (Pipe.MTE3, SYNC_AIV_ONLY_ALL)}
 
 
 def entry_symbol(sk_name: str) -> str:
     return f"auto_gen_{sk_name}_kernel"
 
 
-def _call_blocks(sub: SubtaskOp, kernel: KernelOp, copies: int) -> list[Operation]:
-    cls = core_class(kernel.type)
-    blocks = sub.blocks.data
-    call_of: list[Operation] = []
-    for core, wanted in ((CoreType.AIC, CoreClass.AIC), (CoreType.AIV, CoreClass.AIV)):
-        if cls not in (wanted, CoreClass.MIX):
-            continue
-        index = BlockIndex.LOGICAL if cls is CoreClass.AIV else BlockIndex.BLOCK
-        call = CallOp(kernel.sub_symbol, sub.offset.data, copies)
-        guard = IfBlockOp(index, blocks, Region(Block([call])))
-        call_of.append(IfCoreOp(core, Region(Block([guard]))))
-    return call_of
+def block_index(cls: CoreClass) -> BlockIndex:
+    """The index a guard of a kernel of class `cls` compares: AIV-class kernels count AIVs."""
+    return BlockIndex.LOGICAL if cls is CoreClass.AIV else BlockIndex.BLOCK
 
 
-def _barrier(kind: BarrierKind) -> list[Operation]:
-    if kind is BarrierKind.SYNC_ALL:
-        return [SyncAllOp()]
-    if kind is BarrierKind.ALL_AIV:
-        core, pipe, flag = CoreType.AIV, Pipe.MTE3, SYNC_AIV_ONLY_ALL
-    else:
-        core, pipe, flag = CoreType.AIC, Pipe.FIX, SYNC_AIC_FLAG
-    body = Block([CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)])
-    return [IfCoreOp(core, Region(body))]
+def _guarded(core: CoreType | None, ops: list[Operation]) -> list[Operation]:
+    return ops if core is None else [IfCoreOp(core, Region(Block(ops)))]
 
 
-def _lock(op: LockOp) -> Operation:
-    kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
-    return IfCoreOp(op.core.data, Region(Block([kind(op.slot.data)])))
+class _Emitter:
+    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions):
+        self.sk, self.kernels = sk, kernels
+        self.copies = options.split_mode
+        self.declared: dict[str, None] = {}
+        self.cls_of: dict[int, CoreClass] = {}
+        # Idle guards: a set follows the sub-task it complements, a wait precedes it.
+        self.idle_cls: dict[int, CoreClass] = {}
+
+    def kernel(self, sub: SubtaskOp | PreloadOp) -> KernelOp:
+        return self.kernels[sub.kernel.root_reference.data]  # type: ignore[union-attr]
+
+    def scan(self, ops: list[SkProgramOp]) -> None:
+        last: CoreClass | None = None
+        waiting: list[int] = []
+        for op in ops:
+            if isinstance(op, SubtaskOp):
+                last = self.cls_of[op.ident] = core_class(self.kernel(op).type)
+                self.declared.setdefault(self.kernel(op).sub_symbol)
+                for ident in waiting:
+                    self.idle_cls[ident] = last
+                waiting = []
+            elif isinstance(op, EarlyStartSetOp) and op.idle is not None and last is not None:
+                self.idle_cls[op.ident] = last
+            elif isinstance(op, EarlyStartWaitOp) and op.idle is not None:
+                waiting.append(op.ident)
+
+    def idle(self, op: EarlyStartSetOp | EarlyStartWaitOp, body: Operation) -> Operation:
+        if op.idle is None:
+            return body
+        cls = self.idle_cls.get(op.ident, CoreClass.MIX)
+        return IfIdleOp(block_index(cls), op.idle.data, Region(Block([body])))
+
+    def core_ops(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        """The statements `op` runs on one core type (without the core-type guard)."""
+        if isinstance(op, SubtaskOp):
+            kernel = self.kernel(op)
+            call = CallOp(kernel.sub_symbol, op.offset.data, self.copies)
+            return [IfBlockOp(block_index(self.cls_of[op.ident]), op.blocks.data, Region(Block([call])))]
+        if isinstance(op, BarrierOp):
+            kind = op.kind.data
+            if kind is BarrierKind.SYNC_ALL:
+                return [SyncAllOp()]
+            if kind is BarrierKind.PIPE_ALL:
+                return [PipeBarrierOp()]
+            pipe, flag = _BARRIER_FLAG[kind]
+            return [CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)]
+        if isinstance(op, SetFlagOp):
+            return [CrossCoreSetOp(op.pipe.data, op.mode.data, op.flag.data)]
+        if isinstance(op, WaitFlagOp):
+            return [CrossCoreWaitOp(op.flag.data)]
+        if isinstance(op, EarlyStartSetOp):
+            return [self.idle(op, SetNextTaskStartOp())]
+        if isinstance(op, EarlyStartWaitOp):
+            return [self.idle(op, WaitPreTaskEndOp(op.cfg.data))]
+        if isinstance(op, LockOp):
+            kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
+            return [kind(op.slot.data)]
+        if isinstance(op, PreloadOp):
+            if op.kernel is None:
+                return [PreloadAllOp(8)]
+            kernel = self.kernel(op)
+            preload = CPreload(kernel.sub_symbol, op.units.data, self.copies)  # type: ignore[union-attr]
+            index = block_index(core_class(kernel.type))
+            return [IfBlockOp(index, op.blocks.data, Region(Block([preload])))]  # type: ignore[union-attr]
+        if isinstance(op, DcciOp):
+            return [PipeBarrierOp(), DcciAllOp()]
+        raise PassFailedException(f"sk.kernel @{self.sk.sym_name.data}: cannot emit '{op.name}'")
+
+    def comment(self, op: SkProgramOp) -> list[Operation]:
+        if isinstance(op, SubtaskOp):
+            name = self.kernel(op).sym_name.data
+            return [CommentOp(f"begin func call of sub operator {name} (seq {op.seq.data})")]
+        if isinstance(op, BarrierOp | EarlyStartSetOp | EarlyStartWaitOp):
+            return [CommentOp("begin inter ops barrier")]
+        return []
+
+    def chain(self, body: Block) -> None:
+        cores: dict[int, list[CoreType]] = defaultdict(list)
+        for core, region in ((CoreType.AIC, self.sk.aic), (CoreType.AIV, self.sk.aiv)):
+            for op in region.block.ops:
+                cores[op.id.data].append(core)  # type: ignore[attr-defined]
+        program = self.sk.program()
+        self.scan(program)
+        config: int | None = None
+        in_handshake = False
+        for op in program:
+            early = isinstance(op, EarlyStartSetOp | EarlyStartWaitOp)
+            if not (early and in_handshake):
+                body.add_ops(self.comment(op))
+            in_handshake = early
+            if not early:
+                config = None
+            elif isinstance(op, EarlyStartWaitOp) and op.cfg.data != config:
+                config = op.cfg.data
+                body.add_op(EarlyStartConfigOp(config))
+            if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL:
+                body.add_ops(self.core_ops(op, CoreType.AIC))
+                continue
+            for core in cores[op.ident]:
+                body.add_ops(_guarded(core, self.core_ops(op, core)))
+
+    def queue(self, body: Block) -> None:
+        for core, region in ((CoreType.AIC, self.sk.aic), (CoreType.AIV, self.sk.aiv)):
+            ops: list[SkProgramOp] = list(region.block.ops)  # type: ignore[arg-type]
+            if not ops:
+                continue
+            self.scan(ops)
+            inner: list[Operation] = []
+            for op in ops:
+                inner += self.comment(op)
+                inner += self.core_ops(op, core)
+            body.add_ops(_guarded(core, inner))
+
+    def source(self, align: int) -> SourceOp:
+        name = self.sk.sym_name.data
+        body = Block([FftsBaseOp()])
+        if self.sk.form.data is SkForm.CHAIN:
+            self.chain(body)
+        else:
+            self.queue(body)
+        entry = EntryOp(entry_symbol(name), align, Region(body))
+        decls: list[Operation] = [DeclareOp(symbol, self.copies) for symbol in self.declared]
+        return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *decls, entry])))
 
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:
-    """Build the `ascendc.source` of one chain SuperKernel."""
-    name = sk.sym_name.data
-    copies = options.split_mode
-    body = Block([FftsBaseOp()])
-    declared: dict[str, None] = {}
-    for op in sk.program():
-        if isinstance(op, SubtaskOp):
-            kernel = kernels[op.kernel.root_reference.data]
-            declared.setdefault(kernel.sub_symbol)
-            body.add_op(CommentOp(f"begin func call of sub operator {kernel.sym_name.data} (seq {op.seq.data})"))
-            body.add_ops(_call_blocks(op, kernel, copies))
-        elif isinstance(op, BarrierOp):
-            body.add_op(CommentOp("begin inter ops barrier"))
-            body.add_ops(_barrier(op.kind.data))
-        elif isinstance(op, LockOp):
-            body.add_op(_lock(op))
-        else:
-            raise PassFailedException(f"sk.kernel @{name}: cannot emit '{op.name}' yet")
-    entry = EntryOp(entry_symbol(name), options.func_align, Region(body))
-    decls: list[Operation] = [DeclareOp(symbol, copies) for symbol in declared]
-    return SourceOp(name, sk.type, Region(Block([LockHelpersOp(), *decls, entry])))
+    """Build the `ascendc.source` of one lowered SuperKernel."""
+    return _Emitter(sk, kernels, options).source(options.func_align)
 
 
 @dataclass(frozen=True)

@@ -24,21 +24,31 @@ from skir.dialects.ascendc import (
     BlockIndex,
     CallOp,
     CommentOp,
-    CoreType,
-    CrossCoreSetOp,
-    CrossCoreWaitOp,
     DeclareOp,
     EntryOp,
     FftsBaseOp,
     IfBlockOp,
     IfCoreOp,
+    IfIdleOp,
     LockHelpersOp,
-    NotifyLockOp,
-    ResetLockOp,
+    PreloadAllOp,
+    PreloadOp,
     SourceOp,
+)
+from skir.dialects.ascendc_intrinsics import (
+    CrossCoreSetOp,
+    CrossCoreWaitOp,
+    DcciAllOp,
+    EarlyStartConfigOp,
+    NotifyLockOp,
+    PipeBarrierOp,
+    ResetLockOp,
+    SetNextTaskStartOp,
     SyncAllOp,
     WaitLockOp,
+    WaitPreTaskEndOp,
 )
+from skir.dialects.hardware import CoreType
 from skir.errors import SkirError
 
 _FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
@@ -100,10 +110,10 @@ class _Writer:
         self.line("}" + suffix)
 
 
-def _emit_call(w: _Writer, op: CallOp) -> None:
-    symbol, offset, copies = op.symbol.data, op.offset.value.data, op.copies.value.data
+def _split_dispatch(w: _Writer, symbol: str, copies: int, statement: str) -> None:
+    """`statement` with `{}` replaced by the copy of `symbol` this core runs."""
     if copies == 1:
-        w.line(f"{symbol}({offset});")
+        w.line(statement.format(symbol))
         return
     w.line("uint8_t coreid = (uint8_t)get_coreid();")
     for i in range(copies):
@@ -111,9 +121,13 @@ def _emit_call(w: _Writer, op: CallOp) -> None:
         head = "if" if i == 0 else "} else if"
         w.line(f"{head} ((coreid % {copies}) == {i}) {{")
         w.depth += 1
-        w.line(f"{name}({offset});")
+        w.line(statement.format(name))
         w.depth -= 1
     w.line("}")
+
+
+def _index(index: BlockIndex) -> str:
+    return "get_block_idx()" if index is BlockIndex.BLOCK else "AscendC::GetBlockIdx()"
 
 
 def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -> None:
@@ -130,13 +144,17 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.open("if ASCEND_IS_AIC" if op.core.data is CoreType.AIC else "if ASCEND_IS_AIV")
             _emit_body(w, list(op.body.block.ops), op.core.data)
             w.close()
-        elif isinstance(op, IfBlockOp):
-            index = "get_block_idx()" if op.index.data is BlockIndex.BLOCK else "AscendC::GetBlockIdx()"
-            w.open(f"if ({index} < {op.bound.value.data})")
+        elif isinstance(op, IfBlockOp | IfIdleOp):
+            compare = "<" if isinstance(op, IfBlockOp) else ">="
+            w.open(f"if ({_index(op.index.data)} {compare} {op.bound.value.data})")
             _emit_body(w, list(op.body.block.ops), core)
             w.close()
         elif isinstance(op, CallOp):
-            _emit_call(w, op)
+            _split_dispatch(w, op.symbol.data, op.copies.value.data, f"{{}}({op.offset.value.data});")
+        elif isinstance(op, PreloadOp):
+            _split_dispatch(w, op.symbol.data, op.copies.value.data, f"preload({{}}, {op.units.value.data});")
+        elif isinstance(op, PreloadAllOp):
+            w.line(f"AscendC::PreLoad({op.units.value.data});")
         elif isinstance(op, CrossCoreSetOp):
             pipe = "PIPE_" + op.pipe.data.value.upper()
             w.line(
@@ -147,6 +165,16 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.line(f"wait_flag_dev({_flag(op.flag.value.data)});")
         elif isinstance(op, SyncAllOp):
             w.line("AscendC::SyncAll<false>();")
+        elif isinstance(op, SetNextTaskStartOp):
+            w.line("AscendC::SetNextTaskStart();")
+        elif isinstance(op, EarlyStartConfigOp):
+            w.line(f"g_super_kernel_early_start_config = {op.cfg.value.data};")
+        elif isinstance(op, WaitPreTaskEndOp):
+            w.line(f"AscendC::WaitPreTaskEndImpl<{op.cfg.value.data}>();")
+        elif isinstance(op, PipeBarrierOp):
+            w.line("pipe_barrier(PIPE_ALL);")
+        elif isinstance(op, DcciAllOp):
+            w.line("dcci((__gm__ uint64_t *)0, cache_line_t::ENTIRE_DATA_CACHE, dcci_dst_t::CACHELINE_OUT);")
         elif isinstance(op, NotifyLockOp | WaitLockOp | ResetLockOp):
             helper = {NotifyLockOp: "NotifyFunc", WaitLockOp: "WaitFunc", ResetLockOp: "ResetFunc"}[type(op)]
             w.line(f"{helper}<{'true' if core is CoreType.AIC else 'false'}>(param_base[{op.slot.value.data}]);")

@@ -166,6 +166,7 @@ class _Gen:
             cell, rule, value, writer = rng.choice(pending)
             if writer == s and rng.random() < 0.3:
                 self.add(s, {"type": "value_write", "cell": cell, "value": 0})
+                pending.remove((cell, rule, value, writer))  # a later wait would never pass
             else:
                 self.add(s, {"type": "value_wait", "cell": cell, "value": value, "rule": rule})
             return
@@ -180,8 +181,8 @@ class _Gen:
         elif rule == "and":
             value = rng.choice((1, 6, 0xF0))
             write = value
-        else:  # nor: 0 satisfies unless value is all ones; then nothing does
-            value = rng.choice((0, 5, MAX_U64))
+        else:  # nor: a cell of 0 or 3 satisfies it (an all-ones value never would: a deadlock)
+            value = rng.choice((0, 5))
             write = rng.choice((0, 3))
         self.add(s, {"type": "value_write", "cell": cell, "value": write})
         pending.append((cell, rule, value, s))

@@ -1,0 +1,128 @@
+"""The naive synchronisation of a stream-fused (queue) SuperKernel, with cross-core flag ids.
+
+One queue per core type holds, in program order, the nodes (sub-tasks, GM-lock ops) that
+run on that type; a mix sub-task is in both. For every dependency u -> v (DESIGN §3 "Queue
+SuperKernel"):
+
+- an all-core barrier of each of u's types right after u (shared by all of u's consumers);
+- for each type X of u and each type Y != X of v: after X's barrier, a mode-2 set X -> Y
+  (PIPE_FIX from the AIC, PIPE_MTE3 from the AIVs), and on Y a wait right before v. (A mix
+  producer of an aiv consumer thus gives a barrier on the AIVs and an AIC -> AIV pair.)
+
+Flag ids come from 15 downwards, skipping 11-14 and the ids members use themselves. Pairs of
+one direction may share an id only when their sets and their waits come in the same order
+(the k-th set of a block is matched with its k-th wait), at most 15 pairs per id so that no
+core can ever hold more than 15 credits on it. `sk-prune-sync` later drops what is implied.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+
+from skir.dialects.hardware import CoreType
+
+FLAG_ORDER = (15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+"""Edge flag ids in allocation order (11-14 belong to SyncAll, barriers and early-start)."""
+MAX_PAIRS_PER_FLAG = 15
+
+
+@dataclass
+class Node:
+    """A node of the program: a sub-task or a lock op, the core types it runs on, its dependencies."""
+
+    key: Hashable
+    types: tuple[CoreType, ...]
+    deps: list[Hashable] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """One entry of a core type's queue: a node, a barrier of the type, or half of a flag pair."""
+
+    kind: str
+    """`node`, `barrier`, `set` or `wait`."""
+    key: Hashable = None
+    pair: int = -1
+
+
+@dataclass
+class Pair:
+    """A mode-2 flag pair: the set on `source` after `producer`, the wait on `target` before `consumer`."""
+
+    source: CoreType
+    target: CoreType
+    producer: Hashable
+    consumer: Hashable
+    flag: int = -1
+
+
+@dataclass
+class QueuePlan:
+    queues: dict[CoreType, list[QueueItem]]
+    pairs: list[Pair]
+
+
+class FlagsExhausted(Exception):
+    """No free cross-core flag id is left for a direction."""
+
+
+def plan_queues(nodes: list[Node], reserved: Iterable[int] = ()) -> QueuePlan:
+    """The naive queue program of `nodes` (in program order); raises `FlagsExhausted`."""
+    consumers: dict[Hashable, list[Node]] = defaultdict(list)
+    for n in nodes:
+        for d in n.deps:
+            consumers[d].append(n)
+    pairs: list[Pair] = []
+    waits_before: dict[Hashable, list[int]] = defaultdict(list)
+    sets_after: dict[tuple[Hashable, CoreType], list[int]] = defaultdict(list)
+    for u in nodes:
+        for v in consumers[u.key]:
+            for y in v.types:
+                for x in u.types:
+                    if x is y:
+                        continue
+                    index = len(pairs)
+                    pairs.append(Pair(x, y, u.key, v.key))
+                    sets_after[(u.key, x)].append(index)
+                    waits_before[v.key].append(index)
+    queues: dict[CoreType, list[QueueItem]] = {core: [] for core in CoreType}
+    for n in nodes:
+        for core in n.types:
+            q = queues[core]
+            q.extend(QueueItem("wait", pair=i) for i in waits_before[n.key] if pairs[i].target is core)
+            q.append(QueueItem("node", n.key))
+            if consumers[n.key]:
+                q.append(QueueItem("barrier"))
+                q.extend(QueueItem("set", pair=i) for i in sets_after[(n.key, core)])
+    _allocate(queues, pairs, set(reserved))
+    return QueuePlan(queues, pairs)
+
+
+def _allocate(queues: dict[CoreType, list[QueueItem]], pairs: list[Pair], reserved: set[int]) -> None:
+    free = [f for f in FLAG_ORDER if f not in reserved]
+    wait_pos: dict[int, int] = {}
+    for q in queues.values():
+        for i, item in enumerate(q):
+            if item.kind == "wait":
+                wait_pos[item.pair] = i
+    for source in CoreType:
+        chains: list[tuple[int, int, int]] = []  # (flag, last wait position, uses)
+        for item in queues[source]:
+            if item.kind != "set":
+                continue
+            pair = pairs[item.pair]
+            w = wait_pos[item.pair]
+            fits = [c for c in chains if c[1] < w and c[2] < MAX_PAIRS_PER_FLAG]
+            if fits:
+                best = max(fits, key=lambda c: (c[1], -FLAG_ORDER.index(c[0])))
+                chains[chains.index(best)] = (best[0], w, best[2] + 1)
+                pair.flag = best[0]
+                continue
+            used = {c[0] for c in chains}
+            spare = [f for f in free if f not in used]
+            if not spare:
+                raise FlagsExhausted(f"no free cross-core flag id for {source.value} -> {pair.target.value}")
+            chains.append((spare[0], w, 1))
+            pair.flag = spare[0]
