@@ -9,7 +9,9 @@ from its first to its last member there (inner event tasks included). Rules, in 
   opaque task is the breaker);
 - `non_convex`: a happens-before path leaves the range set and re-enters it (`isolated_event`
   when the path runs through a stream that has only event tasks in the scope);
-- `stream_fusion_off`: stream-fusion=0 and the candidate is unordered with a member;
+- `stream_fusion_off`: stream-fusion=0 and the candidate is unordered with a member, or a
+  member or the candidate runs the early-start handshake itself (early-start=1) and the
+  SuperKernel would be stream-fused (a queue SuperKernel has no handshake);
 - `syncall_block_mismatch`: a batch-mode member would not run on every core of its types;
 - `deadlock`: an in-kernel wait on outside work whose demand, beside the SuperKernel's,
   exceeds the device.
@@ -24,14 +26,25 @@ from __future__ import annotations
 import bisect
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
-from skir.analysis.boundary import plan_rewrite
+from skir.analysis.boundary import SkPlan, plan_rewrite
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.queue_plan import FlagsExhausted, plan_queues
 from skir.analysis.range_max import RangeMax
-from skir.analysis.scopes import Label, ScopeInfo, compute_runs, kernel_fail_reason, scope_labels, task_options
+from skir.analysis.scopes import (
+    Label,
+    ScopeInfo,
+    compute_runs,
+    has_early_start,
+    kernel_fail_reason,
+    scope_labels,
+    task_options,
+)
+from skir.analysis.sk_program import class_types, program_steps, queue_nodes
 from skir.analysis.superkernel_shape import Demand, SkShape, shape_with_options
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
@@ -56,6 +69,10 @@ class FormedSk:
     """(is aiv class, blocks) of the batch-mode members: each must cover its cores."""
     waits: list[int] = field(default_factory=list)
     """Event waits inside the ranges."""
+    queue: bool = False
+    """Some members are unordered by happens-before (stream fusion)."""
+    early: bool = False
+    """Some member runs the early-start handshake itself."""
 
     @property
     def first(self) -> int:
@@ -99,7 +116,8 @@ class Former:
             if isinstance(op, LaunchOp):
                 kernel = kernels[op.kernel.root_reference.data]
                 self.kernel_of[n] = kernel
-                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model)
+                early = task_options(graph, self.scopes, options, n).early_start
+                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model, early)
                 if reason is None:
                     candidate[n] = True
                 else:
@@ -159,7 +177,8 @@ class Former:
     def _start(self, label: Label, options: SkOptions, c: int) -> FormedSk:
         demand = Demand().add(self.kernel_of[c].type, self.graph.ops[c].blocks.data)  # type: ignore[attr-defined]
         shape = shape_with_options(demand, options, self.cores)
-        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, shape, demand, self._batch_key(c))
+        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, shape, demand, self._batch_key(c),
+                        early=has_early_start(self.kernel_of[c]))
 
     def _batch_key(self, n: int) -> frozenset[tuple[bool, int]]:
         kernel = self.kernel_of[n]
@@ -185,7 +204,12 @@ class Former:
         witness = self._close_ranges(ranges, sk.label)
         if witness is not None:
             return witness, True
-        if options.stream_fusion == 0 and not self._after_all(sk, c):
+        after_all = self._after_all(sk, c)
+        if options.stream_fusion == 0 and not after_all:
+            return FailReason.STREAM_FUSION_OFF, True
+        early = has_early_start(self.kernel_of[c])
+        if (early or sk.early) and (sk.queue or not after_all):
+            # A queue SuperKernel has no early-start handshake to consume the kernel's own set.
             return FailReason.STREAM_FUSION_OFF, True
         demand = sk.demand_of_members.add(self.kernel_of[c].type, g.ops[c].blocks.data)  # type: ignore[attr-defined]
         shape = shape_with_options(demand, options, self.cores)
@@ -201,6 +225,8 @@ class Former:
         sk.demand_of_members = demand
         sk.batch = batch
         sk.waits = waits
+        sk.queue = sk.queue or not after_all
+        sk.early = sk.early or early
         return None, False
 
     def _breaker_reason(self, last: int, c: int) -> FailReason | None:
@@ -351,12 +377,28 @@ class Former:
                 self.graph, self.hb, [(sk.members, sk.ranges) for sk in kept], names,
                 [f"{self.model.sym_name.data}_sk{i}" for i in range(len(kept))],
             )
-            if not plan.failures:
+            failures = dict(plan.failures) or self._flag_failures(plan.superkernels)
+            if not failures:
                 break
-            for index, why in plan.failures.items():
+            for index, why in failures.items():
                 self.drop(kept[index], FailReason.RESOURCE_INSUFFICIENT, why)
-            kept = [sk for i, sk in enumerate(kept) if i not in plan.failures]
+            kept = [sk for i, sk in enumerate(kept) if i not in failures]
         return kept
+
+    def _flag_failures(self, plans: list[SkPlan]) -> dict[int, str]:
+        """SuperKernels whose stream fusion needs more cross-core flag ids than are free."""
+        failures = {}
+        for p in plans:
+            if all(self.hb.before(a, b) for a, b in pairwise(sorted(p.members, key=self.graph.seq.__getitem__))):
+                continue
+            _, steps = program_steps(self.graph, self.hb, self.kernel_of.__getitem__, p)
+            nodes = queue_nodes(list(enumerate(steps)), lambda m: class_types(core_class(self.kernel_of[m].type)))
+            reserved = {f.data for m in p.members for f in (self.kernel_of[m].sync_flags or ())}
+            try:
+                plan_queues(nodes, reserved)
+            except FlagsExhausted as err:
+                failures[p.index] = f"cross-core flags: {err}"
+        return failures
 
     def _strict_scope_check(self, formed: list[FormedSk]) -> list[FormedSk]:
         by_label: dict[Label, list[FormedSk]] = defaultdict(list)

@@ -98,8 +98,13 @@ def task_options(graph: TaskGraph, scopes: ScopeInfo, base: SkOptions, n: int) -
     return base.merged(op.options.data) if op.options is not None else base
 
 
+def has_early_start(kernel: KernelOp) -> bool:
+    """Whether the kernel runs (half of) the early-start handshake itself."""
+    return kernel.early_start_set is not None or kernel.early_start_wait is not None
+
+
 def kernel_fail_reason(
-    graph: TaskGraph, scopes: ScopeInfo, kernel: KernelOp, n: int, model: ModelOp
+    graph: TaskGraph, scopes: ScopeInfo, kernel: KernelOp, n: int, model: ModelOp, early_start: int
 ) -> tuple[FailReason, str | None] | None:
     """The first per-task reason that keeps kernel task `n` unfused (DESIGN §3 step 1), with a detail."""
     launch = graph.ops[n]
@@ -112,9 +117,10 @@ def kernel_fail_reason(
         return FailReason.DYNAMIC_TASK, None
     if kernel.not_sk_capable is not None:
         return FailReason.OP_UNSUPPORTED, "not_sk_capable"
-    if kernel.early_start_set is not None or kernel.early_start_wait is not None:
-        # With early-start=0 the kernel's own handshake would leave a credit that satisfies
-        # the next barrier (DESIGN §3); the handshake early-start=1 needs is not emitted yet.
+    if early_start != 1 and has_early_start(kernel):
+        # Without the handshake (early-start=0) the kernel's own set would leave a credit that
+        # satisfies the next barrier (DESIGN §3); early-start=2 disables the sub-kernels' own
+        # handshake, which a compiled kernel cannot honour.
         return FailReason.OP_UNSUPPORTED, "early_start_capability"
     aic, aiv = core_demand(kernel.type, launch.blocks.data)
     if aic > model.aic_cores.data or aiv > model.aiv_cores.data:

@@ -34,7 +34,6 @@ aiv {
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -43,7 +42,8 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.queue_plan import FlagsExhausted, Node, plan_queues
+from skir.analysis.queue_plan import FlagsExhausted, plan_queues
+from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.hardware import CoreType, Pipe
@@ -83,12 +83,6 @@ def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
     if prev is CoreClass.AIC and cur is CoreClass.AIC:
         return BarrierKind.ALL_AIC
     return BarrierKind.SYNC_ALL
-
-
-def class_types(cls: CoreClass) -> tuple[CoreType, ...]:
-    if cls is CoreClass.MIX:
-        return CoreType.AIC, CoreType.AIV
-    return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
 
 
 def sk_types(sk: SuperKernelOp) -> tuple[CoreType, ...]:
@@ -137,13 +131,10 @@ class _Lowering:
 
     def chain(self, ops: list[SkProgramOp]) -> None:
         early = self.options.early_start != 0
-        subtasks = [op for op in ops if isinstance(op, SubtaskOp)]
         prev: SubtaskOp | None = None
         notifies: list[LockOp] = []
         waits: list[LockOp] = []
         resets: list[LockOp] = []
-        if early and subtasks and self.kernel(subtasks[0]).early_start_wait is not None:
-            self.early_start(None, subtasks[0])
         for op in ops:
             if isinstance(op, NotifyOp):
                 notifies.append(op)
@@ -158,28 +149,41 @@ class _Lowering:
                 self.emit(op, class_types(self.cls(op)))
                 prev = op
         self.between(prev, None, notifies, waits, early)
-        if early and prev is not None and self.kernel(prev).early_start_set is not None:
-            self.early_start(prev, None)
         for op in resets:
             self.emit(op, (op.core.data,))
 
     def between(self, prev: SubtaskOp | None, cur: SubtaskOp | None, notifies: list[LockOp],
                 waits: list[LockOp], early: bool) -> None:
+        """The syncs between two consecutive sub-tasks (None: the entry's start or end).
+
+        With early-start and no lock access in between: the handshake alone. Otherwise
+        barriers: a full barrier of prev's class before its notifies (DESIGN §3 (f)), the
+        class-pair barrier, the waits and a barrier of cur's class (g). A sub-task that sets
+        (waits) itself is then closed by an epilogue (opened by a prologue) handshake, so that
+        no barrier meets a pending early-start credit.
+        """
+        sets_itself = early and prev is not None and self.kernel(prev).early_start_set is not None
+        waits_itself = early and cur is not None and self.kernel(cur).early_start_wait is not None
+        if early and not notifies and not waits:
+            if (prev is not None and cur is not None) or sets_itself or waits_itself:
+                self.early_start(prev, cur)
+            return
+        if sets_itself:
+            self.early_start(prev, None)
         if notifies:
             if prev is not None:
                 self.barrier(_CLASS_BARRIER[self.cls(prev)])
             for op in notifies:
                 self.emit(op, (op.core.data,))
         if prev is not None and cur is not None:
-            if early:
-                self.early_start(prev, cur)
-            else:
-                self.barrier(barrier_kind(self.cls(prev), self.cls(cur)))
+            self.barrier(barrier_kind(self.cls(prev), self.cls(cur)))
         if waits:
             for op in waits:
                 self.emit(op, (op.core.data,))
             if cur is not None:
                 self.barrier(_CLASS_BARRIER[self.cls(cur)])
+        if waits_itself:
+            self.early_start(None, cur)
 
     def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None) -> None:
         """The early-start handshake between `prev` and `cur` (None: the entry's start or end)."""
@@ -196,32 +200,25 @@ class _Lowering:
         waits_itself = cur is not None and self.kernel(cur).early_start_wait is not None
         cfg = 4 * _CLASS_CODE[prev_cls] + _CLASS_CODE[cur_cls]
         for core in types:
-            idle = cur.blocks.data if waits_itself and cur is not None else None
+            # A sub-kernel that waits itself does so on its own cores of its own types only.
+            own = waits_itself and core in class_types(cur_cls)
+            idle = cur.blocks.data if own and cur is not None else None
             self.emit(EarlyStartWaitOp(0, cfg, core, idle), (core,))
 
     # ---- queue -------------------------------------------------------------------------
 
     def queue(self, ops: list[SkProgramOp]) -> None:
-        nodes: dict[Hashable, Node] = {}
+        kinds = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
+        steps = [
+            (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
+             else ProgramStep(kinds[type(op)], op.core.data))  # type: ignore[index, union-attr]
+            for op in ops
+        ]
         by_id = {op.ident: op for op in ops}
-        pending_waits: list[int] = []
-        last_sub: int | None = None
-        for op in ops:
-            if isinstance(op, SubtaskOp):
-                node = Node(op.ident, class_types(self.cls(op)), list(op.dep_ids) + pending_waits)
-                pending_waits = []
-                last_sub = op.ident
-            elif isinstance(op, NotifyOp):
-                node = Node(op.ident, (op.core.data,), [last_sub] if last_sub is not None else [])
-            elif isinstance(op, WaitLockOp):
-                node = Node(op.ident, (op.core.data,), [])
-                pending_waits.append(op.ident)
-            else:
-                node = Node(op.ident, (op.core.data,), [])
-            nodes[op.ident] = node
+        nodes = queue_nodes(steps, lambda ident: class_types(self.cls(by_id[ident])))  # type: ignore[arg-type]
         reserved = {f.data for sub in ops if isinstance(sub, SubtaskOp) for f in (self.kernel(sub).sync_flags or ())}
         try:
-            plan = plan_queues(list(nodes.values()), reserved)
+            plan = plan_queues(nodes, reserved)
         except FlagsExhausted as err:
             raise PassFailedException(f"sk.kernel @{self.sk.sym_name.data}: {err}") from None
         per_core: dict[CoreType, list[tuple[Operation, int | None]]] = {}

@@ -47,8 +47,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
 from skir.analysis.happens_before import HappensBefore
-from skir.analysis.member_order import member_deps, member_order
 from skir.analysis.scopes import scope_labels, task_options
+from skir.analysis.sk_program import class_types, program_steps
 from skir.analysis.superkernel_shape import shape_with_options
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
@@ -63,7 +63,7 @@ from skir.dialects.aclgraph import (
     was_props,
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, WaitRule, core_class
+from skir.dialects.aclgraph_enums import WaitRule, core_class
 from skir.dialects.superkernel import (
     CoreType,
     NotifyOp,
@@ -87,11 +87,6 @@ from skir.passes.common import (
 
 def superkernel_name(model: ModelOp, index: int) -> str:
     return f"{model.sym_name.data}_sk{index}"
-
-
-def lock_core(cls: CoreClass) -> CoreType:
-    """The core type whose block 0 performs a lock access for a sub-task of class `cls`."""
-    return CoreType.AIV if cls is CoreClass.AIV else CoreType.AIC
 
 
 class _Outliner:
@@ -148,48 +143,23 @@ class _Outliner:
             )
         except SkirError as err:
             raise PassFailedException(f"{name}: {err}") from None
-        order = member_order(g, self.hb, p.members)
-        deps = member_deps(g, self.hb, order)
+        order, steps = program_steps(g, self.hb, self._kernel, p)
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
+        lock_ops = {"notify": NotifyOp, "wait": WaitLockOp, "reset": ResetLockOp}
         program: list[tuple[Operation, tuple[CoreType, ...]]] = []
-        ident = 0
-
-        def lock(cls: type[NotifyOp | WaitLockOp | ResetLockOp], cell: str, core: CoreType) -> None:
-            nonlocal ident
-            program.append((cls(ident, cell, slots[cell][1], core), (core,)))
-            ident += 1
-
-        waits_before: dict[int | None, list[str]] = defaultdict(list)
-        notifies_after: dict[int | None, list[str]] = defaultdict(list)
-        for lk in p.locks:
-            if lk.kind == "wait":
-                waits_before[lk.before].append(lk.cell)
-            elif lk.kind == "notify":
-                notifies_after[lk.after].append(lk.cell)
-        for cell in notifies_after[None]:
-            lock(NotifyOp, cell, lock_core(core_class(self._kernel(order[0]).type)))
         sub_id: dict[int, int] = {}
-        for m in order:
-            kernel = self._kernel(m)
-            cls = core_class(kernel.type)
-            for cell in waits_before[m]:
-                lock(WaitLockOp, cell, lock_core(cls))
-            sub_id[m] = ident
-            cores = (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,) if cls is CoreClass.AIV else (
-                CoreType.AIC, CoreType.AIV)
-            sub = SubtaskOp(ident, kernel.sym_name.data, launches[m].blocks.data, slots[m][0],  # type: ignore
-                            g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in deps[m]])
-            program.append((sub, cores))
-            ident += 1
-            for cell in notifies_after[m]:
-                lock(NotifyOp, cell, lock_core(cls))
-        for cell in waits_before[None]:
-            lock(WaitLockOp, cell, lock_core(core_class(self._kernel(order[-1]).type)))
-        for lk in p.locks:
-            if lk.kind == "reset":
-                owner = lk.owner if lk.owner is not None else order[-1]
-                lock(ResetLockOp, lk.cell, lock_core(core_class(self._kernel(owner).type)))
+        for ident, step in enumerate(steps):
+            if step.kind == "subtask":
+                m = step.member
+                kernel = self._kernel(m)
+                sub_id[m] = ident
+                sub = SubtaskOp(ident, kernel.sym_name.data, launches[m].blocks.data, slots[m][0],  # type: ignore
+                                g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in step.deps])
+                program.append((sub, class_types(core_class(kernel.type))))
+            else:
+                assert step.core is not None
+                program.append((lock_ops[step.kind](ident, step.cell, slots[step.cell][1], step.core), (step.core,)))
         offset = slots["__end__"][0]
         offset += options.feed_sync_all + 2 * options.profiling
         aic, aiv = Block(), Block()

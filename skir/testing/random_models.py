@@ -10,9 +10,10 @@ A model is built in capture order, one or more *phases* long:
   split kernels; param roles, or none), event records and waits (a wait only after a record
   of its event in the phase; sometimes two records in one epoch; external waits and records
   on their own events), value write / wait pairs on fresh cells (the satisfying write first,
-  sometimes a later `value_write 0` on the writer's stream), opaque tasks (named notify
-  pairs too), task groups, and scope markers on stream 0 (nested, reused and unnamed names,
-  two placeholders after a begin and before an end; all closed at the end);
+  sometimes a `value_write 0` on stream 0 after the phase's join), opaque tasks (named notify
+  pairs too), task groups, placeholders (spare slots) on the other streams, and scope
+  markers on stream 0 (nested, reused and unnamed names, two placeholders after a begin
+  and before an end; all closed at the end);
 - a phase ends by joining every stream into stream 0 (each records a `fin` event that
   stream 0 waits for) and resetting every event the phase used on stream 0, so each reset
   is ordered after its epoch; the next phase starts with stream 0 recording a fresh `go<p>` event
@@ -109,6 +110,9 @@ class _Gen:
         if rng.random() < 0.5:
             task["duration_us"] = round(rng.uniform(0.5, 50.0), 3)
         self.add(s, task)
+        if s != 0 and (self.opts["spare_slots"] or (self.opts["scopes"] and rng.random() < 0.25)):
+            for _ in range(2 if self.opts["spare_slots"] else 1):
+                self.add(s, {"type": "placeholder"})  # room for a back block after a fused range
 
     def phase(self, budget: int, phase: int, last: bool) -> None:
         rng = self.rng
@@ -148,6 +152,8 @@ class _Gen:
                 self.value_task(s, pending_cells)
             elif r < 0.87 and self.opts["opaque"]:
                 self.opaque_task(s, notifies)
+            elif s != 0 and (self.opts["scopes"] or self.opts["spare_slots"]) and rng.random() < 0.5:
+                self.add(s, {"type": "placeholder"})  # a spare slot for boundary syncs
             elif self.opts["scopes"]:
                 self.marker()
         # join every stream into stream 0, then reset this phase's events there
@@ -156,6 +162,9 @@ class _Gen:
             used.add(fin)
             self.add(s, {"type": "event_record", "event": fin})
             self.add(0, {"type": "event_wait", "event": fin})
+        for cell, _, _, _ in pending_cells:  # after the join: ordered after every wait on it
+            if rng.random() < 0.5:
+                self.add(0, {"type": "value_write", "cell": cell, "value": 0})
         for e in self.events:  # all reset before the next phase: its `go` must order it
             if e in used and (not last or rng.random() < 0.9):
                 self.add(0, {"type": "event_reset", "event": e})
@@ -163,12 +172,8 @@ class _Gen:
     def value_task(self, s: int, pending: list[tuple[str, str, int, int]]) -> None:
         rng = self.rng
         if pending and rng.random() < 0.7:
-            cell, rule, value, writer = rng.choice(pending)
-            if writer == s and rng.random() < 0.3:
-                self.add(s, {"type": "value_write", "cell": cell, "value": 0})
-                pending.remove((cell, rule, value, writer))  # a later wait would never pass
-            else:
-                self.add(s, {"type": "value_wait", "cell": cell, "value": value, "rule": rule})
+            cell, rule, value, _ = rng.choice(pending)
+            self.add(s, {"type": "value_wait", "cell": cell, "value": value, "rule": rule})
             return
         cell = f"c{len(self.cells)}"
         self.cells.append(cell)
@@ -230,13 +235,15 @@ def random_model(
     with_scopes: bool = True,
     with_opaque: bool = True,
     with_values: bool = True,
+    spare_slots: bool = False,
 ) -> dict[str, Any]:
     """A random valid capture dict. `max_tasks` bounds the random tasks; the join, reset and
-    marker structure around them adds a few more."""
+    marker structure around them adds a few more. `spare_slots` puts two placeholders after
+    every kernel task off stream 0, so that most stream-fused SuperKernels find their slots."""
     n_streams = rng.randint(1, max(1, max_streams))
     aic, aiv = rng.choice(((24, 48), (20, 40), (24, 48), (rng.randint(1, 32), rng.randint(1, 64))))
     g = _Gen(rng, n_streams, aic, aiv,
-             {"scopes": with_scopes, "opaque": with_opaque, "values": with_values})
+             {"scopes": with_scopes, "opaque": with_opaque, "values": with_values, "spare_slots": spare_slots})
     for i in range(rng.randint(0, 6)):
         g.kernels[f"k{i}"] = _kernel(rng, f"k{i}")
     total = rng.randint(0, max(0, max_tasks))
@@ -280,10 +287,11 @@ def models(
     with_scopes: bool = True,
     with_opaque: bool = True,
     with_values: bool = True,
+    spare_slots: bool = False,
 ) -> Any:
     """Hypothesis strategy of random valid capture dicts (see `random_model`)."""
     from hypothesis import strategies as st
 
     return st.randoms(use_true_random=False).map(
-        lambda rng: random_model(rng, max_streams, max_tasks, with_scopes, with_opaque, with_values)
+        lambda rng: random_model(rng, max_streams, max_tasks, with_scopes, with_opaque, with_values, spare_slots)
     )

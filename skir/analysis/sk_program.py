@@ -1,0 +1,102 @@
+"""The unsynchronised program of a planned SuperKernel: sub-tasks and GM-lock accesses in order.
+
+`sk-outline` builds the `sk.kernel` from it, and formation uses it to check that a
+stream-fused SuperKernel gets the cross-core flag ids it needs (`resource_insufficient`)
+before anything is rewritten. Order (DESIGN §3 (d)-(h)): notifies with no preceding member,
+then per member its lock waits, the member, its notifies; then waits with no following member,
+then the resets at exit. A lock access runs on block 0 of the member's class (the AIC for mix).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from skir.analysis.boundary import SkPlan
+from skir.analysis.happens_before import HappensBefore
+from skir.analysis.member_order import member_deps, member_order
+from skir.analysis.queue_plan import Node
+from skir.analysis.task_graph import TaskGraph
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, core_class
+from skir.dialects.hardware import CoreType
+
+
+def lock_core(cls: CoreClass) -> CoreType:
+    """The core type whose block 0 performs a lock access for a sub-task of class `cls`."""
+    return CoreType.AIV if cls is CoreClass.AIV else CoreType.AIC
+
+
+def class_types(cls: CoreClass) -> tuple[CoreType, ...]:
+    """The core types a sub-task of class `cls` runs on."""
+    if cls is CoreClass.MIX:
+        return CoreType.AIC, CoreType.AIV
+    return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
+
+
+@dataclass(frozen=True)
+class ProgramStep:
+    """`subtask` (of `member`, after the members `deps`) or a `notify` / `wait` / `reset` of `cell`."""
+
+    kind: str
+    core: CoreType | None = None
+    """The core type of a lock access."""
+    member: int = -1
+    deps: tuple[int, ...] = ()
+    cell: str = ""
+
+
+def program_steps(graph: TaskGraph, hb: HappensBefore, kernel_of: Callable[[int], KernelOp],
+                  plan: SkPlan) -> tuple[list[int], list[ProgramStep]]:
+    """The member order and the program of one planned SuperKernel."""
+    order = member_order(graph, hb, plan.members)
+    deps = member_deps(graph, hb, order)
+
+    def cls(m: int) -> CoreClass:
+        return core_class(kernel_of(m).type)
+
+    waits_before: dict[int | None, list[str]] = defaultdict(list)
+    notifies_after: dict[int | None, list[str]] = defaultdict(list)
+    for lk in plan.locks:
+        if lk.kind == "wait":
+            waits_before[lk.before].append(lk.cell)
+        elif lk.kind == "notify":
+            notifies_after[lk.after].append(lk.cell)
+    steps = [ProgramStep("notify", lock_core(cls(order[0])), cell=cell) for cell in notifies_after[None]]
+    for m in order:
+        core = lock_core(cls(m))
+        steps += [ProgramStep("wait", core, cell=cell) for cell in waits_before[m]]
+        steps.append(ProgramStep("subtask", member=m, deps=tuple(deps[m])))
+        steps += [ProgramStep("notify", core, cell=cell) for cell in notifies_after[m]]
+    steps += [ProgramStep("wait", lock_core(cls(order[-1])), cell=cell) for cell in waits_before[None]]
+    for lk in plan.locks:
+        if lk.kind == "reset":
+            owner = lk.owner if lk.owner is not None else order[-1]
+            steps.append(ProgramStep("reset", lock_core(cls(owner)), cell=lk.cell))
+    return order, steps
+
+
+def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], tuple[CoreType, ...]]) -> list[Node]:
+    """The dependency nodes of a queue SuperKernel (DESIGN §3 (f)-(g)), keyed by the given ids.
+
+    A notify depends on the sub-task before it; a sub-task on its members' sub-tasks and on
+    the lock waits just before it; a trailing wait or a reset on nothing.
+    """
+    nodes: list[Node] = []
+    sub_key: dict[int, int] = {}
+    pending: list[int] = []
+    last: int | None = None
+    for key, step in steps:
+        if step.kind == "subtask":
+            sub_key[step.member] = key
+            nodes.append(Node(key, types_of(step.member), [sub_key[d] for d in step.deps] + pending))
+            pending = []
+            last = key
+        elif step.kind == "notify":
+            nodes.append(Node(key, (step.core,), [last] if last is not None else []))  # type: ignore[arg-type]
+        else:
+            nodes.append(Node(key, (step.core,), []))  # type: ignore[arg-type]
+            if step.kind == "wait":
+                pending.append(key)
+    return nodes
