@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from xdsl.ir import Dialect
@@ -35,47 +36,30 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     return {"aclgraph": get_aclgraph, "sk": get_sk, "ascendc": get_ascendc}
 
 
+_PASSES = {
+    "sk-form-scopes": ("skir.passes.form_scopes", "FormScopesPass"),
+    "sk-outline": ("skir.passes.outline", "OutlinePass"),
+    "sk-lower-sync": ("skir.passes.lower_sync", "LowerSyncPass"),
+    "sk-prune-sync": ("skir.passes.prune_sync", "PruneSyncPass"),
+    "sk-insert-preload": ("skir.passes.insert_preload", "InsertPreloadPass"),
+    "sk-insert-debug": ("skir.passes.insert_debug", "InsertDebugPass"),
+    "sk-to-ascendc": ("skir.passes.to_ascendc", "ToAscendCPass"),
+    "superkernel-pipeline": ("skir.passes.pipeline", "SuperKernelPipelinePass"),
+    "sk-check": ("skir.passes.check", "CheckPass"),
+}
+"""Pass name -> (module, class), in pipeline order."""
+
+
+def _lazy_pass(module: str, name: str) -> Callable[[], type[ModulePass]]:
+    def get() -> type[ModulePass]:
+        return getattr(importlib.import_module(module), name)
+
+    return get
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass name -> getter that imports it."""
-
-    def get_form_scopes() -> type[ModulePass]:
-        from skir.passes.form_scopes import FormScopesPass
-
-        return FormScopesPass
-
-    def get_outline() -> type[ModulePass]:
-        from skir.passes.outline import OutlinePass
-
-        return OutlinePass
-
-    def get_lower_sync() -> type[ModulePass]:
-        from skir.passes.lower_sync import LowerSyncPass
-
-        return LowerSyncPass
-
-    def get_to_ascendc() -> type[ModulePass]:
-        from skir.passes.to_ascendc import ToAscendCPass
-
-        return ToAscendCPass
-
-    def get_check() -> type[ModulePass]:
-        from skir.passes.check import CheckPass
-
-        return CheckPass
-
-    def get_pipeline() -> type[ModulePass]:
-        from skir.passes.pipeline import SuperKernelPipelinePass
-
-        return SuperKernelPipelinePass
-
-    return {
-        "sk-form-scopes": get_form_scopes,
-        "sk-outline": get_outline,
-        "sk-lower-sync": get_lower_sync,
-        "sk-to-ascendc": get_to_ascendc,
-        "superkernel-pipeline": get_pipeline,
-        "sk-check": get_check,
-    }
+    return {name: _lazy_pass(module, cls) for name, (module, cls) in _PASSES.items()}
 
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:

@@ -145,11 +145,20 @@ class _Planner:
                 p.locks.append(LockOp("notify", cell, after=self._last_member_before(p, n)))
             elif inside.get(record) is not p:
                 member = self._first_member_after(p, n)
-                p.locks.append(LockOp("wait", cell, before=member))
+                if not self._before_launch(p, record, inside):
+                    p.locks.append(LockOp("wait", cell, before=member))
                 if (p.index, cell) not in self.resets and all(inside.get(w) is p for w in epoch.waits):
                     self.resets.add((p.index, cell))
                     p.locks.append(LockOp("reset", cell, owner=member))
         self.outside[epoch.reset] = ("value_write", cell, 0)
+
+    def _before_launch(self, p: SkPlan, record: int, inside: dict[int, SkPlan]) -> bool:
+        """Whether an outside `record` happens before the host stream's first member (so before
+        the launch, which takes that slot or a later one): an in-kernel wait for it is void."""
+        if record in inside:
+            return False
+        first = p.by_stream()[p.host][1][0]
+        return self.hb.before(record, first)
 
     def _last_member_before(self, p: SkPlan, n: int) -> int | None:
         """The latest member (in seq order) that happens before task `n`, if any."""

@@ -214,7 +214,7 @@ class Former:
         demand = sk.demand_of_members.add(self.kernel_of[c].type, g.ops[c].blocks.data)  # type: ignore[attr-defined]
         shape = shape_with_options(demand, options, self.cores)
         batch = sk.batch | self._batch_key(c)
-        if not _batch_covers(batch, shape):
+        if not options.feed_sync_all and not _batch_covers(batch, shape):
             return FailReason.SYNCALL_BLOCK_MISMATCH, True
         waits = [*sk.waits, *self._new_waits(sk.ranges, ranges)]
         if self._deadlock(ranges, waits, shape, None):

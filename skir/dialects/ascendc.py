@@ -44,6 +44,7 @@ from skir.dialects.ascendc_attrs import (
     PipeAttr,
     i64_attr,
 )
+from skir.dialects.ascendc_feed import FEED_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import build_op, string_attr
@@ -285,6 +286,7 @@ AscendC = Dialect(
         PreloadOp,
         PreloadAllOp,
         *INTRINSICS,
+        *FEED_OPS,
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )

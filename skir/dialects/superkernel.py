@@ -120,7 +120,9 @@ class SubtaskOp(SkProgramOp):
 
     `@kernel` is the `aclgraph.kernel`, `blocks` the task's blocks (the call is guarded
     to them), `offset` the first arg-table slot of its params, `from @stream seq N` the
-    original task, `after [ids]` the sub-tasks it directly depends on.
+    original task, `after [ids]` the sub-tasks it directly depends on, `feed N` (with
+    feed-sync-all) that the sub-kernel calls `SyncAll` on fewer cores than the SuperKernel
+    has, so the idle cores mirror its rounds, with config slot N of the workspace.
     """
 
     name = "sk.subtask"
@@ -131,6 +133,7 @@ class SubtaskOp(SkProgramOp):
     stream = prop_def(SymbolRefAttr)
     seq = prop_def(IntAttr)
     deps = opt_prop_def(ArrayAttr[IntAttr])
+    feed = opt_prop_def(IntAttr)
 
     def __init__(
         self, ident: int, kernel: str, blocks: int, offset: int, stream: str, seq: int, deps: list[int]
@@ -169,6 +172,8 @@ class SubtaskOp(SkProgramOp):
                 Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")
             )
             props["deps"] = ArrayAttr(int_attr(d) for d in deps)
+        if parser.parse_optional_keyword("feed"):
+            props["feed"] = int_attr(parse_int_in(parser, 0, 1 << 31, "feed config slot"))
         attrs = parser.parse_optional_attr_dict_with_keyword()
         return cls.create(properties=props, attributes=dict(attrs.data) if attrs else {})
 
@@ -180,6 +185,8 @@ class SubtaskOp(SkProgramOp):
         printer.print_string(f" seq {self.seq.data}")
         if self.deps is not None:
             printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
+        if self.feed is not None:
+            printer.print_string(f" feed {self.feed.data}")
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
 

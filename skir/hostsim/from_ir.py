@@ -16,8 +16,10 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
+from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.superkernel import LockOp, NotifyOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
+from skir.options import parse_options
 from skir.passes.common import kernel_table
 from skir.passes.to_ascendc import entry_symbol
 from skir.targets.ascendc import emit_source
@@ -25,6 +27,17 @@ from skir.targets.ascendc import emit_source
 
 def _model(module: ModuleOp) -> ModelOp:
     return next(op for op in module.ops if isinstance(op, ModelOp))
+
+
+def _workspace(source: SourceOp) -> tuple[tuple[int, int], ...]:
+    """(slot, bytes) of the feed-sync-all workspace an entry zeroes, if any."""
+    slot = size = None
+    for op in source.entry().body.walk():
+        if isinstance(op, FeedWorkspaceOp):
+            slot = op.slot.value.data
+        elif isinstance(op, ZeroWorkspaceOp):
+            size = op.bytes.value.data
+    return ((slot, size),) if slot is not None and size is not None else ()
 
 
 def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]:
@@ -43,6 +56,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
         source = sources[name]
         copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops if isinstance(op, DeclareOp)}
         subtasks = sk.subtasks()
+        early = parse_options(sk.options.data if sk.options is not None else "")[0].early_start == 1
         instances = []
         for sub in subtasks:
             kernel = kernels[sub.kernel.root_reference.data]
@@ -55,6 +69,8 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                     blocks=sub.blocks.data,
                     split_copies=copies.get(kernel.sub_symbol, 1),
                     batch=kernel.is_batch,
+                    early_set=early and kernel.early_start_set is not None,
+                    early_wait=early and kernel.early_start_wait is not None,
                 )
             )
         edges = tuple(
@@ -77,6 +93,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                 lock_slots=tuple(sorted(locks)),
                 # a lock the SuperKernel does not notify itself is set by work outside it
                 preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
+                buffer_bytes=_workspace(source),
             )
         )
     return specs

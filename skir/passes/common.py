@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
 from functools import lru_cache
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
@@ -11,6 +12,7 @@ from xdsl.ir import Operation
 
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.superkernel import SuperKernelOp
 from skir.options import SkOptions, parse_options
 
 GROUP_ATTR = "sk.group"
@@ -38,6 +40,25 @@ def models(module: ModuleOp) -> list[ModelOp]:
 def kernel_table(model: ModelOp) -> dict[str, KernelOp]:
     """Kernel name -> declaration, built once per pass."""
     return {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+
+
+def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKernelOp, dict[str, KernelOp], SkOptions]]:
+    """Every `sk.kernel` of the module with its model's kernel table and its own options
+    (`base` merged with the options the SuperKernel carries from its scope)."""
+    for model in models(module):
+        kernels = kernel_table(model)
+        for sk in list(model.body.block.ops):
+            if isinstance(sk, SuperKernelOp):
+                yield sk, kernels, base.merged(sk.options.data) if sk.options is not None else base
+
+
+def next_id(sk: SuperKernelOp) -> int:
+    """The first id no op of the SuperKernel uses."""
+    top = -1
+    for region in (sk.aic, sk.aiv):
+        for op in region.block.ops:
+            top = max(top, op.id.data)  # type: ignore[attr-defined]
+    return top + 1
 
 
 def pass_options(text: str) -> SkOptions:

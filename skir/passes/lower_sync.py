@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -63,9 +63,9 @@ from skir.dialects.superkernel import (
     WaitFlagOp,
     WaitLockOp,
 )
-from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options
+from skir.passes.program_edit import rebuild
 
 _CLASS_BARRIER = {
     CoreClass.AIV: BarrierKind.ALL_AIV,
@@ -125,7 +125,7 @@ class _Lowering:
             self.chain(ops)
         else:
             self.queue(ops)
-        self.install()
+        rebuild(self.sk, self.program)
 
     # ---- chain -------------------------------------------------------------------------
 
@@ -267,34 +267,6 @@ class _Lowering:
             if cores:
                 self.emit(by_key[key], tuple(cores))
         assert all(heads[core] == len(per_core[core]) for core in CoreType)
-
-    # ---- the programs -------------------------------------------------------------------
-
-    def install(self) -> None:
-        """Give every op a fresh id (shared by the copies of one op) and put it in its program(s)."""
-        new_id: dict[int, int] = {}
-        ident = 0
-        numbered: list[tuple[Operation, tuple[CoreType, ...], int]] = []
-        for op, cores in self.program:
-            old = op.ident if isinstance(op, SubtaskOp | LockOp) else None  # type: ignore[attr-defined]
-            if old is not None and old in new_id:
-                numbered.append((op, cores, new_id[old]))
-                continue
-            if old is not None:
-                new_id[old] = ident
-            numbered.append((op, cores, ident))
-            ident += 1
-        for region in (self.sk.aic, self.sk.aiv):
-            for old_op in list(region.block.ops):
-                region.block.erase_op(old_op)
-        for op, cores, ident in numbered:
-            op.properties["id"] = int_attr(ident)
-            if isinstance(op, SubtaskOp) and op.deps is not None:
-                op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
-            for i, core in enumerate(cores):
-                block = self.sk.aic.block if core is CoreType.AIC else self.sk.aiv.block
-                block.add_op(op if i == 0 else op.clone())
-
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
     """Insert the synchronisation of one SuperKernel (see the module docstring)."""

@@ -1,7 +1,8 @@
 """`superkernel-pipeline`: the whole chain of skir passes with one option string.
 
 `-p 'superkernel-pipeline{options="stream-fusion=0:split-mode=2"}'` runs
-`sk-form-scopes`, `sk-outline`, `sk-lower-sync` and `sk-to-ascendc`, each with the same
+`sk-form-scopes`, `sk-outline`, `sk-lower-sync`, `sk-prune-sync`, `sk-insert-preload`,
+`sk-insert-debug` and `sk-to-ascendc`, each with the same
 options, verifying the module between passes unless `verify-each=false`.
 """
 
@@ -16,8 +17,11 @@ from xdsl.passes import ModulePass
 from skir.gc_pause import paused_gc
 from skir.passes.common import pass_options
 from skir.passes.form_scopes import FormScopesPass
+from skir.passes.insert_debug import InsertDebugPass
+from skir.passes.insert_preload import InsertPreloadPass
 from skir.passes.lower_sync import LowerSyncPass
 from skir.passes.outline import OutlinePass
+from skir.passes.prune_sync import PruneSyncPass
 from skir.passes.to_ascendc import ToAscendCPass
 
 
@@ -27,6 +31,9 @@ def pipeline_passes(options: str) -> list[ModulePass]:
         FormScopesPass(options=options),
         OutlinePass(options=options),
         LowerSyncPass(options=options),
+        PruneSyncPass(options=options),
+        InsertPreloadPass(options=options),
+        InsertDebugPass(options=options),
         ToAscendCPass(options=options),
     ]
 

@@ -56,7 +56,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, core_class
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.dialects.ascendc import (
     BlockIndex,
     CallOp,
@@ -72,6 +72,14 @@ from skir.dialects.ascendc import (
     SourceOp,
 )
 from skir.dialects.ascendc import PreloadOp as CPreload
+from skir.dialects.ascendc_feed import (
+    FeedBeginOp,
+    FeedComplementOp,
+    FeedEndOp,
+    FeedOffOp,
+    FeedWorkspaceOp,
+    ZeroWorkspaceOp,
+)
 from skir.dialects.ascendc_intrinsics import (
     CrossCoreSetOp,
     CrossCoreWaitOp,
@@ -105,6 +113,7 @@ from skir.dialects.superkernel import (
 )
 from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options
+from skir.passes.lower_sync import sk_types
 
 SYNC_AIC_FLAG = 11
 SYNC_AIV_ONLY_ALL = 14
@@ -129,6 +138,7 @@ class _Emitter:
         self.sk, self.kernels = sk, kernels
         self.copies = options.split_mode
         self.declared: dict[str, None] = {}
+        self.subtasks = 0
         self.cls_of: dict[int, CoreClass] = {}
         # Idle guards: a set follows the sub-task it complements, a wait precedes it.
         self.idle_cls: dict[int, CoreClass] = {}
@@ -161,8 +171,18 @@ class _Emitter:
         """The statements `op` runs on one core type (without the core-type guard)."""
         if isinstance(op, SubtaskOp):
             kernel = self.kernel(op)
-            call = CallOp(kernel.sub_symbol, op.offset.data, self.copies)
-            return [IfBlockOp(block_index(self.cls_of[op.ident]), op.blocks.data, Region(Block([call])))]
+            index = block_index(self.cls_of[op.ident])
+            call: list[Operation] = [CallOp(kernel.sub_symbol, op.offset.data, self.copies)]
+            if op.feed is None:
+                return [IfBlockOp(index, op.blocks.data, Region(Block(call)))]
+            n = op.feed.data
+            offset = 64 * (n if core is CoreType.AIC else self.subtasks + n)
+            return [
+                FeedBeginOp(n, offset),
+                IfBlockOp(index, op.blocks.data, Region(Block([*call, FeedEndOp()]))),
+                IfIdleOp(index, op.blocks.data, Region(Block([FeedComplementOp()]))),
+                FeedOffOp(),
+            ]
         if isinstance(op, BarrierOp):
             kind = op.kind.data
             if kind is BarrierKind.SYNC_ALL:
@@ -238,9 +258,30 @@ class _Emitter:
                 inner += self.core_ops(op, core)
             body.add_ops(_guarded(core, inner))
 
-    def source(self, align: int) -> SourceOp:
+    def feed_prologue(self, body: Block, profiling: int) -> None:
+        """The workspace of feed-sync-all, zeroed on entry, then a barrier of the SuperKernel's type."""
+        ops = self.sk.subtasks()
+        self.subtasks = len(ops)
+        if not any(op.feed is not None for op in ops):
+            return
+        types = sk_types(self.sk)
+        cores = self.sk.blocks.data * (2 if self.sk.type is KernelType.MIX_AIC_1_2 else 1)
+        base = 512
+        while cores * base <= 2 * 64 * len(ops):
+            base *= 2
+        body.add_op(FeedWorkspaceOp(self.sk.arg_slots.data - 1 - 2 * profiling))
+        zero_on = CoreType.AIV if CoreType.AIV in types else CoreType.AIC
+        body.add_ops(_guarded(zero_on, [ZeroWorkspaceOp(cores * base)]))
+        if len(types) == 2:
+            body.add_op(SyncAllOp())
+        else:
+            pipe, flag = _BARRIER_FLAG[BarrierKind.ALL_AIC if zero_on is CoreType.AIC else BarrierKind.ALL_AIV]
+            body.add_ops(_guarded(zero_on, [CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)]))
+
+    def source(self, align: int, profiling: int = 0) -> SourceOp:
         name = self.sk.sym_name.data
         body = Block([FftsBaseOp()])
+        self.feed_prologue(body, profiling)
         if self.sk.form.data is SkForm.CHAIN:
             self.chain(body)
         else:
@@ -252,7 +293,7 @@ class _Emitter:
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:
     """Build the `ascendc.source` of one lowered SuperKernel."""
-    return _Emitter(sk, kernels, options).source(options.func_align)
+    return _Emitter(sk, kernels, options).source(options.func_align, options.profiling)
 
 
 @dataclass(frozen=True)

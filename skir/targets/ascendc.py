@@ -35,6 +35,14 @@ from skir.dialects.ascendc import (
     PreloadOp,
     SourceOp,
 )
+from skir.dialects.ascendc_feed import (
+    FEED_OPS,
+    FeedBeginOp,
+    FeedComplementOp,
+    FeedEndOp,
+    FeedWorkspaceOp,
+    ZeroWorkspaceOp,
+)
 from skir.dialects.ascendc_intrinsics import (
     CrossCoreSetOp,
     CrossCoreWaitOp,
@@ -165,6 +173,8 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.line(f"wait_flag_dev({_flag(op.flag.value.data)});")
         elif isinstance(op, SyncAllOp):
             w.line("AscendC::SyncAll<false>();")
+        elif isinstance(op, FEED_OPS):
+            _emit_feed(w, op, core)
         elif isinstance(op, SetNextTaskStartOp):
             w.line("AscendC::SetNextTaskStart();")
         elif isinstance(op, EarlyStartConfigOp):
@@ -180,6 +190,38 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.line(f"{helper}<{'true' if core is CoreType.AIC else 'false'}>(param_base[{op.slot.value.data}]);")
         else:
             raise SkirError(f"the ascendc target cannot print '{op.name}'")
+
+
+def _emit_feed(w: _Writer, op: Operation, core: CoreType | None) -> None:
+    if isinstance(op, FeedWorkspaceOp):
+        w.line(f"GM_ADDR workspace = param_base[{op.slot.value.data}];")
+        w.line("AscendC::g_superKernelAutoSyncAllConfigGmBaseAddr = workspace;")
+    elif isinstance(op, ZeroWorkspaceOp):
+        size = op.bytes.value.data
+        if core is CoreType.AIC:
+            w.line("create_cbuf_matrix((__cbuf__ uint32_t *)0, 0x10001, (uint32_t)0);")
+            index, count, copy = "get_block_idx()", "get_block_num()", "copy_cbuf_to_gm"
+            src = "(__cbuf__ void *)0"
+        else:
+            w.line("AscendC::DuplicateImpl<uint32_t>((__ubuf__ uint32_t *)0, (uint32_t)0, 128);")
+            w.line("AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);")
+            w.line("AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);")
+            index, count, copy = "AscendC::GetBlockIdx()", "AscendC::GetBlockNum()", "copy_ubuf_to_gm"
+            src = "(__ubuf__ void *)0"
+        w.open(f"for (uint64_t off = (uint64_t){index} * 512; off < {size}; off += (uint64_t){count} * 512)")
+        w.line(f"{copy}(workspace + off, {src}, 0, 1, 16, 1, 1);")
+        w.close()
+        w.line("AscendC::PipeBarrier<PIPE_ALL>();")
+    elif isinstance(op, FeedBeginOp):
+        w.line(f"AscendC::g_superKernelAutoSyncAllSyncIdx = {op.index.value.data};")
+        w.line("AscendC::g_superKernelAutoSyncAllEnable = true;")
+        w.line(f"AscendC::g_superKernelAutoSyncAllConfigGmAddr = workspace + {op.offset.value.data};")
+    elif isinstance(op, FeedEndOp):
+        w.line("AscendC::SuperKernelAutoSyncAllEndImpl();")
+    elif isinstance(op, FeedComplementOp):
+        w.line("AscendC::SuperKernelAutoSyncAllComplementImpl();")
+    else:
+        w.line("AscendC::g_superKernelAutoSyncAllEnable = false;")
 
 
 def _meta_section(w: _Writer, name: str, side: str, main: str, ratio: tuple[int, int]) -> None:

@@ -57,7 +57,7 @@ def test_sk_compile_writes_the_products(tmp_path: Path, capsys: pytest.CaptureFi
     assert "aclgraph.launch_sk seq 0 @chain_sk0" in (out / "model.rewritten.mlir").read_text()
     assert sorted(p.name for p in (tmp_path / "ir").iterdir()) == [
         "00-input.mlir", "01-sk-form-scopes.mlir", "02-sk-outline.mlir", "03-sk-lower-sync.mlir",
-        "04-sk-to-ascendc.mlir",
+        "04-sk-prune-sync.mlir", "05-sk-insert-preload.mlir", "06-sk-insert-debug.mlir", "07-sk-to-ascendc.mlir",
     ]
 
 

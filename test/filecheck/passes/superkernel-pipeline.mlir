@@ -1,6 +1,6 @@
-// RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1"}' | filecheck %s
-// RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1" verify-each=false}' | filecheck %s
-// RUN: sk-opt %s --verify-each=false -p 'superkernel-pipeline{options="split-mode=1"}' | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1:preload-code=none"}' | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1:preload-code=none" verify-each=false}' | filecheck %s
+// RUN: sk-opt %s --verify-each=false -p 'superkernel-pipeline{options="split-mode=1:preload-code=none"}' | filecheck %s
 
 // The whole chain in one pass, with one option string forwarded to every pass.
 aclgraph.model @m cores(aic = 24, aiv = 48) {
@@ -15,7 +15,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // CHECK:      aclgraph.launch_sk seq 0 @m_sk0
 // CHECK-NEXT: aclgraph.disabled seq 1 was launch @b blocks 48 args(@x)
-// CHECK:      sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 options "split-mode=1" {
+// CHECK:      sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 options "preload-code=none:split-mode=1" {
 // CHECK:        sk.barrier id 1 all_aiv
 // CHECK:      ascendc.source @m_sk0 mix_aiv_1_0 {
 // CHECK:        ascendc.declare "a_middle" copies 1

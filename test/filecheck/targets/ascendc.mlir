@@ -1,6 +1,6 @@
-// RUN: sk-opt %s -p superkernel-pipeline -t ascendc | filecheck %s
-// RUN: sk-opt %s -p superkernel-pipeline -t 'ascendc{sk=m_sk1}' | filecheck %s --check-prefix=ONE
-// RUN: %expect-exit 1 sk-opt %s -p superkernel-pipeline -t 'ascendc{sk=nope}' 2>&1 | filecheck %s --check-prefix=NOPE
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' -t ascendc | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' -t 'ascendc{sk=m_sk1}' | filecheck %s --check-prefix=ONE
+// RUN: %expect-exit 1 sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' -t 'ascendc{sk=nope}' 2>&1 | filecheck %s --check-prefix=NOPE
 // RUN: %expect-exit 1 sk-opt %s -t ascendc 2>&1 | filecheck %s --check-prefix=NONE
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {

@@ -1,4 +1,4 @@
-// RUN: sk-opt %s -p superkernel-pipeline -t sk-meta | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' -t sk-meta | filecheck %s
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="feed-sync-all=1:profiling=1"}' -t sk-meta | filecheck %s --check-prefix=OPTS
 // RUN: sk-opt %s -p sk-form-scopes -t sk-meta | filecheck %s --check-prefix=FORM
 // RUN: sk-opt %s -t sk-meta | filecheck %s --check-prefix=RAW
@@ -54,7 +54,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:   "blocks": 24,
 // CHECK-NEXT:   "form": "chain",
 // CHECK-NEXT:   "label": [],
-// CHECK-NEXT:   "options": "",
+// CHECK-NEXT:   "options": "preload-code=none",
 // CHECK-NEXT:   "host": {
 // CHECK-NEXT:    "stream": "s0",
 // CHECK-NEXT:    "seq": 0

@@ -1,0 +1,295 @@
+"""Which synchronisation of a lowered SuperKernel the rest already implies (`sk-prune-sync`).
+
+*Queue* SuperKernels. Each dependency u -> v of the program (sub-tasks and lock accesses,
+`skir.analysis.sk_program.queue_nodes`) needs, per pair of core types (X of u, Y of v):
+
+- X = Y: an all-X barrier between u and v in X's queue: an *interval* to stab. Intervals are
+  stabbed greedily by right end with the latest existing barrier before it (optimal for
+  interval stabbing with given points).
+- X != Y: a kept mode-2 pair X -> Y whose producer is at or after u in X's queue and whose
+  consumer is at or before v in Y's queue (the barrier right before the pair's set orders
+  every X core's u before the set; v follows the wait). The pair is then said to *dominate*
+  the dependency. Dependencies are covered in increasing consumer position, each, when no
+  kept pair dominates it, by the pair with the latest producer among those whose consumer is
+  no later than its own (a prefix maximum), which dominates every later one it can.
+
+A kept pair keeps the barrier right before its set. Pairs are removed whole, so in each
+direction and flag id the k-th set of a block still meets its k-th wait. Near-linear:
+O(E log E) in the dependencies.
+
+*Chain* SuperKernels. In the gap between two consecutive sub-tasks a barrier is dropped
+when a later barrier of the same gap runs on at least its core types and no notify lies
+between them (a notify needs the full barrier before it, DESIGN §3 (f)), or when an earlier
+one does and only notifies lie between them.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from dataclasses import dataclass
+
+from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import core_class
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
+    LockOp,
+    NotifyOp,
+    ResetLockOp,
+    SetFlagOp,
+    SkForm,
+    SkProgramOp,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitFlagOp,
+    WaitLockOp,
+)
+
+_BARRIER_CORES = {
+    BarrierKind.ALL_AIC: frozenset({CoreType.AIC}),
+    BarrierKind.ALL_AIV: frozenset({CoreType.AIV}),
+    BarrierKind.SYNC_ALL: frozenset({CoreType.AIC, CoreType.AIV}),
+    BarrierKind.PIPE_ALL: frozenset(),
+}
+_LOCK_KIND = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
+
+
+@dataclass
+class PruneResult:
+    """Sync ops (counted once per id) before and after pruning, and the sub-tasks."""
+
+    before: int
+    after: int
+    subtasks: int
+
+
+def count_syncs(sk: SuperKernelOp) -> tuple[int, int]:
+    """(sync ops counted once per id, sub-tasks) of a SuperKernel."""
+    ids = set()
+    subtasks = 0
+    for op in sk.program():
+        if isinstance(op, SubtaskOp):
+            subtasks += 1
+        elif isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp | EarlyStartSetOp | EarlyStartWaitOp):
+            ids.add(op.ident)
+    return len(ids), subtasks
+
+
+def prune_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> PruneResult:
+    """Erase the syncs of `sk` the others imply; returns the counts."""
+    before, subtasks = count_syncs(sk)
+    if sk.form.data is SkForm.CHAIN:
+        _prune_chain(sk)
+    else:
+        _prune_queue(sk, kernels)
+    return PruneResult(before, count_syncs(sk)[0], subtasks)
+
+
+# ---- chain --------------------------------------------------------------------------------
+
+
+def _prune_chain(sk: SuperKernelOp) -> None:
+    drop: set[int] = set()
+    gap: list[SkProgramOp] = []
+    for op in [*sk.program(), None]:
+        if op is None or isinstance(op, SubtaskOp):
+            drop |= _redundant_in_gap(gap)
+            gap = []
+        else:
+            gap.append(op)
+    _erase(sk, drop)
+
+
+def _redundant_in_gap(gap: list[SkProgramOp]) -> set[int]:
+    """Barriers of one gap between sub-tasks that another barrier of the gap repeats.
+
+    Backwards: a barrier a later one covers, with no notify between (the notify needs the
+    earlier one). Forwards: a barrier an earlier one covers with only notifies between
+    (nothing that must be ordered before the next sub-task ran since).
+    """
+    drop: set[int] = set()
+    later: frozenset[CoreType] = frozenset()  # core types of the barriers after, up to a notify
+    for op in reversed(gap):
+        if isinstance(op, NotifyOp):
+            later = frozenset()
+        elif isinstance(op, BarrierOp):
+            cores = _BARRIER_CORES[op.kind.data]
+            if cores and cores <= later:
+                drop.add(op.ident)
+            else:
+                later = later | cores
+    earlier: frozenset[CoreType] = frozenset()
+    for op in gap:
+        if isinstance(op, BarrierOp) and op.ident not in drop:
+            cores = _BARRIER_CORES[op.kind.data]
+            if cores and cores <= earlier:
+                drop.add(op.ident)
+            else:
+                earlier = earlier | cores
+        elif not isinstance(op, NotifyOp | BarrierOp):
+            earlier = frozenset()
+    return drop
+
+
+# ---- queue --------------------------------------------------------------------------------
+
+
+class _Queues:
+    """Per core type: the ops of its program and the position of each node and sync in it."""
+
+    def __init__(self, sk: SuperKernelOp):
+        self.ops: dict[CoreType, list[SkProgramOp]] = {
+            CoreType.AIC: list(sk.aic.block.ops),  # type: ignore[arg-type]
+            CoreType.AIV: list(sk.aiv.block.ops),  # type: ignore[arg-type]
+        }
+        self.pos: dict[CoreType, dict[int, int]] = {}
+        for core, ops in self.ops.items():
+            self.pos[core] = {op.ident: i for i, op in enumerate(ops) if isinstance(op, SubtaskOp | LockOp)}
+
+    def pairs(self) -> list[tuple[CoreType, int, int, int, int]]:
+        """(source, set position, wait position, set id, wait id) of every flag pair, by FIFO order."""
+        sets: dict[tuple[CoreType, int], list[tuple[int, int]]] = defaultdict(list)
+        for core, ops in self.ops.items():
+            for i, op in enumerate(ops):
+                if isinstance(op, SetFlagOp):
+                    sets[(core, op.flag.data)].append((i, op.ident))
+        taken: dict[tuple[CoreType, int], int] = defaultdict(int)
+        out = []
+        for core, ops in self.ops.items():
+            source = CoreType.AIV if core is CoreType.AIC else CoreType.AIC
+            for i, op in enumerate(ops):
+                if isinstance(op, WaitFlagOp):
+                    key = (source, op.flag.data)
+                    k = taken[key]
+                    taken[key] += 1
+                    if k < len(sets[key]):
+                        set_pos, set_id = sets[key][k]
+                        out.append((source, set_pos, i, set_id, op.ident))
+        return out
+
+
+def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
+    q = _Queues(sk)
+    program = [op for op in sk.program() if isinstance(op, SubtaskOp | LockOp)]
+    by_id = {op.ident: op for op in program}
+    steps = [
+        (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
+         else ProgramStep(_LOCK_KIND[type(op)], op.core.data))  # type: ignore[index, union-attr]
+        for op in program
+    ]
+
+    def types(ident: int) -> tuple[CoreType, ...]:
+        sub = by_id[ident]
+        return class_types(core_class(kernels[sub.kernel.root_reference.data].type))  # type: ignore[union-attr]
+
+    intervals: dict[CoreType, list[tuple[int, int]]] = defaultdict(list)
+    points: dict[tuple[CoreType, CoreType], list[tuple[int, int]]] = defaultdict(list)
+    for node in queue_nodes(steps, types):
+        for dep in node.deps:
+            for x in _types_of(by_id[dep], types):  # type: ignore[arg-type]
+                for y in node.types:
+                    u, v = q.pos[x][dep], q.pos[y][node.key]  # type: ignore[index]
+                    if x is y:
+                        intervals[x].append((u, v))
+                    else:
+                        points[(x, y)].append((u, v))
+    keep: set[int] = set()
+    chosen_barriers: dict[CoreType, list[int]] = {core: [] for core in CoreType}
+    candidates = defaultdict(list)  # (x, y) -> [(wait pos, producer pos, set pos, ids)]
+    for source, set_pos, wait_pos, set_id, wait_id in q.pairs():
+        target = CoreType.AIV if source is CoreType.AIC else CoreType.AIC
+        producer = _last_node_before(q, source, set_pos)
+        candidates[(source, target)].append((wait_pos, producer, set_pos, set_id, wait_id))
+    for direction, pts in points.items():
+        for _, set_pos, set_id, wait_id in _dominating_pairs(pts, candidates[direction]):
+            keep.update((set_id, wait_id))
+            barrier = _barrier_before(q, direction[0], set_pos)
+            if barrier is not None:
+                chosen_barriers[direction[0]].append(barrier)
+    for core, ivs in intervals.items():
+        chosen_barriers[core] = _stab(ivs, _barrier_positions(q, core), chosen_barriers[core])
+    for core in CoreType:
+        keep.update(q.ops[core][i].ident for i in chosen_barriers[core])
+    drop = {op.ident for ops in q.ops.values() for op in ops
+            if isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp) and op.ident not in keep}
+    _erase(sk, drop)
+
+
+def _types_of(op: SkProgramOp, types) -> tuple[CoreType, ...]:  # type: ignore[no-untyped-def]
+    if isinstance(op, SubtaskOp):
+        return types(op.ident)
+    return (op.core.data,)  # type: ignore[attr-defined]
+
+
+def _last_node_before(q: _Queues, core: CoreType, pos: int) -> int:
+    ops = q.ops[core]
+    for i in range(pos - 1, -1, -1):
+        if isinstance(ops[i], SubtaskOp | LockOp):
+            return i
+    return -1
+
+
+def _barrier_before(q: _Queues, core: CoreType, pos: int) -> int | None:
+    ops = q.ops[core]
+    for i in range(pos - 1, -1, -1):
+        if isinstance(ops[i], BarrierOp):
+            return i
+        if isinstance(ops[i], SubtaskOp | LockOp):
+            return None
+    return None
+
+
+def _barrier_positions(q: _Queues, core: CoreType) -> list[int]:
+    return [i for i, op in enumerate(q.ops[core]) if isinstance(op, BarrierOp)]
+
+
+def _dominating_pairs(points: list[tuple[int, int]],
+                      pairs: list[tuple[int, int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """A least set of pairs (wait, producer, set, ids) such that each point (u, v) has one with
+    producer >= u and wait < v."""
+    pairs = sorted(pairs)
+    chosen: list[tuple[int, int, int, int]] = []
+    best_kept = -1  # the latest producer of a chosen pair (all wait before every later point)
+    best: tuple[int, int, int, int, int] | None = None  # prefix maximum by producer
+    i = 0
+    for u, v in sorted(points, key=lambda p: p[1]):
+        while i < len(pairs) and pairs[i][0] < v:
+            if best is None or pairs[i][1] > best[1]:
+                best = pairs[i]
+            i += 1
+        if best_kept >= u:
+            continue
+        if best is None or best[1] < u:
+            raise AssertionError(f"no flag pair orders queue position {u} before {v}")
+        chosen.append(best[1:])  # type: ignore[arg-type]
+        best_kept = best[1]
+    return chosen
+
+
+def _stab(intervals: list[tuple[int, int]], barriers: list[int], chosen: list[int]) -> list[int]:
+    """The chosen barrier positions plus, greedily, the latest existing barrier stabbing each
+    interval (u, v) that no chosen barrier does."""
+    picked = sorted(set(chosen))
+    for u, v in sorted(intervals, key=lambda iv: iv[1]):
+        j = bisect.bisect_left(picked, v) - 1
+        if j >= 0 and picked[j] > u:
+            continue
+        k = bisect.bisect_left(barriers, v) - 1
+        if k < 0 or barriers[k] <= u:
+            raise AssertionError(f"no barrier between queue positions {u} and {v}")
+        bisect.insort(picked, barriers[k])
+    return picked
+
+
+def _erase(sk: SuperKernelOp, drop: set[int]) -> None:
+    if not drop:
+        return
+    for region in (sk.aic, sk.aiv):
+        for op in list(region.block.ops):
+            if op.id.data in drop:  # type: ignore[attr-defined]
+                region.block.erase_op(op)

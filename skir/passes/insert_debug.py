@@ -1,0 +1,133 @@
+"""`sk-insert-debug`: the debugging and cache options, after pruning and never pruned.
+
+Per sub-task, on each core type it runs on:
+
+- `dcci-before-kernel-start` (a kernel listed, or declaring `dcci(before)`): a whole
+  data-cache clean before the call; `dcci-after-kernel-end` / `dcci(after)` and
+  `debug-dcci-all=1`: one after it; `dcci-disable-on-kernel` / `dcci(disable)` suppresses both.
+  (`sk.dcci` is `pipe_barrier(PIPE_ALL)` plus the clean.)
+- `debug-sync-all=1`: a hard sync after every call: in a chain SuperKernel the barrier of the
+  SuperKernel's type (`SyncAll<false>` for mix, all-AIV / all-AIC otherwise); in a queue
+  SuperKernel a pipe barrier and the all-core barrier of the core type. An early-start chain
+  keeps the bare handshake next to a sub-task that sets (or a next one that waits) itself,
+  since a barrier there would take the sub-kernel's own credit.
+- `feed-sync-all=1`: a batch-mode sub-kernel (it calls `SyncAll` itself) that runs on fewer
+  cores than the SuperKernel has gets `feed N`: the idle cores mirror its `SyncAll` rounds
+  (`SuperKernelAutoSyncAllComplementImpl`), coordinated through config slot N of the
+  workspace (the arg slot after the lock slots).
+
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+}
+```
+becomes with `debug-dcci-all=1:debug-sync-all=1`
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.dcci id 1 on aiv
+  sk.barrier id 2 all_aiv
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from skir.analysis.superkernel_shape import TASK_RATIO
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import BarrierKind, BarrierOp, DcciOp, SkForm, SubtaskOp, SuperKernelOp
+from skir.dialects.syntax import int_attr
+from skir.options import SkOptions
+from skir.passes.common import pass_options, superkernels
+from skir.passes.program_edit import Program, read_program, rebuild
+
+_SK_BARRIER = {
+    KernelType.MIX_AIV_1_0: (BarrierKind.ALL_AIV, (CoreType.AIV,)),
+    KernelType.MIX_AIC_1_0: (BarrierKind.ALL_AIC, (CoreType.AIC,)),
+}
+_TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
+
+
+def _named(kernel: KernelOp, names: tuple[str, ...]) -> bool:
+    return kernel.sym_name.data in names or kernel.sub_symbol in names
+
+
+def sk_cores(sk: SuperKernelOp) -> dict[CoreType, int]:
+    """Cores of each type a SuperKernel launches."""
+    aic, aiv = TASK_RATIO[sk.type]
+    blocks = sk.blocks.data
+    return {CoreType.AIC: blocks * aic, CoreType.AIV: blocks * aiv}
+
+
+def needs_feed(sk: SuperKernelOp, kernel: KernelOp, blocks: int) -> bool:
+    """Whether a batch-mode sub-kernel leaves cores of its types out of its `SyncAll` rounds."""
+    if not kernel.is_batch:
+        return False
+    if core_class(kernel.type) is CoreClass.AIV:
+        return blocks < sk_cores(sk)[CoreType.AIV]
+    return blocks < sk.blocks.data
+
+
+def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
+    """Insert the debug, cache and feed-sync-all ops `options` asks for into one SuperKernel."""
+    program = read_program(sk)
+    chain = sk.form.data is SkForm.CHAIN
+    early = options.early_start != 0
+    subtasks = [i for i, (op, _) in enumerate(program) if isinstance(op, SubtaskOp)]
+    next_sub = dict(pairwise(subtasks))
+    out: Program = []
+    fed = 0
+    for i, (op, cores) in enumerate(program):
+        if not isinstance(op, SubtaskOp):
+            out.append((op, cores))
+            continue
+        kernel = kernels[op.kernel.root_reference.data]
+        disabled = kernel.dcci_disable is not None or _named(kernel, options.dcci_disable_on_kernel)
+        before = kernel.dcci_before is not None or _named(kernel, options.dcci_before_kernel_start)
+        after = kernel.dcci_after is not None or _named(kernel, options.dcci_after_kernel_end)
+        if before and not disabled:
+            out += [(DcciOp(0, core), (core,)) for core in cores]
+        if options.feed_sync_all and needs_feed(sk, kernel, op.blocks.data):
+            op.properties["feed"] = int_attr(fed)
+            fed += 1
+        out.append((op, cores))
+        if (after or options.debug_dcci_all) and not disabled:
+            out += [(DcciOp(0, core), (core,)) for core in cores]
+        if options.debug_sync_all:
+            if not chain:
+                for core in cores:
+                    out += [(BarrierOp(0, BarrierKind.PIPE_ALL), (core,)), (BarrierOp(0, _TYPE_BARRIER[core]), (core,))]
+                continue
+            following = next_sub.get(i)
+            waits_next = following is not None and kernels[
+                program[following][0].kernel.root_reference.data  # type: ignore[attr-defined]
+            ].early_start_wait is not None
+            if early and (kernel.early_start_set is not None or waits_next):
+                continue
+            kind, types = _SK_BARRIER.get(sk.type, (BarrierKind.SYNC_ALL, (CoreType.AIC, CoreType.AIV)))
+            out.append((BarrierOp(0, kind), types))
+    if len(out) != len(program) or fed:
+        rebuild(sk, out)
+
+
+@dataclass(frozen=True)
+class InsertDebugPass(ModulePass):
+    """Insert the debug syncs, data-cache cleans and feed-sync-all marks the options ask for."""
+
+    name = "sk-insert-debug"
+
+    options: str = ""
+    """SuperKernel options (vendor syntax): debug-sync-all, debug-dcci-all, the dcci lists, feed-sync-all."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for sk, kernels, options in superkernels(op, pass_options(self.options)):
+            insert_debug(sk, kernels, options)

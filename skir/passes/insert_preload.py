@@ -1,0 +1,113 @@
+"""`sk-insert-preload`: instruction-cache preloads of the sub-kernels' code (`preload-code`).
+
+- `per-func` (the default): on each core type, at the top of its program, preload its
+  first sub-task and the next; right after each later sub-task's predecessor (so before the sync
+  that precedes it), preload the sub-task after it: an n+1 look-ahead, so the next code
+  loads while a barrier waits. A preload runs on the sub-kernel's own blocks and loads
+  ceil(min(code_bytes, 16 KiB) / 2 KiB) units of 2 KiB (8 when the kernel does not declare
+  `code_bytes`), capped by the core type's instruction cache.
+- `max`: one `AscendC::PreLoad(8)` at the top of each core type's program.
+- `none`: nothing.
+
+Preloads change no order; `sk-check` ignores them.
+
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 1 all_aiv
+  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+}
+```
+becomes (`a` declares `code_bytes 3000`, `b` `code_bytes 9000`)
+```mlir
+aiv {
+  sk.preload id 0 @a units 2 blocks 48 on aiv
+  sk.preload id 1 @b units 5 blocks 8 on aiv
+  sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 3 all_aiv
+  sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 after [2]
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import PreloadOp, SubtaskOp, SuperKernelOp
+from skir.dialects.superkernel_sync import ICACHE_UNITS
+from skir.options import SkOptions
+from skir.passes.common import pass_options, superkernels
+from skir.passes.lower_sync import sk_types
+from skir.passes.program_edit import Program, read_program, rebuild
+
+UNIT_BYTES = 2048
+MAX_PRELOAD_BYTES = 16 * 1024
+MAX_UNITS = 8
+"""`AscendC::PreLoad(8)` for `preload-code=max`, and the units of a kernel of unknown size."""
+
+
+def preload_units(kernel: KernelOp, core: CoreType) -> int:
+    """Units of 2 KiB to preload for `kernel` on `core`."""
+    if kernel.code_bytes is None:
+        units = MAX_UNITS
+    else:
+        units = max(1, -(-min(kernel.code_bytes.data, MAX_PRELOAD_BYTES) // UNIT_BYTES))
+    return min(units, ICACHE_UNITS[core])
+
+
+def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
+    """Insert the preloads `options.preload_code` asks for into one SuperKernel."""
+    if options.preload_code == "none":
+        return
+    program = read_program(sk)
+    if options.preload_code == "max":
+        rebuild(sk, [(PreloadOp(0, core), (core,)) for core in sk_types(sk)] + program)
+        return
+    # For each core type: its sub-tasks in order, as indexes into `program`.
+    order: dict[CoreType, list[int]] = {core: [] for core in CoreType}
+    for i, (op, cores) in enumerate(program):
+        if isinstance(op, SubtaskOp):
+            for core in cores:
+                order[core].append(i)
+    before: dict[int, Program] = {}  # program index -> preloads to put before it
+    after: dict[int, Program] = {}  # program index -> preloads to put after it
+
+    def preload(index: int, core: CoreType) -> tuple[PreloadOp, tuple[CoreType, ...]]:
+        sub = program[index][0]
+        assert isinstance(sub, SubtaskOp)
+        kernel = kernels[sub.kernel.root_reference.data]
+        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data), (core,)
+
+    for core, subs in order.items():
+        if not subs:
+            continue
+        before.setdefault(0, []).extend(preload(i, core) for i in subs[:2])
+        for k in range(2, len(subs)):
+            after.setdefault(subs[k - 2], []).append(preload(subs[k], core))
+    out: Program = []
+    for i, item in enumerate(program):
+        out += before.get(i, [])
+        out.append(item)
+        out += after.get(i, [])
+    rebuild(sk, out)
+
+
+@dataclass(frozen=True)
+class InsertPreloadPass(ModulePass):
+    """Prefetch each sub-kernel's code into the instruction cache ahead of its call."""
+
+    name = "sk-insert-preload"
+
+    options: str = ""
+    """SuperKernel options (vendor syntax); `preload-code` = per-func (default), max or none."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for sk, kernels, options in superkernels(op, pass_options(self.options)):
+            insert_preloads(sk, kernels, options)

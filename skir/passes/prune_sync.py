@@ -1,0 +1,76 @@
+"""`sk-prune-sync`: drop every synchronisation the others already imply.
+
+Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync_prune` has the rules):
+a queue SuperKernel keeps the least set of flag pairs that dominates every cross-core
+dependency and the least set of barriers that separates every same-type one; a chain
+SuperKernel loses the barriers a later, at least as wide barrier of the same gap repeats.
+With `stats=true` it prints the syncs per sub-task before and after on stderr.
+
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 1 all_aiv
+  sk.notify id 2 @c slot 3 on aiv
+  sk.barrier id 3 all_aiv
+  sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 after [0]
+}
+```
+becomes
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 1 all_aiv
+  sk.notify id 2 @c slot 3 on aiv
+  sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 after [0]
+}
+```
+(the barrier after the notify repeats the one before it: nothing ran in between).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from skir.analysis.sync_prune import PruneResult, prune_superkernel
+from skir.dialects.superkernel import SuperKernelOp
+from skir.passes.common import kernel_table, models
+
+
+def prune_module(op: ModuleOp) -> list[PruneResult]:
+    """Prune every SuperKernel of the module; one result per SuperKernel."""
+    results = []
+    for model in models(op):
+        kernels = kernel_table(model)
+        for sk in model.body.block.ops:
+            if isinstance(sk, SuperKernelOp):
+                results.append(prune_superkernel(sk, kernels))
+    return results
+
+
+@dataclass(frozen=True)
+class PruneSyncPass(ModulePass):
+    """Erase the barriers and flag pairs that the remaining synchronisation implies."""
+
+    name = "sk-prune-sync"
+
+    stats: bool = False
+    """Print the syncs per sub-task before and after pruning on stderr."""
+
+    options: str = ""
+    """SuperKernel options (vendor syntax); accepted so that one option string fits every pass."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        results = prune_module(op)
+        if self.stats:
+            subtasks = sum(r.subtasks for r in results) or 1
+            before, after = sum(r.before for r in results), sum(r.after for r in results)
+            print(
+                f"sk-prune-sync: {len(results)} SuperKernels, {before / subtasks:.2f} -> {after / subtasks:.2f} "
+                f"syncs per sub-task ({before} -> {after})",
+                file=sys.stderr,
+            )
