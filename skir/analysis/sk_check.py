@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from skir.analysis.data_deps import Access, launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.original import original_model
 from skir.analysis.sync_machine import SyncMachine
@@ -30,6 +31,7 @@ from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SubtaskOp, SuperKernelOp, WaitFlagOp
+from skir.options import parse_options
 
 MAX_CREDITS = 15
 
@@ -127,6 +129,28 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
             row.append(last)
         last_work.append(row)
 
+    data_mode = {k for k, name in enumerate(machine.names) if sks[name].options is not None
+                 and parse_options(sks[name].options.data)[0].sync_mode == "data"}
+
+    def access(n: int) -> Access | None:
+        op = g0.ops[n]
+        return launch_access(op, kernels[op.kernel.root_reference.data]) if isinstance(op, LaunchOp) else None
+
+    def skip_independent(a: int, b: int) -> int:
+        """Under sync-mode=data, the last same-stream work task before `b` that `b` depends on
+        (sub-tasks of b's SuperKernel that are provably independent of b need no order)."""
+        k = members.of_seq.get(g0.seq[b], (None,))[0]
+        if k not in data_mode:
+            return a
+        mine = access(b)
+        while a >= 0 and mine is not None and members.of_seq.get(g0.seq[a], (None,))[0] == k:
+            theirs = access(a)
+            if theirs is None or not theirs.independent(mine):
+                break
+            p = g0.pos[a] - 1
+            a = last_work[g0.stream_of[a]][p] if p >= 0 else -1
+        return a
+
     def starts(seq: int) -> list[np.ndarray] | None:
         if seq in members.of_seq:
             k, ident = members.of_seq[seq]
@@ -157,6 +181,8 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
             if p < 0:
                 continue
             a = last_work[t][p]
+            if t == g0.stream_of[b]:
+                a = skip_independent(a, b)
             if a < 0:
                 continue
             report.edges += 1

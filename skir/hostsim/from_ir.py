@@ -11,13 +11,14 @@ from itertools import combinations
 
 from xdsl.dialects.builtin import ModuleOp
 
+from skir.analysis.data_deps import launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
-from skir.dialects.superkernel import LockOp, NotifyOp, SuperKernelOp
+from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.options import parse_options
 from skir.passes.common import kernel_table
@@ -73,10 +74,21 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                     early_wait=early and kernel.early_start_wait is not None,
                 )
             )
+        options = parse_options(sk.options.data if sk.options is not None else "")[0]
+        access = {}
+        if options.sync_mode == "data":  # independent same-stream sub-tasks need no order
+            for sub in subtasks:
+                op = graph.ops[node_of_seq[sub.seq.data]]
+                access[sub.ident] = launch_access(op, kernels[op.kernel.root_reference.data])  # type: ignore
+
+        def free(a: SubtaskOp, b: SubtaskOp) -> bool:
+            x, y = access.get(a.ident), access.get(b.ident)
+            return a.stream == b.stream and x is not None and y is not None and x.independent(y)
+
         edges = tuple(
             (a.ident, b.ident) if hb.before(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) else (b.ident, a.ident)
             for a, b in combinations(subtasks, 2)
-            if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data])
+            if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) and not free(a, b)
         )
         locks = {op.slot.data: op for region in (sk.aic, sk.aiv) for op in region.block.ops if isinstance(op, LockOp)}
         notified = {op.slot.data for op in locks.values() if isinstance(op, NotifyOp)}

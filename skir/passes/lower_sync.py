@@ -42,8 +42,10 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from skir.analysis.data_deps import Access, launch_access, launches_by_seq
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
 from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
+from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.hardware import CoreType, Pipe
@@ -64,7 +66,7 @@ from skir.dialects.superkernel import (
     WaitLockOp,
 )
 from skir.options import SkOptions
-from skir.passes.common import kernel_table, models, pass_options
+from skir.passes.common import pass_options, superkernels
 from skir.passes.program_edit import rebuild
 
 _CLASS_BARRIER = {
@@ -96,8 +98,11 @@ def sk_types(sk: SuperKernelOp) -> tuple[CoreType, ...]:
 
 
 class _Lowering:
-    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions):
+    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
+                 launches: dict[int, LaunchOp] | None):
         self.sk, self.kernels, self.options = sk, kernels, options
+        self.launches = launches if options.sync_mode == "data" else None
+        self.group: list[Access | None] = []
         self.program: list[tuple[Operation, tuple[CoreType, ...]]] = []
 
     def kernel(self, sub: SubtaskOp) -> KernelOp:
@@ -164,6 +169,13 @@ class _Lowering:
         """
         sets_itself = early and prev is not None and self.kernel(prev).early_start_set is not None
         waits_itself = early and cur is not None and self.kernel(cur).early_start_wait is not None
+        plain = not notifies and not waits and not sets_itself and not waits_itself
+        if not plain:
+            self.group = []
+        elif prev is not None and cur is not None and self.relaxed(prev, cur):
+            self.emit(BarrierOp(0, BarrierKind.PIPE_ALL), tuple(sorted(
+                set(class_types(self.cls(prev))) | set(class_types(self.cls(cur))), key=list(CoreType).index)))
+            return
         if early and not notifies and not waits:
             if (prev is not None and cur is not None) or sets_itself or waits_itself:
                 self.early_start(prev, cur)
@@ -184,6 +196,28 @@ class _Lowering:
                 self.barrier(_CLASS_BARRIER[self.cls(cur)])
         if waits_itself:
             self.early_start(None, cur)
+
+    def relaxed(self, prev: SubtaskOp, cur: SubtaskOp) -> bool:
+        """`sync-mode=data`: whether `cur` may follow `prev` after a local pipe barrier only.
+
+        Only on one stream, and only when `cur` is independent of every sub-task since the last
+        real barrier (no data-dependent pair may span a run of pipe barriers).
+        """
+        if self.launches is None or prev.stream != cur.stream:
+            self.group = []
+            return False
+        access = self.access(cur)
+        if not self.group:
+            self.group = [self.access(prev)]
+        if access is None or any(a is None or not a.independent(access) for a in self.group):
+            self.group = [access]
+            return False
+        self.group.append(access)
+        return True
+
+    def access(self, sub: SubtaskOp) -> Access | None:
+        launch = self.launches.get(sub.seq.data) if self.launches is not None else None
+        return None if launch is None else launch_access(launch, self.kernel(sub))
 
     def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None) -> None:
         """The early-start handshake between `prev` and `cur` (None: the entry's start or end)."""
@@ -268,9 +302,11 @@ class _Lowering:
                 self.emit(by_key[key], tuple(cores))
         assert all(heads[core] == len(per_core[core]) for core in CoreType)
 
-def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
-    """Insert the synchronisation of one SuperKernel (see the module docstring)."""
-    _Lowering(sk, kernels, options).run()
+def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
+                      launches: dict[int, LaunchOp] | None = None) -> None:
+    """Insert the synchronisation of one SuperKernel (see the module docstring); `launches`
+    (the model's launches by seq) lets `sync-mode=data` read buffer args."""
+    _Lowering(sk, kernels, options, launches).run()
 
 
 @dataclass(frozen=True)
@@ -280,13 +316,15 @@ class LowerSyncPass(ModulePass):
     name = "sk-lower-sync"
 
     options: str = ""
-    """SuperKernel options (vendor syntax); `early-start` chooses the chain handshake."""
+    """SuperKernel options (vendor syntax); `early-start` chooses the chain handshake,
+    `sync-mode=data` relaxes barriers between independent same-stream sub-tasks."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         base = pass_options(self.options)
-        for model in models(op):
-            kernels = kernel_table(model)
-            for sk in model.body.block.ops:
-                if isinstance(sk, SuperKernelOp):
-                    options = base.merged(sk.options.data) if sk.options is not None else base
-                    lower_superkernel(sk, kernels, options)
+        launches: dict[ModelOp, dict[int, LaunchOp]] = {}
+        for sk, kernels, options in superkernels(op, base):
+            model = sk.parent_op()
+            assert isinstance(model, ModelOp)
+            if options.sync_mode == "data" and model not in launches:
+                launches[model] = launches_by_seq([s for s in model.body.block.ops if isinstance(s, StreamOp)])
+            lower_superkernel(sk, kernels, options, launches.get(model))
