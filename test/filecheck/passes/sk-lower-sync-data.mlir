@@ -1,0 +1,43 @@
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data"}' | filecheck %s
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data"},sk-check' > /dev/null
+
+// sync-mode=data: param roles and buffer args prove seq 1 independent of seq 0 (@x vs @y),
+// so a local pipe barrier replaces the cross-core one. seq 2 reads @x, which seq 0 writes:
+// a real barrier. seq 3 is independent of seq 2 (the only sub-task since that barrier),
+// although not of seq 1, which the real barrier already orders. seq 4 reads @z: a real
+// barrier. Across streams, and for kernels without roles, barriers stay.
+aclgraph.model @d cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @scale aiv_only params(inout)
+  aclgraph.kernel @copy aiv_only params(in, out)
+  aclgraph.kernel @any aiv_only params 1
+  aclgraph.buffer @x bytes 4096
+  aclgraph.buffer @y bytes 4096
+  aclgraph.buffer @z bytes 4096
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @scale blocks 8 args(@x)
+    aclgraph.launch seq 1 @scale blocks 8 args(@y)
+    aclgraph.launch seq 2 @copy blocks 16 args(@x, @z)
+    aclgraph.launch seq 3 @scale blocks 8 args(@y)
+    aclgraph.launch seq 4 @copy blocks 8 args(@z, @y)
+    aclgraph.launch seq 5 @any blocks 8 args(@x)
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @d cores(aic = 24, aiv = 48) {
+// CHECK:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 1 pipe_all
+// CHECK-NEXT:     sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 after [0]
+// CHECK-NEXT:     sk.barrier id 3 all_aiv
+// CHECK-NEXT:     sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 after [2]
+// CHECK-NEXT:     sk.barrier id 5 pipe_all
+// CHECK-NEXT:     sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 after [4]
+// CHECK-NEXT:     sk.barrier id 7 all_aiv
+// CHECK-NEXT:     sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 after [6]
+// CHECK-NEXT:     sk.barrier id 9 all_aiv
+// CHECK-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

@@ -1,0 +1,104 @@
+// RUN: sk-opt %s --split-input-file -p sk-form-scopes,sk-outline,sk-lower-sync | filecheck %s
+
+// Stream fusion: @s0's `c` and @s1's `c` are unordered, so the SuperKernel is a queue:
+// one program per core type, mix sub-tasks in both. Every dependency gets an all-core
+// barrier of the producer's type after the producer, and across core types a mode-2 flag
+// pair: a set after that barrier (PIPE_FIX from the AIC, PIPE_MTE3 from the AIVs) and a
+// wait before the consumer. Flag ids come from 15 down; pairs of one direction share an
+// id when their sets and waits come in the same order. `sk-prune-sync` then drops what the
+// rest implies (see sk-prune-sync.mlir). @s1's suffix waits for the SuperKernel through a
+// back block: the AIC notifies its cell after @s1's last member.
+aclgraph.model @q cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.event @e1
+  aclgraph.event @e2
+  aclgraph.event @j
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 48
+    aclgraph.record seq 1 @e1
+    aclgraph.launch seq 2 @c blocks 24
+    aclgraph.wait seq 6 @e2
+    aclgraph.launch seq 7 @v blocks 16
+    aclgraph.wait seq 10 @j
+    aclgraph.reset seq 11 @e1
+    aclgraph.reset seq 12 @e2
+    aclgraph.reset seq 13 @j
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 3 @e1
+    aclgraph.launch seq 4 @c blocks 8
+    aclgraph.record seq 5 @e2
+    aclgraph.placeholder seq 8
+    aclgraph.record seq 9 @j
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
+// CHECK:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.wait_flag id 1 flag 15 on aic
+// CHECK-NEXT:     sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 after [0]
+// CHECK-NEXT:     sk.barrier id 3 all_aic
+// CHECK-NEXT:     sk.set_flag id 4 mode 2 flag 15 pipe fix on aic
+// CHECK-NEXT:     sk.wait_flag id 5 flag 15 on aic
+// CHECK-NEXT:     sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 after [0]
+// CHECK-NEXT:     sk.barrier id 7 all_aic
+// CHECK-NEXT:     sk.set_flag id 8 mode 2 flag 15 pipe fix on aic
+// CHECK-NEXT:     sk.notify id 9 @q_sk0_back_s1 slot 1 on aic
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 10 all_aiv
+// CHECK-NEXT:     sk.set_flag id 11 mode 2 flag 15 pipe mte3 on aiv
+// CHECK-NEXT:     sk.set_flag id 12 mode 2 flag 15 pipe mte3 on aiv
+// CHECK-NEXT:     sk.wait_flag id 13 flag 15 on aiv
+// CHECK-NEXT:     sk.wait_flag id 14 flag 15 on aiv
+// CHECK-NEXT:     sk.subtask id 15 @v blocks 16 offset 2 from @s0 seq 7 after [2, 6]
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+// -----
+
+// A mix producer of an aiv consumer: a barrier on the AIVs (same type) and an AIC -> AIV
+// pair (the AIC half must finish too). Members declaring `sync_flags` keep those ids: the
+// pairs take 9, the first id left from 15 down after 15 and 10.
+aclgraph.model @mixq cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @x mix_aic_1_2 params 0 sync_flags [15, 10]
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.event @e1
+  aclgraph.event @j
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @x blocks 24
+    aclgraph.record seq 1 @e1
+    aclgraph.launch seq 2 @v blocks 48
+    aclgraph.wait seq 6 @j
+    aclgraph.reset seq 7 @e1
+    aclgraph.reset seq 8 @j
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 3 @e1
+    aclgraph.launch seq 4 @v blocks 8
+    aclgraph.record seq 5 @j
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @mixq cores(aic = 24, aiv = 48) {
+// CHECK:      sk.kernel @mixq_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.subtask id 0 @x blocks 24 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 8 all_aic
+// CHECK-NEXT:     sk.set_flag id 9 mode 2 flag 9 pipe fix on aic
+// CHECK-NEXT:     sk.set_flag id 10 mode 2 flag 9 pipe fix on aic
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @x blocks 24 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 1 all_aiv
+// CHECK-NEXT:     sk.wait_flag id 2 flag 9 on aiv
+// CHECK-NEXT:     sk.subtask id 3 @v blocks 48 offset 1 from @s0 seq 2 after [0]
+// CHECK-NEXT:     sk.wait_flag id 4 flag 9 on aiv
+// CHECK-NEXT:     sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 after [0]
+// CHECK-NEXT:     sk.barrier id 6 all_aiv
+// CHECK-NEXT:     sk.notify id 7 @mixq_sk0_back_s1 slot 1 on aiv
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
