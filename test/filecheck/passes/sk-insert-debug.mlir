@@ -1,0 +1,213 @@
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="debug-sync-all=1"},sk-outline{options="debug-sync-all=1"},sk-lower-sync{options="debug-sync-all=1"},sk-insert-debug{options="debug-sync-all=1"}' | filecheck %s --check-prefix=DSYNC
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="debug-dcci-all=1:dcci-after-kernel-end=b"},sk-outline{options="debug-dcci-all=1:dcci-after-kernel-end=b"},sk-lower-sync{options="debug-dcci-all=1:dcci-after-kernel-end=b"},sk-insert-debug{options="debug-dcci-all=1:dcci-after-kernel-end=b"}' | filecheck %s --check-prefix=DCCI
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="dcci-before-kernel-start=a:dcci-after-kernel-end=a_middle"},sk-outline{options="dcci-before-kernel-start=a:dcci-after-kernel-end=a_middle"},sk-lower-sync{options="dcci-before-kernel-start=a:dcci-after-kernel-end=a_middle"},sk-insert-debug{options="dcci-before-kernel-start=a:dcci-after-kernel-end=a_middle"}' | filecheck %s --check-prefix=LISTS
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="feed-sync-all=1"},sk-outline{options="feed-sync-all=1"},sk-lower-sync{options="feed-sync-all=1"},sk-insert-debug{options="feed-sync-all=1"}' | filecheck %s --check-prefix=FEED
+// RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline{options="debug-sync-all=1:debug-dcci-all=1:feed-sync-all=1"},sk-check' > /dev/null
+
+// Debug and cache options, inserted after pruning and never pruned. The DSYNC run turns
+// on debug-sync-all; the DCCI run debug-dcci-all plus a list naming `b`, which disables
+// dcci; the LISTS run the dcci-before/after lists, by kernel or sub-kernel symbol; the FEED
+// run feed-sync-all, which marks the batch kernel `k` (it calls SyncAll on 16 of the 48
+// AIVs; without feed-sync-all `k` is cut off: syncall_block_mismatch).
+
+// A chain: a mix SuperKernel, so debug-sync-all adds `SyncAll<false>` after every call.
+// `b` declares `dcci(disable)`: no cache clean around it, whatever the options say.
+aclgraph.model @c cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params 0
+  aclgraph.kernel @b aiv_only params 0 dcci(disable)
+  aclgraph.kernel @x mix_aic_1_1 params 0 dcci(before)
+  aclgraph.kernel @k aiv_only params 0 batch
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @a blocks 48
+    aclgraph.launch seq 1 @b blocks 8
+    aclgraph.launch seq 2 @x blocks 24
+    aclgraph.launch seq 3 @k blocks 16
+  }
+}
+
+
+
+
+
+// DSYNC-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
+// DSYNC:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 1 options "debug-sync-all=1" {
+// DSYNC-NEXT:   aic {
+// DSYNC-NEXT:     sk.barrier id 1 sync_all
+// DSYNC-NEXT:     sk.barrier id 4 sync_all
+// DSYNC-NEXT:     sk.barrier id 5 sync_all
+// DSYNC-NEXT:     sk.dcci id 6 on aic
+// DSYNC-NEXT:     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 2 after [3]
+// DSYNC-NEXT:     sk.barrier id 9 sync_all
+// DSYNC-NEXT:   }
+// DSYNC-NEXT:   aiv {
+// DSYNC-NEXT:     sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+// DSYNC-NEXT:     sk.barrier id 1 sync_all
+// DSYNC-NEXT:     sk.barrier id 2 all_aiv
+// DSYNC-NEXT:     sk.subtask id 3 @b blocks 8 offset 1 from @s0 seq 1 after [0]
+// DSYNC-NEXT:     sk.barrier id 4 sync_all
+// DSYNC-NEXT:     sk.barrier id 5 sync_all
+// DSYNC-NEXT:     sk.dcci id 7 on aiv
+// DSYNC-NEXT:     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 2 after [3]
+// DSYNC-NEXT:     sk.barrier id 9 sync_all
+// DSYNC-NEXT:   }
+// DSYNC-NEXT: }
+
+// DCCI-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
+// DCCI:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 1 options "dcci-after-kernel-end=b:debug-dcci-all=1" {
+// DCCI-NEXT:   aic {
+// DCCI-NEXT:     sk.barrier id 4 sync_all
+// DCCI-NEXT:     sk.dcci id 5 on aic
+// DCCI-NEXT:     sk.subtask id 7 @x blocks 24 offset 1 from @s0 seq 2 after [3]
+// DCCI-NEXT:     sk.dcci id 8 on aic
+// DCCI-NEXT:   }
+// DCCI-NEXT:   aiv {
+// DCCI-NEXT:     sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+// DCCI-NEXT:     sk.dcci id 1 on aiv
+// DCCI-NEXT:     sk.barrier id 2 all_aiv
+// DCCI-NEXT:     sk.subtask id 3 @b blocks 8 offset 1 from @s0 seq 1 after [0]
+// DCCI-NEXT:     sk.barrier id 4 sync_all
+// DCCI-NEXT:     sk.dcci id 6 on aiv
+// DCCI-NEXT:     sk.subtask id 7 @x blocks 24 offset 1 from @s0 seq 2 after [3]
+// DCCI-NEXT:     sk.dcci id 9 on aiv
+// DCCI-NEXT:   }
+// DCCI-NEXT: }
+
+// LISTS-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
+// LISTS:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 1 options "dcci-after-kernel-end=a_middle:dcci-before-kernel-start=a" {
+// LISTS-NEXT:   aic {
+// LISTS-NEXT:     sk.barrier id 5 sync_all
+// LISTS-NEXT:     sk.dcci id 6 on aic
+// LISTS-NEXT:     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 2 after [4]
+// LISTS-NEXT:   }
+// LISTS-NEXT:   aiv {
+// LISTS-NEXT:     sk.dcci id 0 on aiv
+// LISTS-NEXT:     sk.subtask id 1 @a blocks 48 offset 1 from @s0 seq 0
+// LISTS-NEXT:     sk.dcci id 2 on aiv
+// LISTS-NEXT:     sk.barrier id 3 all_aiv
+// LISTS-NEXT:     sk.subtask id 4 @b blocks 8 offset 1 from @s0 seq 1 after [1]
+// LISTS-NEXT:     sk.barrier id 5 sync_all
+// LISTS-NEXT:     sk.dcci id 7 on aiv
+// LISTS-NEXT:     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 2 after [4]
+// LISTS-NEXT:   }
+// LISTS-NEXT: }
+
+// FEED-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
+// FEED:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 2 options "feed-sync-all=1" {
+// FEED-NEXT:   aic {
+// FEED-NEXT:     sk.barrier id 3 sync_all
+// FEED-NEXT:     sk.dcci id 4 on aic
+// FEED-NEXT:     sk.subtask id 6 @x blocks 24 offset 1 from @s0 seq 2 after [2]
+// FEED-NEXT:     sk.barrier id 7 sync_all
+// FEED-NEXT:   }
+// FEED-NEXT:   aiv {
+// FEED-NEXT:     sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+// FEED-NEXT:     sk.barrier id 1 all_aiv
+// FEED-NEXT:     sk.subtask id 2 @b blocks 8 offset 1 from @s0 seq 1 after [0]
+// FEED-NEXT:     sk.barrier id 3 sync_all
+// FEED-NEXT:     sk.dcci id 5 on aiv
+// FEED-NEXT:     sk.subtask id 6 @x blocks 24 offset 1 from @s0 seq 2 after [2]
+// FEED-NEXT:     sk.barrier id 7 sync_all
+// FEED-NEXT:     sk.subtask id 8 @k blocks 16 offset 1 from @s0 seq 3 after [6] feed 0
+// FEED-NEXT:   }
+// FEED-NEXT: }
+
+// -----
+
+// A queue: debug-sync-all adds a pipe barrier and the core type's all-core barrier after
+// every call, in each program.
+aclgraph.model @q cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.event @e1
+  aclgraph.event @j
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 48
+    aclgraph.record seq 1 @e1
+    aclgraph.launch seq 2 @c blocks 24
+    aclgraph.wait seq 6 @j
+    aclgraph.reset seq 7 @e1
+    aclgraph.reset seq 8 @j
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 3 @e1
+    aclgraph.launch seq 4 @v blocks 8
+    aclgraph.record seq 5 @j
+  }
+}
+
+
+
+
+
+// DSYNC-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
+// DSYNC:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 options "debug-sync-all=1" {
+// DSYNC-NEXT:   aic {
+// DSYNC-NEXT:     sk.wait_flag id 3 flag 15 on aic
+// DSYNC-NEXT:     sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 2 after [0]
+// DSYNC-NEXT:     sk.barrier id 5 pipe_all
+// DSYNC-NEXT:     sk.barrier id 6 all_aic
+// DSYNC-NEXT:   }
+// DSYNC-NEXT:   aiv {
+// DSYNC-NEXT:     sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0
+// DSYNC-NEXT:     sk.barrier id 1 pipe_all
+// DSYNC-NEXT:     sk.barrier id 2 all_aiv
+// DSYNC-NEXT:     sk.barrier id 7 all_aiv
+// DSYNC-NEXT:     sk.set_flag id 8 mode 2 flag 15 pipe mte3 on aiv
+// DSYNC-NEXT:     sk.subtask id 9 @v blocks 8 offset 1 from @s1 seq 4 after [0]
+// DSYNC-NEXT:     sk.barrier id 10 pipe_all
+// DSYNC-NEXT:     sk.barrier id 11 all_aiv
+// DSYNC-NEXT:     sk.barrier id 12 all_aiv
+// DSYNC-NEXT:     sk.notify id 13 @q_sk0_back_s1 slot 1 on aiv
+// DSYNC-NEXT:   }
+// DSYNC-NEXT: }
+
+// DCCI-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
+// DCCI:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 options "dcci-after-kernel-end=b:debug-dcci-all=1" {
+// DCCI-NEXT:   aic {
+// DCCI-NEXT:     sk.wait_flag id 2 flag 15 on aic
+// DCCI-NEXT:     sk.subtask id 3 @c blocks 24 offset 1 from @s0 seq 2 after [0]
+// DCCI-NEXT:     sk.dcci id 4 on aic
+// DCCI-NEXT:   }
+// DCCI-NEXT:   aiv {
+// DCCI-NEXT:     sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0
+// DCCI-NEXT:     sk.dcci id 1 on aiv
+// DCCI-NEXT:     sk.barrier id 5 all_aiv
+// DCCI-NEXT:     sk.set_flag id 6 mode 2 flag 15 pipe mte3 on aiv
+// DCCI-NEXT:     sk.subtask id 7 @v blocks 8 offset 1 from @s1 seq 4 after [0]
+// DCCI-NEXT:     sk.dcci id 8 on aiv
+// DCCI-NEXT:     sk.barrier id 9 all_aiv
+// DCCI-NEXT:     sk.notify id 10 @q_sk0_back_s1 slot 1 on aiv
+// DCCI-NEXT:   }
+// DCCI-NEXT: }
+
+// LISTS-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
+// LISTS:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 options "dcci-after-kernel-end=a_middle:dcci-before-kernel-start=a" {
+// LISTS-NEXT:   aic {
+// LISTS-NEXT:     sk.wait_flag id 1 flag 15 on aic
+// LISTS-NEXT:     sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 after [0]
+// LISTS-NEXT:   }
+// LISTS-NEXT:   aiv {
+// LISTS-NEXT:     sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0
+// LISTS-NEXT:     sk.barrier id 3 all_aiv
+// LISTS-NEXT:     sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv
+// LISTS-NEXT:     sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 after [0]
+// LISTS-NEXT:     sk.barrier id 6 all_aiv
+// LISTS-NEXT:     sk.notify id 7 @q_sk0_back_s1 slot 1 on aiv
+// LISTS-NEXT:   }
+// LISTS-NEXT: }
+
+// FEED-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
+// FEED:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 3 options "feed-sync-all=1" {
+// FEED-NEXT:   aic {
+// FEED-NEXT:     sk.wait_flag id 1 flag 15 on aic
+// FEED-NEXT:     sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 after [0]
+// FEED-NEXT:   }
+// FEED-NEXT:   aiv {
+// FEED-NEXT:     sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0
+// FEED-NEXT:     sk.barrier id 3 all_aiv
+// FEED-NEXT:     sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv
+// FEED-NEXT:     sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 after [0]
+// FEED-NEXT:     sk.barrier id 6 all_aiv
+// FEED-NEXT:     sk.notify id 7 @q_sk0_back_s1 slot 1 on aiv
+// FEED-NEXT:   }
+// FEED-NEXT: }

@@ -1,0 +1,52 @@
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload' | filecheck %s
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload{options="preload-code=max"}' | filecheck %s --check-prefix=MAX
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload{options="preload-code=none"}' | filecheck %s --check-prefix=NONE
+
+// preload-code=per-func (the default): each core type preloads its first two sub-tasks at
+// the top, then after each sub-task the one two ahead (so the code of the next-but-one loads
+// while the barrier before the next waits). Units: ceil(min(code_bytes, 16 KiB) / 2 KiB),
+// 8 when the kernel does not say, capped by the instruction cache (AIC 16, AIV 8).
+// A mix sub-task is preloaded on both core types.
+aclgraph.model @p cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params 0 code_bytes 3000
+  aclgraph.kernel @b aiv_only params 0 code_bytes 9000
+  aclgraph.kernel @x mix_aic_1_2 params 0 code_bytes 40000
+  aclgraph.kernel @d aiv_only params 0
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @a blocks 48
+    aclgraph.launch seq 1 @b blocks 8
+    aclgraph.launch seq 2 @x blocks 24
+    aclgraph.launch seq 3 @d blocks 16
+  }
+}
+
+// MAX:      aic {
+// MAX-NEXT:   sk.preload id 0 max on aic
+// MAX:      aiv {
+// MAX-NEXT:   sk.preload id 1 max on aiv
+// MAX-NOT:  sk.preload
+
+// NONE-NOT: sk.preload
+
+// CHECK-LABEL: aclgraph.model @p cores(aic = 24, aiv = 48) {
+// CHECK:      sk.kernel @p_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.preload id 0 @x units 8 blocks 24 on aic
+// CHECK-NEXT:     sk.barrier id 8 sync_all
+// CHECK-NEXT:     sk.subtask id 9 @x blocks 24 offset 1 from @s0 seq 2 after [6]
+// CHECK-NEXT:     sk.barrier id 10 sync_all
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.preload id 1 @a units 2 blocks 48 on aiv
+// CHECK-NEXT:     sk.preload id 2 @b units 5 blocks 8 on aiv
+// CHECK-NEXT:     sk.subtask id 3 @a blocks 48 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.preload id 4 @x units 8 blocks 24 on aiv
+// CHECK-NEXT:     sk.barrier id 5 all_aiv
+// CHECK-NEXT:     sk.subtask id 6 @b blocks 8 offset 1 from @s0 seq 1 after [3]
+// CHECK-NEXT:     sk.preload id 7 @d units 8 blocks 16 on aiv
+// CHECK-NEXT:     sk.barrier id 8 sync_all
+// CHECK-NEXT:     sk.subtask id 9 @x blocks 24 offset 1 from @s0 seq 2 after [6]
+// CHECK-NEXT:     sk.barrier id 10 sync_all
+// CHECK-NEXT:     sk.subtask id 11 @d blocks 16 offset 1 from @s0 seq 3 after [9]
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
