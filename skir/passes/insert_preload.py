@@ -3,7 +3,8 @@
 - `per-func` (the default): on each core type, at the top of its program, preload its
   first sub-task and the next; right after each later sub-task's predecessor (so before the sync
   that precedes it), preload the sub-task after it: an n+1 look-ahead, so the next code
-  loads while a barrier waits. A preload runs on the sub-kernel's own blocks and loads
+  loads while a barrier waits; a kernel preloaded just before on that core type is not
+  preloaded again. A preload runs on the sub-kernel's own blocks and loads
   ceil(min(code_bytes, 16 KiB) / 2 KiB) units of 2 KiB (8 when the kernel does not declare
   `code_bytes`), capped by the core type's instruction cache.
 - `max`: one `AscendC::PreLoad(8)` at the top of each core type's program.
@@ -85,12 +86,20 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         kernel = kernels[sub.kernel.root_reference.data]
         return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data), (core,)
 
+    def kernel_of(index: int) -> str:
+        return program[index][0].kernel.root_reference.data  # type: ignore[attr-defined]
+
     for core, subs in order.items():
         if not subs:
             continue
-        before.setdefault(0, []).extend(preload(i, core) for i in subs[:2])
-        for k in range(2, len(subs)):
-            after.setdefault(subs[k - 2], []).append(preload(subs[k], core))
+        # (where, sub-task) per preload; a kernel just preloaded on this core type is skipped
+        wanted = [(None, i) for i in subs[:2]] + [(subs[k - 2], subs[k]) for k in range(2, len(subs))]
+        last = None
+        for where, index in wanted:
+            if kernel_of(index) == last:
+                continue
+            last = kernel_of(index)
+            (before.setdefault(0, []) if where is None else after.setdefault(where, [])).append(preload(index, core))
     out: Program = []
     for i, item in enumerate(program):
         out += before.get(i, [])
