@@ -30,7 +30,7 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel import SubtaskOp, SuperKernelOp, WaitFlagOp
+from skir.dialects.superkernel import BarrierOp, EarlyStartWaitOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 from skir.options import parse_options
 
 MAX_CREDITS = 15
@@ -70,7 +70,29 @@ def check_model(model: ModelOp) -> CheckReport:
         _check_cells(report, model, machine)
     for sk in sks.values():
         _check_pending(report, sk)
+        _check_local(report, sk)
     return report
+
+
+_SEPARATING = (BarrierOp, WaitFlagOp, EarlyStartWaitOp)
+
+
+def _check_local(report: CheckReport, sk: SuperKernelOp) -> None:
+    """A sub-task that directly follows one it depends on, on the same core, needs at least a
+    barrier between them (a pipe barrier when nothing else: the core's pipes must drain)."""
+    for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
+        last: SubtaskOp | None = None
+        separated = True
+        for op in region.block.ops:
+            if isinstance(op, SubtaskOp):
+                if last is not None and not separated and last.ident in op.dep_ids:
+                    report.violations.append(
+                        f"{sk.sym_name.data} {core.value}: sub-task {op.ident} follows sub-task {last.ident}, "
+                        "which it depends on, with no barrier between them"
+                    )
+                last, separated = op, False
+            elif isinstance(op, _SEPARATING):
+                separated = True
 
 
 def _count(report: CheckReport, sks: dict[str, SuperKernelOp]) -> None:

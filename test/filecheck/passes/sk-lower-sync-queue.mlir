@@ -62,7 +62,8 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 
 // A mix producer of an aiv consumer: a barrier on the AIVs (same type) and an AIC -> AIV
 // pair (the AIC half must finish too). Members declaring `sync_flags` keep those ids: the
-// pairs take 9, the first id left from 15 down after 15 and 10.
+// pairs take 9, the first id left from 15 down after 15 and 10. The copy on @s1 after
+// its `v` needs it done on every AIV: the barrier before the back-block notify.
 aclgraph.model @mixq cores(aic = 24, aiv = 48) {
   aclgraph.kernel @x mix_aic_1_2 params 0 sync_flags [15, 10]
   aclgraph.kernel @v aiv_only params 0
@@ -72,14 +73,15 @@ aclgraph.model @mixq cores(aic = 24, aiv = 48) {
     aclgraph.launch seq 0 @x blocks 24
     aclgraph.record seq 1 @e1
     aclgraph.launch seq 2 @v blocks 48
-    aclgraph.wait seq 6 @j
-    aclgraph.reset seq 7 @e1
-    aclgraph.reset seq 8 @j
+    aclgraph.wait seq 7 @j
+    aclgraph.reset seq 8 @e1
+    aclgraph.reset seq 9 @j
   }
   aclgraph.stream @s1 {
     aclgraph.wait seq 3 @e1
     aclgraph.launch seq 4 @v blocks 8
-    aclgraph.record seq 5 @j
+    aclgraph.opaque seq 5 memcpy
+    aclgraph.record seq 6 @j
   }
 }
 
