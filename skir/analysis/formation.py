@@ -123,6 +123,8 @@ class Former:
                 else:
                     self.fail[n] = reason
         self.candidate = candidate
+        self.multi_epochs = [(e.records, e.waits) for e in graph.epochs if len(e.records) > 1 and e.waits]
+        """Epochs with several records: their waits depend on whichever record fires first."""
         self.runs = compute_runs(graph, self.scopes, candidate)
         self.demand = RangeMax.per_stream(graph, self._own_demand)
         self.streams_with_label: dict[Label, set[int]] = defaultdict(set)
@@ -279,7 +281,27 @@ class Former:
                     hi, changed = new_hi, True
                 ranges[u] = (lo, hi)
             if not changed:
-                return None
+                return self._or_wait_cycle(ranges, amax, dmin)
+
+    def _or_wait_cycle(self, ranges: dict[int, tuple[int, int]], amax: np.ndarray,
+                       dmin: np.ndarray) -> FailReason | None:
+        """`non_convex` when a wait of a multi-record epoch happens before the set while every
+        record of its epoch happens after it: whichever record fires, the wait (and the members
+        after it) would wait for the SuperKernel, which waits for them."""
+        g = self.graph
+
+        def before(n: int) -> bool:
+            u = g.stream_of[n]
+            return g.pos[n] < g.pos[ranges[u][0]] if u in ranges else g.pos[n] <= amax[u]
+
+        def after(n: int) -> bool:
+            u = g.stream_of[n]
+            return g.pos[n] > g.pos[ranges[u][1]] if u in ranges else g.pos[n] >= dmin[u]
+
+        for records, waits in self.multi_epochs:
+            if any(before(w) for w in waits) and all(after(r) for r in records):
+                return FailReason.NON_CONVEX
+        return None
 
     def _absorbable(self, first: int, stop: int, anchor: int) -> bool:
         """Whether tasks first..stop-1 (one stream) can join a range: same run, no kernels."""

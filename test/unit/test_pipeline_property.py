@@ -5,7 +5,8 @@ rewritten module alone it checks that each stream keeps its slots, that every ke
 task is fused exactly once or carries exactly one fail reason, that each SuperKernel is
 launched from the slot of its first member, and that every happens-before edge of the
 original model still holds in the rewritten one (a SuperKernel standing for all its
-members). A few models also run in host emulation.
+members). `sk-check` then proves each compiled module, and the run reports the syncs per
+sub-task before and after pruning. A few models also run in host emulation.
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
 
 import skir
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.sk_check import check_module
+from skir.analysis.sync_prune import count_syncs
 from skir.analysis.task_graph import TaskGraph
-from skir.api import the_model
+from skir.api import load_model, make_context, the_model
 from skir.dialects.aclgraph import (
     DisabledOp,
     LaunchOp,
@@ -34,6 +38,9 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import FAIL_ATTR
+from skir.passes.lower_sync import LowerSyncPass
+from skir.passes.pipeline import pipeline_passes
+from skir.passes.prune_sync import PruneSyncPass
 from skir.testing import random_model
 
 REASONS = {
@@ -51,10 +58,41 @@ def option_strings() -> st.SearchStrategy[str]:
             "stream-fusion": st.sampled_from(["0", "1"]),
             "strict-scope-check": st.sampled_from(["bypass"]),
             "func-align": st.sampled_from(["0", "256", "512"]),
-            "early-start": st.sampled_from(["0", "1"]),
+            "early-start": st.sampled_from(["0", "1", "2"]),
+            "sync-mode": st.sampled_from(["conservative", "data"]),
+            "preload-code": st.sampled_from(["per-func", "max", "none"]),
+            "debug-sync-all": st.sampled_from(["0", "1"]),
+            "debug-dcci-all": st.sampled_from(["0", "1"]),
+            "feed-sync-all": st.sampled_from(["0", "1"]),
+            "dcci-before-kernel-start": st.sampled_from(["k0", "k1,k2"]),
+            "dcci-after-kernel-end": st.sampled_from(["k3", "k0,k4_middle"]),
+            "dcci-disable-on-kernel": st.sampled_from(["k1", "k2"]),
         },
     )
     return keys.map(lambda d: ":".join(f"{k}={v}" for k, v in d.items()))
+
+
+SYNC_STATS = {"models": 0, "superkernels": 0, "subtasks": 0, "lowered": 0, "pruned": 0}
+"""Totals over the property test's models: sync ops right after sk-lower-sync and after
+sk-prune-sync (reported at the end of the run, see conftest.py)."""
+
+
+def compile_counting_syncs(data: dict, options: str) -> tuple[ModuleOp, ModuleOp]:  # type: ignore[type-arg]
+    """The original and the compiled module; counts the syncs before and after pruning."""
+    module = load_model(data)
+    original = module.clone()
+    ctx = make_context()
+    for p in pipeline_passes(options):
+        p.apply(ctx, module)
+        module.verify()
+        if isinstance(p, LowerSyncPass | PruneSyncPass):
+            counts = [count_syncs(sk) for sk in the_model(module).body.block.ops if isinstance(sk, SuperKernelOp)]
+            SYNC_STATS["lowered" if isinstance(p, LowerSyncPass) else "pruned"] += sum(c[0] for c in counts)
+            if isinstance(p, PruneSyncPass):
+                SYNC_STATS["superkernels"] += len(counts)
+                SYNC_STATS["subtasks"] += sum(c[1] for c in counts)
+    SYNC_STATS["models"] += 1
+    return original, module
 
 
 WORK = (LaunchOp, OpaqueOp)
@@ -122,13 +160,15 @@ def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
             assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), options=option_strings())
-def test_random_models_through_the_pipeline(seed: int, options: str) -> None:
-    data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0)
-    result = skir.compile(data, options=options)
-    assert result.original is not None
-    check_rewrite(result.original, result.module)
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), options=option_strings(), spare=st.booleans())
+def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
+    data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
+                        spare_slots=spare)
+    original, module = compile_counting_syncs(data, options)
+    check_rewrite(original, module)
+    report = check_module(module)
+    assert report.ok, report.violations
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -136,7 +176,8 @@ def test_random_models_through_the_pipeline(seed: int, options: str) -> None:
                                                                 HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings())
 def test_random_models_emulate_clean(tmp_path: Path, seed: int, options: str) -> None:
-    data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0)
+    data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0,
+                        spare_slots=seed % 3 == 0)
     result = skir.compile(data, options=options, emulate=True)
     for emu in result.emulation:
         assert emu.ok, (emu.verdict, emu.problems)
