@@ -103,6 +103,8 @@ class _Lowering:
         self.sk, self.kernels, self.options = sk, kernels, options
         self.launches = launches if options.sync_mode == "data" else None
         self.group: list[Access | None] = []
+        """Accesses of the sub-tasks since the last real barrier (joined by pipe barriers)."""
+        self.group_types: set[CoreType] = set()
         self.program: list[tuple[Operation, tuple[CoreType, ...]]] = []
 
     def kernel(self, sub: SubtaskOp) -> KernelOp:
@@ -170,25 +172,26 @@ class _Lowering:
         sets_itself = early and prev is not None and self.kernel(prev).early_start_set is not None
         waits_itself = early and cur is not None and self.kernel(cur).early_start_wait is not None
         plain = not notifies and not waits and not sets_itself and not waits_itself
-        if not plain:
-            self.group = []
-        elif prev is not None and cur is not None and self.relaxed(prev, cur):
+        if plain and prev is not None and cur is not None and self.relaxed(prev, cur):
             self.emit(BarrierOp(0, BarrierKind.PIPE_ALL), tuple(sorted(
                 set(class_types(self.cls(prev))) | set(class_types(self.cls(cur))), key=list(CoreType).index)))
             return
+        # The first real sync after a run of pipe barriers orders every sub-task of the run.
+        prev_cls = self.run_class(prev)
+        self.group, self.group_types = [], set()
         if early and not notifies and not waits:
             if (prev is not None and cur is not None) or sets_itself or waits_itself:
-                self.early_start(prev, cur)
+                self.early_start(prev, cur, prev_cls)
             return
         if sets_itself:
-            self.early_start(prev, None)
+            self.early_start(prev, None, prev_cls)
         if notifies:
-            if prev is not None:
-                self.barrier(_CLASS_BARRIER[self.cls(prev)])
+            if prev_cls is not None:
+                self.barrier(_CLASS_BARRIER[prev_cls])
             for op in notifies:
                 self.emit(op, (op.core.data,))
-        if prev is not None and cur is not None:
-            self.barrier(barrier_kind(self.cls(prev), self.cls(cur)))
+        if prev_cls is not None and cur is not None:
+            self.barrier(barrier_kind(prev_cls, self.cls(cur)))
         if waits:
             for op in waits:
                 self.emit(op, (op.core.data,))
@@ -204,32 +207,44 @@ class _Lowering:
         real barrier (no data-dependent pair may span a run of pipe barriers).
         """
         if self.launches is None or prev.stream != cur.stream:
-            self.group = []
             return False
         access = self.access(cur)
-        if not self.group:
-            self.group = [self.access(prev)]
-        if access is None or any(a is None or not a.independent(access) for a in self.group):
-            self.group = [access]
+        group = self.group or [self.access(prev)]
+        if access is None or any(a is None or not a.independent(access) for a in group):
             return False
-        self.group.append(access)
+        if not self.group:
+            self.group_types = set(class_types(self.cls(prev)))
+        self.group = [*group, access]
+        self.group_types |= set(class_types(self.cls(cur)))
         return True
+
+    def run_class(self, prev: SubtaskOp | None) -> CoreClass | None:
+        """The class of `prev`, widened to the core types of the run of pipe barriers it ends."""
+        if prev is None:
+            return None
+        types = self.group_types | set(class_types(self.cls(prev)))
+        if len(types) == 2:
+            return CoreClass.MIX
+        return CoreClass.AIC if types == {CoreType.AIC} else CoreClass.AIV
 
     def access(self, sub: SubtaskOp) -> Access | None:
         launch = self.launches.get(sub.seq.data) if self.launches is not None else None
         return None if launch is None else launch_access(launch, self.kernel(sub))
 
-    def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None) -> None:
-        """The early-start handshake between `prev` and `cur` (None: the entry's start or end)."""
+    def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None, prev_cls: CoreClass | None = None) -> None:
+        """The early-start handshake between `prev` (of class `prev_cls`) and `cur` (None: the
+        entry's start or end)."""
         types = sk_types(self.sk)
         all_class = CoreClass.MIX if len(types) == 2 else (CoreClass.AIC if types == (CoreType.AIC,) else CoreClass.AIV)
-        prev_cls = self.cls(prev) if prev is not None else all_class
+        if prev_cls is None:
+            prev_cls = self.cls(prev) if prev is not None else all_class
         cur_cls = self.cls(cur) if cur is not None else all_class
         setters = class_types(prev_cls) if prev is not None else types
         sets_itself = prev is not None and self.kernel(prev).early_start_set is not None
         for core in setters:
             if core in types:
-                idle = prev.blocks.data if sets_itself and prev is not None else None
+                own = sets_itself and prev is not None and core in class_types(self.cls(prev))
+                idle = prev.blocks.data if own and prev is not None else None
                 self.emit(EarlyStartSetOp(0, core, idle), (core,))
         waits_itself = cur is not None and self.kernel(cur).early_start_wait is not None
         cfg = 4 * _CLASS_CODE[prev_cls] + _CLASS_CODE[cur_cls]
