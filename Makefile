@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml
 venv: $(VENV)/.installed
 
 demo: venv
-	$(BIN)/sk-compile examples/decode_layer.json -o out/decode_layer --emulate
+	$(BIN)/sk-compile examples/decode_layer.json -o out/decode_layer --check --emulate
 
 lit: venv
 	PATH=$(BIN):$$PATH $(BIN)/lit -sv test/filecheck
@@ -26,6 +26,7 @@ test: lit pytest
 
 bench: venv
 	$(BIN)/python tools/bench_compile.py
+	$(BIN)/python tools/bench_sync.py
 
 clean:
 	rm -rf out build *.egg-info test/filecheck/**/Output

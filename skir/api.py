@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
-from skir.errors import SkirError
+from skir.errors import CheckFailedError, SkirError
 from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap
 from skir.passes.common import FAIL_ATTR
@@ -122,6 +122,8 @@ class CompileResult:
     """One `skir.hostsim.EmulationResult` per SuperKernel, when emulation ran."""
     original: ModuleOp | None = None
     """The verified input module, before any rewrite (used to prove the result)."""
+    check: Any = None
+    """The `skir.analysis.sk_check.CheckReport`, when the check ran."""
 
     @property
     def kernel_tasks(self) -> int:
@@ -182,11 +184,13 @@ def compile(
     emulate: bool = False,
     verify_each: bool = True,
     dump_ir: str | os.PathLike[str] | None = None,
+    check: bool = False,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
-    With `out_dir`, write the products there (see `skir.outputs`); with `emulate`, also
-    run every entry in host emulation (raises `CheckFailedError` on a violation).
+    With `check`, prove the result with `sk-check` first; with `out_dir`, write the products
+    there (see `skir.outputs`); with `emulate`, also run every entry in host emulation. A
+    failed proof or emulation raises `CheckFailedError` and writes nothing.
     """
     from skir.outputs import write_outputs
 
@@ -195,6 +199,16 @@ def compile(
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
     superkernels, unfused = summarize(module)
     result = CompileResult(module, superkernels, unfused, original=original)
+    if check:
+        from skir.analysis.sk_check import check_module
+
+        result.check = check_module(module)
+        if not result.check.ok:
+            count = len(result.check.violations)
+            raise CheckFailedError(
+                f"sk-check found {count} violation{'s' if count != 1 else ''}: {result.check.violations[0]}",
+                result.check.violations,
+            )
     if out_dir is not None or emulate:
         write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate)
     return result

@@ -414,7 +414,8 @@ class Former:
             if all(self.hb.before(a, b) for a, b in pairwise(sorted(p.members, key=self.graph.seq.__getitem__))):
                 continue
             _, steps = program_steps(self.graph, self.hb, self.kernel_of.__getitem__, p)
-            nodes = queue_nodes(list(enumerate(steps)), lambda m: class_types(core_class(self.kernel_of[m].type)))
+            nodes = queue_nodes(list(enumerate(steps)), lambda m: class_types(core_class(self.kernel_of[m].type)),
+                                self.graph.stream_of.__getitem__)
             reserved = {f.data for m in p.members for f in (self.kernel_of[m].sync_flags or ())}
             try:
                 plan_queues(nodes, reserved)

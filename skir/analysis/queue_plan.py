@@ -11,8 +11,11 @@ SuperKernel"):
 
 Flag ids come from 15 downwards, skipping 11-14 and the ids members use themselves. Pairs of
 one direction may share an id only when their sets and their waits come in the same order
-(the k-th set of a block is matched with its k-th wait), at most 15 pairs per id so that no
-core can ever hold more than 15 credits on it. `sk-prune-sync` later drops what is implied.
+(the k-th set of a block is matched with its k-th wait). Ids are recycled: a pair joins an
+id's chain when at most 14 earlier pairs of the chain may still be pending at its set, a
+pair no longer being pending once its consumer happens before the new pair's producer (by
+the dependencies, which the synchronisation enforces). So no core ever holds more than 15
+credits on one id. `sk-prune-sync` later drops what is implied.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from skir.dialects.hardware import CoreType
 
 FLAG_ORDER = (15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 """Edge flag ids in allocation order (11-14 belong to SyncAll, barriers and early-start)."""
-MAX_PAIRS_PER_FLAG = 15
+MAX_PENDING = 15
+"""Credits one (core, flag id) may hold."""
 
 
 @dataclass
@@ -35,6 +39,8 @@ class Node:
     key: Hashable
     types: tuple[CoreType, ...]
     deps: list[Hashable] = field(default_factory=list)
+    stream: Hashable = None
+    """The stream of a sub-task (None for a lock access): nodes of one stream are ordered."""
 
 
 @dataclass(frozen=True)
@@ -96,11 +102,47 @@ def plan_queues(nodes: list[Node], reserved: Iterable[int] = ()) -> QueuePlan:
             if consumers[n.key]:
                 q.append(QueueItem("barrier"))
                 q.extend(QueueItem("set", pair=i) for i in sets_after[(n.key, core)])
-    _allocate(queues, pairs, set(reserved))
+    _allocate(queues, pairs, set(reserved), _Reach(nodes))
     return QueuePlan(queues, pairs)
 
 
-def _allocate(queues: dict[CoreType, list[QueueItem]], pairs: list[Pair], reserved: set[int]) -> None:
+class _Reach:
+    """`before(a, b)`: whether node `a` happens before (or is) node `b` by the dependencies.
+
+    A vector clock per node over the sub-tasks' streams (nodes of one stream are ordered, each
+    depending on the one before); a lock access is never taken as happening before anything.
+    """
+
+    def __init__(self, nodes: list[Node]):
+        index: dict[Hashable, int] = {}
+        self.pos: dict[Hashable, tuple[int, int]] = {}
+        count: dict[int, int] = defaultdict(int)
+        for n in nodes:
+            if n.stream is not None:
+                s = index.setdefault(n.stream, len(index))
+                self.pos[n.key] = (s, count[s])
+                count[s] += 1
+        self.clock: dict[Hashable, dict[int, int]] = {}
+        for n in nodes:
+            clock: dict[int, int] = {}
+            for d in n.deps:
+                for s, p in self.clock.get(d, {}).items():
+                    if clock.get(s, -1) < p:
+                        clock[s] = p
+            if n.key in self.pos:
+                s, p = self.pos[n.key]
+                clock[s] = p
+            self.clock[n.key] = clock
+
+    def before(self, a: Hashable, b: Hashable) -> bool:
+        if a not in self.pos:
+            return False
+        s, p = self.pos[a]
+        return self.clock.get(b, {}).get(s, -1) >= p
+
+
+def _allocate(queues: dict[CoreType, list[QueueItem]], pairs: list[Pair], reserved: set[int],
+              reach: _Reach) -> None:
     free = [f for f in FLAG_ORDER if f not in reserved]
     wait_pos: dict[int, int] = {}
     for q in queues.values():
@@ -108,21 +150,30 @@ def _allocate(queues: dict[CoreType, list[QueueItem]], pairs: list[Pair], reserv
             if item.kind == "wait":
                 wait_pos[item.pair] = i
     for source in CoreType:
-        chains: list[tuple[int, int, int]] = []  # (flag, last wait position, uses)
+        chains: dict[int, list[int]] = {}  # flag -> its pairs, in set order
         for item in queues[source]:
             if item.kind != "set":
                 continue
             pair = pairs[item.pair]
             w = wait_pos[item.pair]
-            fits = [c for c in chains if c[1] < w and c[2] < MAX_PAIRS_PER_FLAG]
-            if fits:
-                best = max(fits, key=lambda c: (c[1], -FLAG_ORDER.index(c[0])))
-                chains[chains.index(best)] = (best[0], w, best[2] + 1)
-                pair.flag = best[0]
-                continue
-            used = {c[0] for c in chains}
-            spare = [f for f in free if f not in used]
-            if not spare:
-                raise FlagsExhausted(f"no free cross-core flag id for {source.value} -> {pair.target.value}")
-            chains.append((spare[0], w, 1))
-            pair.flag = spare[0]
+            best: int | None = None
+            for flag, chain in chains.items():
+                if wait_pos[chain[-1]] < w and _pending(chain, pairs, pair, reach) < MAX_PENDING:
+                    if best is None or wait_pos[chain[-1]] > wait_pos[chains[best][-1]]:
+                        best = flag
+            if best is None:
+                spare = [f for f in free if f not in chains]
+                if not spare:
+                    raise FlagsExhausted(f"no free cross-core flag id for {source.value} -> {pair.target.value}")
+                best = spare[0]
+                chains[best] = []
+            chains[best].append(item.pair)
+            pair.flag = best
+
+
+def _pending(chain: list[int], pairs: list[Pair], new: Pair, reach: _Reach) -> int:
+    """Pairs of `chain` whose waits may not have run when `new`'s set runs (at most 15 looked at)."""
+    for back, index in enumerate(reversed(chain[-MAX_PENDING:])):
+        if reach.before(pairs[index].consumer, new.producer):
+            return back
+    return min(len(chain), MAX_PENDING)

@@ -30,7 +30,15 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel import BarrierOp, EarlyStartWaitOp, SubtaskOp, SuperKernelOp, WaitFlagOp
+from skir.dialects.superkernel import (
+    BarrierOp,
+    DcciOp,
+    EarlyStartWaitOp,
+    PreloadOp,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitFlagOp,
+)
 from skir.options import parse_options
 
 MAX_CREDITS = 15
@@ -45,7 +53,7 @@ class CheckReport:
     """Happens-before edges checked."""
     superkernels: int = 0
     syncs: int = 0
-    """Sync ops in the SuperKernels' programs (an op in both programs counts once)."""
+    """Sync and lock ops in the SuperKernels' programs (an op in both programs counts once)."""
     subtasks: int = 0
 
     @property
@@ -100,7 +108,7 @@ def _count(report: CheckReport, sks: dict[str, SuperKernelOp]) -> None:
     for sk in sks.values():
         ops = sk.program()
         report.subtasks += sum(isinstance(op, SubtaskOp) for op in ops)
-        report.syncs += sum(not isinstance(op, SubtaskOp) for op in ops)
+        report.syncs += sum(not isinstance(op, SubtaskOp | PreloadOp | DcciOp) for op in ops)
 
 
 def _check_slots(report: CheckReport, model: ModelOp) -> None:

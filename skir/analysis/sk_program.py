@@ -10,7 +10,7 @@ then the resets at exit. A lock access runs on block 0 of the member's class (th
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from skir.analysis.boundary import SkPlan
@@ -77,7 +77,8 @@ def program_steps(graph: TaskGraph, hb: HappensBefore, kernel_of: Callable[[int]
     return order, steps
 
 
-def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], tuple[CoreType, ...]]) -> list[Node]:
+def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], tuple[CoreType, ...]],
+                stream_of: Callable[[int], Hashable]) -> list[Node]:
     """The dependency nodes of a queue SuperKernel (DESIGN §3 (f)-(g)), keyed by the given ids.
 
     A notify depends on the sub-task before it; a sub-task on its members' sub-tasks and on
@@ -90,7 +91,8 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
     for key, step in steps:
         if step.kind == "subtask":
             sub_key[step.member] = key
-            nodes.append(Node(key, types_of(step.member), [sub_key[d] for d in step.deps] + pending))
+            node = Node(key, types_of(step.member), [sub_key[d] for d in step.deps] + pending, stream_of(step.member))
+            nodes.append(node)
             pending = []
             last = key
         elif step.kind == "notify":

@@ -70,14 +70,15 @@ class PruneResult:
 
 def count_syncs(sk: SuperKernelOp) -> tuple[int, int]:
     """(sync ops counted once per id, sub-tasks) of a SuperKernel."""
-    ids = set()
-    subtasks = 0
-    for op in sk.program():
-        if isinstance(op, SubtaskOp):
-            subtasks += 1
-        elif isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp | EarlyStartSetOp | EarlyStartWaitOp):
-            ids.add(op.ident)
-    return len(ids), subtasks
+    syncs: set[int] = set()
+    subtasks: set[int] = set()
+    for region in (sk.aic, sk.aiv):
+        for op in region.block.ops:
+            if isinstance(op, SubtaskOp):
+                subtasks.add(op.ident)
+            elif isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp | EarlyStartSetOp | EarlyStartWaitOp):
+                syncs.add(op.ident)
+    return len(syncs), len(subtasks)
 
 
 def prune_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> PruneResult:
@@ -189,7 +190,7 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
 
     intervals: dict[CoreType, list[tuple[int, int]]] = defaultdict(list)
     points: dict[tuple[CoreType, CoreType], list[tuple[int, int]]] = defaultdict(list)
-    for node in queue_nodes(steps, types):
+    for node in queue_nodes(steps, types, lambda ident: by_id[ident].stream.root_reference.data):  # type: ignore
         for dep in node.deps:
             for x in _types_of(by_id[dep], types):  # type: ignore[arg-type]
                 for y in node.types:

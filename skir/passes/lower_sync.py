@@ -75,6 +75,11 @@ _CLASS_BARRIER = {
     CoreClass.MIX: BarrierKind.SYNC_ALL,
 }
 _CLASS_CODE = {CoreClass.AIC: 0, CoreClass.AIV: 1, CoreClass.MIX: 2}
+_BARRIER_TYPES = {
+    BarrierKind.ALL_AIV: (CoreType.AIV,),
+    BarrierKind.ALL_AIC: (CoreType.AIC,),
+    BarrierKind.SYNC_ALL: (CoreType.AIC, CoreType.AIV),
+}
 _TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
 
 
@@ -105,6 +110,8 @@ class _Lowering:
         self.group: list[Access | None] = []
         """Accesses of the sub-tasks since the last real barrier (joined by pipe barriers)."""
         self.group_types: set[CoreType] = set()
+        self.cover: set[CoreType] = set(CoreType)
+        """Core types the last real sync between sub-tasks ordered after everything before it."""
         self.program: list[tuple[Operation, tuple[CoreType, ...]]] = []
 
     def kernel(self, sub: SubtaskOp) -> KernelOp:
@@ -119,10 +126,7 @@ class _Lowering:
         self.program.append((op, cores))
 
     def barrier(self, kind: BarrierKind) -> None:
-        cores = (CoreType.AIC, CoreType.AIV) if kind is BarrierKind.SYNC_ALL else (
-            (CoreType.AIC,) if kind is BarrierKind.ALL_AIC else (CoreType.AIV,)
-        )
-        self.emit(BarrierOp(0, kind), cores)
+        self.emit(BarrierOp(0, kind), _BARRIER_TYPES[kind])
 
     def run(self) -> None:
         ops = self.sk.program()
@@ -182,6 +186,7 @@ class _Lowering:
         if early and not notifies and not waits:
             if (prev is not None and cur is not None) or sets_itself or waits_itself:
                 self.early_start(prev, cur, prev_cls)
+            self.cover = set(sk_types(self.sk))
             return
         if sets_itself:
             self.early_start(prev, None, prev_cls)
@@ -191,7 +196,9 @@ class _Lowering:
             for op in notifies:
                 self.emit(op, (op.core.data,))
         if prev_cls is not None and cur is not None:
-            self.barrier(barrier_kind(prev_cls, self.cls(cur)))
+            kind = barrier_kind(prev_cls, self.cls(cur))
+            self.barrier(kind)
+            self.cover = set(_BARRIER_TYPES[kind])
         if waits:
             for op in waits:
                 self.emit(op, (op.core.data,))
@@ -208,6 +215,8 @@ class _Lowering:
         """
         if self.launches is None or prev.stream != cur.stream:
             return False
+        if not set(class_types(self.cls(cur))) <= self.cover:
+            return False  # the last real sync did not order cur's other core type after earlier work
         access = self.access(cur)
         group = self.group or [self.access(prev)]
         if access is None or any(a is None or not a.independent(access) for a in group):
@@ -264,7 +273,8 @@ class _Lowering:
             for op in ops
         ]
         by_id = {op.ident: op for op in ops}
-        nodes = queue_nodes(steps, lambda ident: class_types(self.cls(by_id[ident])))  # type: ignore[arg-type]
+        nodes = queue_nodes(steps, lambda ident: class_types(self.cls(by_id[ident])),  # type: ignore[arg-type]
+                            lambda ident: by_id[ident].stream.root_reference.data)  # type: ignore[union-attr]
         reserved = {f.data for sub in ops if isinstance(sub, SubtaskOp) for f in (self.kernel(sub).sync_flags or ())}
         try:
             plan = plan_queues(nodes, reserved)

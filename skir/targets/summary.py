@@ -38,6 +38,10 @@ def render_summary(result: CompileResult) -> str:
     lines.append(f"unfused kernel tasks: {len(result.fail_reasons)}")
     if reasons:
         lines.append("  " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
+    report = getattr(result, "check", None)
+    if report is not None:
+        lines.append(f"sk-check: proved {report.superkernels} SuperKernel(s), {report.subtasks} sub-tasks, "
+                     f"{report.syncs} syncs, {report.edges} edges")
     for emu in result.emulation:
         lines.append(f"emulation {emu.name}: {emu.verdict}")
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """`sk-compile`: compile a captured model into SuperKernels in one command.
 
 ```
-sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--emulate]
+sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate]
            [--dump-ir DIR] [--verify-each=false] [-v | -q]
 ```
 Exit codes: 0 ok, 1 bad input, 2 a missing tool, 3 a check failed, 4 internal error.
@@ -27,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("model", help="the model: .mlir, or capture JSON (.json)")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder")
     p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
+    p.add_argument("--check", action="store_true", help="prove the result with sk-check (order, deadlock, credits)")
     p.add_argument("--emulate", action="store_true", help="run every entry in host emulation (needs g++ or $CXX)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR before and after each pass into DIR")
     p.add_argument(
@@ -49,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 options=args.options,
                 out_dir=Path(args.output),
                 emulate=args.emulate,
+                check=args.check,
                 verify_each=args.verify_each == "true",
                 dump_ir=args.dump_ir,
             )

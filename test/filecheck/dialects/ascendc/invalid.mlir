@@ -52,7 +52,7 @@ ascendc.source @s mix_aiv_1_0 {
   ascendc.call "f" offset 1 copies 1
 }
 
-// CHECK: error: 'ascendc.call' expects parent op to be one of 'ascendc.entry', 'ascendc.if_core', 'ascendc.if_block'
+// CHECK: error: 'ascendc.call' expects parent op to be one of 'ascendc.entry', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'
 
 // -----
 
@@ -61,3 +61,24 @@ ascendc.entry "e" align 512 {
 }
 
 // CHECK: error: 'ascendc.entry' expects parent op 'ascendc.source'
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.preload "f" units 17 copies 4
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:69:5: error: preload of f: units must be in [1, 16]
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.lock_helpers
+  ascendc.feed_end
+  ascendc.entry "e" align 512 {
+  }
+}
+
+// CHECK: error: 'ascendc.feed_end' expects parent op to be one of 'ascendc.entry', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'

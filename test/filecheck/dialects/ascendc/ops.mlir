@@ -20,6 +20,33 @@ ascendc.source @m_sk0 mix_aic_1_2 {
       ascendc.cross_core_wait flag 11
     }
     ascendc.sync_all
+    ascendc.feed_workspace slot 9
+    ascendc.if_core aiv {
+      ascendc.zero_workspace bytes 16384
+      ascendc.preload_all 8
+      ascendc.if_block logical 8 {
+        ascendc.preload "a_middle" units 3 copies 4
+      }
+      ascendc.set_next_task_start
+      ascendc.early_start_config 5
+      ascendc.if_idle logical 8 {
+        ascendc.wait_pre_task_end 5
+      }
+      ascendc.feed_begin index 0 offset 64
+      ascendc.if_block logical 4 {
+        ascendc.call "a_middle" offset 3 copies 4
+        ascendc.feed_end
+      }
+      ascendc.if_idle logical 4 {
+        ascendc.feed_complement
+      }
+      ascendc.feed_off
+      ascendc.pipe_barrier
+      ascendc.dcci_all
+      ascendc.notify_lock slot 5
+      ascendc.wait_lock slot 6
+      ascendc.reset_lock slot 6
+    }
   }
 }
 
@@ -42,5 +69,32 @@ ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK-NEXT:       ascendc.cross_core_wait flag 11
 // CHECK-NEXT:     }
 // CHECK-NEXT:     ascendc.sync_all
+// CHECK-NEXT:     ascendc.feed_workspace slot 9
+// CHECK-NEXT:     ascendc.if_core aiv {
+// CHECK-NEXT:       ascendc.zero_workspace bytes 16384
+// CHECK-NEXT:       ascendc.preload_all 8
+// CHECK-NEXT:       ascendc.if_block logical 8 {
+// CHECK-NEXT:         ascendc.preload "a_middle" units 3 copies 4
+// CHECK-NEXT:       }
+// CHECK-NEXT:       ascendc.set_next_task_start
+// CHECK-NEXT:       ascendc.early_start_config 5
+// CHECK-NEXT:       ascendc.if_idle logical 8 {
+// CHECK-NEXT:         ascendc.wait_pre_task_end 5
+// CHECK-NEXT:       }
+// CHECK-NEXT:       ascendc.feed_begin index 0 offset 64
+// CHECK-NEXT:       ascendc.if_block logical 4 {
+// CHECK-NEXT:         ascendc.call "a_middle" offset 3 copies 4
+// CHECK-NEXT:         ascendc.feed_end
+// CHECK-NEXT:       }
+// CHECK-NEXT:       ascendc.if_idle logical 4 {
+// CHECK-NEXT:         ascendc.feed_complement
+// CHECK-NEXT:       }
+// CHECK-NEXT:       ascendc.feed_off
+// CHECK-NEXT:       ascendc.pipe_barrier
+// CHECK-NEXT:       ascendc.dcci_all
+// CHECK-NEXT:       ascendc.notify_lock slot 5
+// CHECK-NEXT:       ascendc.wait_lock slot 6
+// CHECK-NEXT:       ascendc.reset_lock slot 6
+// CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

@@ -27,7 +27,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
     aic {
     }
     aiv {
-      sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5
+      sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5 feed 0
     }
   }
 }
@@ -49,7 +49,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:   aic {
 // CHECK-NEXT:   }
 // CHECK-NEXT:   aiv {
-// CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5
+// CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5 feed 0
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
