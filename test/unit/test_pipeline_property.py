@@ -160,7 +160,7 @@ def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
             assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings(), spare=st.booleans())
 def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
