@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
@@ -18,3 +21,21 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
                 f"{stats['pruned'] / n:.2f} after sk-prune-sync"
             )
             return
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _prove_every_compile() -> Iterator[None]:
+    """Every `skir.compile` in the tests also proves its result with sk-check (unless told)."""
+    import skir
+    import skir.api
+
+    original = skir.api.compile
+
+    def compile_and_check(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("check", True)
+        return original(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(skir, "compile", compile_and_check)
+        patch.setattr(skir.api, "compile", compile_and_check)
+        yield

@@ -173,3 +173,8 @@ def test_corpus_emulates_clean(case: Case, tmp_path: Path) -> None:
     result = skir.compile(case.source, options=case.options, out_dir=tmp_path, emulate=True)
     assert result.emulation
     assert all(e.ok for e in result.emulation), [(e.name, e.verdict, e.problems[:3]) for e in result.emulation]
+
+
+def test_every_compile_in_the_suite_is_proved() -> None:
+    result = skir.compile(ROOT / "examples" / "chain.mlir")
+    assert result.check is not None and result.check.ok and result.check.edges > 0

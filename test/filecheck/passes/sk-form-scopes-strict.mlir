@@ -1,6 +1,7 @@
 // RUN: sk-opt %s -p sk-form-scopes | filecheck %s --check-prefix=SPLIT
 // RUN: sk-opt %s -p 'sk-form-scopes{options="strict-scope-check=bypass"}' | filecheck %s --check-prefix=BYPASS
 // RUN: %expect-exit 1 sk-opt %s -p 'sk-form-scopes{options="strict-scope-check=abort"}' 2>&1 | filecheck %s --check-prefix=ABORT
+// RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // strict-scope-check: scope "s" is broken (the memcpy cuts it). By default it is split;
 // with bypass nothing of it is fused (in_unfusible_scope, detail bypass); with abort the

@@ -1,4 +1,5 @@
 // RUN: sk-opt %s --split-input-file -p sk-form-scopes | filecheck %s
+// RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // No markers: the whole model is one candidate group. Runs end at breakers: an opaque
 // task on a stream with candidates (default_node beside it), an event reset, value tasks.

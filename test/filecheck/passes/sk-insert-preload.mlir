@@ -1,6 +1,7 @@
 // RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload' | filecheck %s
 // RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload{options="preload-code=max"}' | filecheck %s --check-prefix=MAX
 // RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload{options="preload-code=none"}' | filecheck %s --check-prefix=NONE
+// RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // preload-code=per-func (the default): each core type preloads its first two sub-tasks at
 // the top, then after each sub-task the one two ahead (so the code of the next-but-one loads

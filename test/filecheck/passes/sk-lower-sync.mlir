@@ -1,4 +1,5 @@
 // RUN: sk-opt %s -p sk-form-scopes,sk-outline,sk-lower-sync | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // A chain SuperKernel: one barrier between consecutive sub-tasks, chosen by the class
 // pair: aiv -> aiv all_aiv, aic -> aic all_aic, any other pair sync_all (in both

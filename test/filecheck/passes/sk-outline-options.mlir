@@ -5,6 +5,7 @@
 // RUN: %expect-exit 1 sk-opt %s -p 'superkernel-pipeline{options="debug-aiv-num=4"}' 2>&1 | filecheck %s --check-prefix=FEW
 // RUN: %expect-exit 1 sk-opt %s -p 'superkernel-pipeline{options="debug-aiv-num=64"}' 2>&1 | filecheck %s --check-prefix=MANY
 // RUN: %expect-exit 1 sk-opt %s -p 'superkernel-pipeline{options="debug-aic-num=4"}' 2>&1 | filecheck %s --check-prefix=NOAIV
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="debug-aic-num=20:debug-aiv-num=20"},sk-check' > /dev/null
 
 // debug-aic-num / debug-aiv-num override the SuperKernel's type and blocks: aic only ->
 // mix_aic_1_0, aiv only -> mix_aiv_1_0, equal -> mix_aic_1_1, aiv = 2 x aic -> mix_aic_1_2.

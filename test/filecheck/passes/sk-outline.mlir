@@ -1,4 +1,5 @@
 // RUN: sk-opt %s --split-input-file -p sk-form-scopes,sk-outline | filecheck %s
+// RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // Two runs on one stream become two SuperKernels; each keeps the stream's slots: the
 // first member launches the SuperKernel, the others are disabled. Type and blocks

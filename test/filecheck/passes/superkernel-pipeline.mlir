@@ -1,6 +1,7 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1:preload-code=none"}' | filecheck %s
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1:preload-code=none" verify-each=false}' | filecheck %s
 // RUN: sk-opt %s --verify-each=false -p 'superkernel-pipeline{options="split-mode=1:preload-code=none"}' | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="split-mode=1"},sk-check' > /dev/null
 
 // The whole chain in one pass, with one option string forwarded to every pass.
 aclgraph.model @m cores(aic = 24, aiv = 48) {

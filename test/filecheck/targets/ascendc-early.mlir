@@ -1,4 +1,5 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="early-start=1:preload-code=none:split-mode=1"}' -t ascendc | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="early-start=1"},sk-check' > /dev/null
 
 // The early-start handshake: the previous sub-task's core types call SetNextTaskStart
 // (only the idle cores, `>= blocks`, when the sub-kernel sets itself), the config is

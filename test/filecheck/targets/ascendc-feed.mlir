@@ -1,4 +1,5 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="feed-sync-all=1:debug-dcci-all=1:sync-mode=data:split-mode=2"}' -t ascendc | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="feed-sync-all=1:debug-dcci-all=1:sync-mode=data:split-mode=2"},sk-check' > /dev/null
 
 // Preloads (per-func, split dispatch on get_coreid() % 2 like the calls), a local pipe
 // barrier between independent sub-tasks (sync-mode=data), a whole data-cache clean after

@@ -1,4 +1,5 @@
 // RUN: sk-opt %s -p superkernel-pipeline -t ascendc | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // GM-lock helpers in the entry: a notify (block 0 of the producer's type stores 1), a
 // wait (block 0 of the consumer's type polls), and the reset of the wait lock at exit.

@@ -1,4 +1,5 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none:split-mode=1"}' -t ascendc | filecheck %s
+// RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // A queue SuperKernel prints as two straight-line bodies, one per core type. A flag pair is
 // `ffts_cross_core_sync(<pipe>, GetffstMsg(0x2, <id>))` after the producer type's all-core

@@ -2,6 +2,7 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' -t 'ascendc{sk=m_sk1}' | filecheck %s --check-prefix=ONE
 // RUN: %expect-exit 1 sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' -t 'ascendc{sk=nope}' 2>&1 | filecheck %s --check-prefix=NOPE
 // RUN: %expect-exit 1 sk-opt %s -t ascendc 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in)

@@ -6,6 +6,7 @@
 // RUN: %expect-exit 1 sk-opt %t.reason.mlir -t sk-meta 2>&1 | filecheck %s --check-prefix=REASON
 // RUN: echo 'aclgraph.model @m cores(aic = 24, aiv = 48) { aclgraph.kernel @a aiv_only params(in) aclgraph.stream @s0 { aclgraph.launch_sk seq 0 @m_sk0 aclgraph.disabled seq 1 was launch @a blocks 8 } sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 { aic { } aiv { sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 sk.subtask id 1 @a blocks 8 offset 2 from @s0 seq 1 after [0] } } }' > %t.table.mlir
 // RUN: %expect-exit 4 sk-opt %t.table.mlir -t sk-meta 2>&1 | filecheck %s --check-prefix=TABLE
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="feed-sync-all=1:profiling=1"},sk-check' > /dev/null
 
 // Two streams. @m_sk0 fuses seq 0, 5, 6 of @s0; the record of @e inside it (its wait is
 // on @s1) becomes an in-kernel notify of @e_cell after @a, and the wait for @g (recorded
