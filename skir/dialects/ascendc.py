@@ -56,7 +56,7 @@ _INDEXES = INDEXES
 
 
 def _in_entry() -> tuple[HasParent]:
-    return (HasParent(EntryOp, IfCoreOp, IfBlockOp, IfIdleOp),)
+    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
 
 
 def _in_source() -> tuple[HasParent]:
@@ -134,6 +134,39 @@ class EntryOp(IRDLOperation):
 
     def __init__(self, symbol: str, align: int, body: Region):
         build_op(self, {"symbol": StringAttr(symbol), "align": _i64(align)}, [body])
+
+
+@irdl_op_definition
+class CoreFunctionOp(IRDLOperation):
+    """`__aicore__ inline void <symbol>(void)`: the program of one core type of a stream-fused
+    SuperKernel, which the entry calls on that core type (`ascendc.invoke`). It reads
+    `param_base` itself."""
+
+    name = "ascendc.core_function"
+
+    symbol = prop_def(StringAttr)
+    core = prop_def(CoreTypeAttr)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(lambda: (NoTerminator(), HasParent(SourceOp)))
+    assembly_format = "$symbol $core attr-dict-with-keyword $body"
+
+    def __init__(self, symbol: str, core: CoreType, body: Region):
+        build_op(self, {"symbol": StringAttr(symbol), "core": _CORES[core]}, [body])
+
+
+@irdl_op_definition
+class InvokeOp(IRDLOperation):
+    """`<symbol>();`: call an `ascendc.core_function` of the same source."""
+
+    name = "ascendc.invoke"
+
+    symbol = prop_def(StringAttr)
+    traits = lazy_traits_def(_in_entry)
+    assembly_format = "$symbol attr-dict"
+
+    def __init__(self, symbol: str):
+        build_op(self, {"symbol": StringAttr(symbol)})
 
 
 @irdl_op_definition
@@ -277,6 +310,8 @@ AscendC = Dialect(
         LockHelpersOp,
         DeclareOp,
         EntryOp,
+        CoreFunctionOp,
+        InvokeOp,
         FftsBaseOp,
         CommentOp,
         IfCoreOp,

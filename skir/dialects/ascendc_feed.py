@@ -37,9 +37,9 @@ from skir.dialects.syntax import build_op
 
 
 def _in_entry() -> tuple[HasParent]:
-    from skir.dialects.ascendc import EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
+    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
 
-    return (HasParent(EntryOp, IfCoreOp, IfBlockOp, IfIdleOp),)
+    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
 
 
 @irdl_op_definition

@@ -32,9 +32,9 @@ _PIPES = PIPES
 
 
 def _in_entry() -> tuple[HasParent]:
-    from skir.dialects.ascendc import EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
+    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
 
-    return (HasParent(EntryOp, IfCoreOp, IfBlockOp, IfIdleOp),)
+    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
 
 
 @irdl_op_definition

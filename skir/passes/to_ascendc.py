@@ -6,7 +6,8 @@ The `sk.kernel` ops stay (so `sk-check` still runs on the final module); one
 A *chain* SuperKernel becomes one entry body in program order: each sub-task a guarded call
 per core type it runs on, each sync its intrinsics under the core-type guard of the
 program(s) it sits in (`SyncAll<false>` unguarded). A *queue* SuperKernel becomes two
-straight-line bodies, `if ASCEND_IS_AIC { aic program }` and `if ASCEND_IS_AIV { aiv program }`.
+straight-line functions, `auto_gen_<name>_kernel_aic` and `_aiv` (`ascendc.core_function`),
+which the entry calls under `if ASCEND_IS_AIC` / `if ASCEND_IS_AIV`.
 
 ```mlir
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 {
@@ -61,12 +62,14 @@ from skir.dialects.ascendc import (
     BlockIndex,
     CallOp,
     CommentOp,
+    CoreFunctionOp,
     DeclareOp,
     EntryOp,
     FftsBaseOp,
     IfBlockOp,
     IfCoreOp,
     IfIdleOp,
+    InvokeOp,
     LockHelpersOp,
     PreloadAllOp,
     SourceOp,
@@ -139,6 +142,8 @@ class _Emitter:
         self.copies = options.split_mode
         self.declared: dict[str, None] = {}
         self.subtasks = 0
+        self.workspace: int | None = None
+        """The arg slot of the feed-sync-all workspace, when a sub-task is fed."""
         self.cls_of: dict[int, CoreClass] = {}
         # Idle guards: a set follows the sub-task it complements, a wait precedes it.
         self.idle_cls: dict[int, CoreClass] = {}
@@ -246,17 +251,22 @@ class _Emitter:
             for core in cores[op.ident]:
                 body.add_ops(_guarded(core, self.core_ops(op, core)))
 
-    def queue(self, body: Block) -> None:
+    def queue(self, body: Block) -> list[Operation]:
+        """One `__aicore__` function per core type holding its program; the entry invokes them."""
+        functions: list[Operation] = []
         for core, region in ((CoreType.AIC, self.sk.aic), (CoreType.AIV, self.sk.aiv)):
             ops: list[SkProgramOp] = list(region.block.ops)  # type: ignore[arg-type]
             if not ops:
                 continue
             self.scan(ops)
-            inner: list[Operation] = []
+            inner: list[Operation] = [FeedWorkspaceOp(self.workspace)] if self.workspace is not None else []
             for op in ops:
                 inner += self.comment(op)
                 inner += self.core_ops(op, core)
-            body.add_ops(_guarded(core, inner))
+            symbol = f"{entry_symbol(self.sk.sym_name.data)}_{core.value}"
+            functions.append(CoreFunctionOp(symbol, core, Region(Block(inner))))
+            body.add_ops(_guarded(core, [InvokeOp(symbol)]))
+        return functions
 
     def feed_prologue(self, body: Block, profiling: int) -> None:
         """The workspace of feed-sync-all, zeroed on entry, then a barrier of the SuperKernel's type."""
@@ -269,7 +279,8 @@ class _Emitter:
         base = 512
         while cores * base <= 2 * 64 * len(ops):
             base *= 2
-        body.add_op(FeedWorkspaceOp(self.sk.arg_slots.data - 1 - 2 * profiling))
+        self.workspace = self.sk.arg_slots.data - 1 - 2 * profiling
+        body.add_op(FeedWorkspaceOp(self.workspace))
         zero_on = CoreType.AIV if CoreType.AIV in types else CoreType.AIC
         body.add_ops(_guarded(zero_on, [ZeroWorkspaceOp(cores * base)]))
         if len(types) == 2:
@@ -282,13 +293,14 @@ class _Emitter:
         name = self.sk.sym_name.data
         body = Block([FftsBaseOp()])
         self.feed_prologue(body, profiling)
+        functions: list[Operation] = []
         if self.sk.form.data is SkForm.CHAIN:
             self.chain(body)
         else:
-            self.queue(body)
+            functions = self.queue(body)
         entry = EntryOp(entry_symbol(name), align, Region(body))
         decls: list[Operation] = [DeclareOp(symbol, self.copies) for symbol in self.declared]
-        return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *decls, entry])))
+        return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *decls, *functions, entry])))
 
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:

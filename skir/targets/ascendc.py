@@ -24,12 +24,14 @@ from skir.dialects.ascendc import (
     BlockIndex,
     CallOp,
     CommentOp,
+    CoreFunctionOp,
     DeclareOp,
     EntryOp,
     FftsBaseOp,
     IfBlockOp,
     IfCoreOp,
     IfIdleOp,
+    InvokeOp,
     LockHelpersOp,
     PreloadAllOp,
     PreloadOp,
@@ -97,6 +99,10 @@ __aicore__ inline void WaitFunc(GM_ADDR wait_lock_addr)
 """
 
 
+_READS_PARAMS = (NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp)
+"""Ops whose C++ reads `param_base` (a core function declares it only then: -Wall)."""
+
+
 def _flag(flag: int) -> str:
     return _FLAG_NAMES.get(flag, str(flag))
 
@@ -157,6 +163,8 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.open(f"if ({_index(op.index.data)} {compare} {op.bound.value.data})")
             _emit_body(w, list(op.body.block.ops), core)
             w.close()
+        elif isinstance(op, InvokeOp):
+            w.line(f"{op.symbol.data}();")
         elif isinstance(op, CallOp):
             _split_dispatch(w, op.symbol.data, op.copies.value.data, f"{{}}({op.offset.value.data});")
         elif isinstance(op, PreloadOp):
@@ -268,6 +276,15 @@ def emit_source(source: SourceOp) -> str:
             for i in range(copies):
                 symbol = op.symbol.data if i == 0 else f"{op.symbol.data}_split{i}"
                 w.line(f'extern "C" __aicore__ void {symbol}(uint64_t args_offset);')
+        elif isinstance(op, CoreFunctionOp):
+            w.line()
+            w.line(f"__aicore__ inline void {op.symbol.data}(void)")
+            w.line("{")
+            w.depth += 1
+            if any(isinstance(inner, _READS_PARAMS) for inner in op.body.walk()):
+                w.line("GM_ADDR *param_base = (GM_ADDR *)get_para_base();")
+            _emit_body(w, list(op.body.block.ops), op.core.data)
+            w.close()
         elif isinstance(op, EntryOp):
             align = op.align.value.data
             attr = f"__attribute__((aligned({align}))) " if align else ""

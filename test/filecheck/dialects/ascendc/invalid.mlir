@@ -52,7 +52,7 @@ ascendc.source @s mix_aiv_1_0 {
   ascendc.call "f" offset 1 copies 1
 }
 
-// CHECK: error: 'ascendc.call' expects parent op to be one of 'ascendc.entry', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'
+// CHECK: error: 'ascendc.call' expects parent op to be one of 'ascendc.entry', 'ascendc.core_function', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'
 
 // -----
 
@@ -81,4 +81,4 @@ ascendc.source @s mix_aiv_1_0 {
   }
 }
 
-// CHECK: error: 'ascendc.feed_end' expects parent op to be one of 'ascendc.entry', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'
+// CHECK: error: 'ascendc.feed_end' expects parent op to be one of 'ascendc.entry', 'ascendc.core_function', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'

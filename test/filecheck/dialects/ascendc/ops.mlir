@@ -4,8 +4,17 @@
 ascendc.source @m_sk0 mix_aic_1_2 {
   ascendc.lock_helpers
   ascendc.declare "a_middle" copies 4
+  ascendc.core_function "auto_gen_m_sk0_kernel_aiv" aiv {
+    ascendc.cross_core_wait flag 15
+    ascendc.if_block logical 8 {
+      ascendc.call "a_middle" offset 1 copies 4
+    }
+  }
   ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
     ascendc.ffts_base
+    ascendc.if_core aiv {
+      ascendc.invoke "auto_gen_m_sk0_kernel_aiv"
+    }
     ascendc.comment "begin func call of sub operator a (seq 0)"
     ascendc.if_core aiv {
       ascendc.if_block logical 48 {
@@ -53,8 +62,17 @@ ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK:      ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK-NEXT:   ascendc.lock_helpers
 // CHECK-NEXT:   ascendc.declare "a_middle" copies 4
+// CHECK-NEXT:   ascendc.core_function "auto_gen_m_sk0_kernel_aiv" aiv {
+// CHECK-NEXT:     ascendc.cross_core_wait flag 15
+// CHECK-NEXT:     ascendc.if_block logical 8 {
+// CHECK-NEXT:       ascendc.call "a_middle" offset 1 copies 4
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
 // CHECK-NEXT:   ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
 // CHECK-NEXT:     ascendc.ffts_base
+// CHECK-NEXT:     ascendc.if_core aiv {
+// CHECK-NEXT:       ascendc.invoke "auto_gen_m_sk0_kernel_aiv"
+// CHECK-NEXT:     }
 // CHECK-NEXT:     ascendc.comment "begin func call of sub operator a (seq 0)"
 // CHECK-NEXT:     ascendc.if_core aiv {
 // CHECK-NEXT:       ascendc.if_block logical 48 {
