@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
-from skir.errors import CheckFailedError, SkirError
+from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap
 from skir.passes.common import FAIL_ATTR
@@ -185,13 +185,19 @@ def compile(
     verify_each: bool = True,
     dump_ir: str | os.PathLike[str] | None = None,
     check: bool = False,
+    build: str | os.PathLike[str] | None = None,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
     With `check`, prove the result with `sk-check` first; with `out_dir`, write the products
-    there (see `skir.outputs`); with `emulate`, also run every entry in host emulation. A
-    failed proof or emulation raises `CheckFailedError` and writes nothing.
+    there (see `skir.outputs`); with `emulate`, also run every entry in host emulation; with
+    `build` (a folder of sub-kernel objects), also build every SuperKernel with the CANN
+    toolchain (`OUT/<name>/build/<name>.o`). A failed proof or emulation raises
+    `CheckFailedError`, a missing toolchain `MissingToolError`; nothing is written then.
     """
+    if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
+        raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
+                               "(source the CANN set_env.sh)")
     from skir.outputs import write_outputs
 
     module = load_model(model)
@@ -209,6 +215,7 @@ def compile(
                 f"sk-check found {count} violation{'s' if count != 1 else ''}: {result.check.violations[0]}",
                 result.check.violations,
             )
-    if out_dir is not None or emulate:
-        write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate)
+    if out_dir is not None or emulate or build is not None:
+        write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate,
+                      build=None if build is None else Path(build))
     return result

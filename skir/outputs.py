@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
 from skir.api import CompileResult
-from skir.errors import CheckFailedError
+from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
+from skir.options import SkOptions
+from skir.passes.common import superkernels
 from skir.targets.ascendc import emit_source, sources
+from skir.targets.build_script import build_script
+from skir.targets.descriptor import descriptor, dump_descriptor
 from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
 
@@ -22,9 +27,15 @@ from skir.targets.summary import render_summary
 def product_texts(result: CompileResult) -> dict[str, str]:
     """Relative path -> text of every product except the summary."""
     texts = {"model.rewritten.mlir": str(result.module) + "\n"}
+    emitted = {source.sym_name.data for source in sources(result.module)}
     for source in sources(result.module):
         name = source.sym_name.data
         texts[f"{name}/{name}_kernel.cpp"] = emit_source(source)
+    for sk, kernels, options in superkernels(result.module, SkOptions()):
+        name = sk.sym_name.data
+        if name in emitted:
+            texts[f"{name}/{name}.json"] = dump_descriptor(descriptor(sk, kernels))
+            texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
     meta = sk_meta(result.module, result.original)
     texts["sk_meta.json"] = dump_meta(meta)
     texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)
@@ -58,8 +69,21 @@ def _emulate(result: CompileResult, stage: Path) -> None:
         shutil.copytree(include_dir(), keep / "include", dirs_exist_ok=True)
 
 
-def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False) -> None:
-    """Write the products to `out_dir` (if given) and run the emulation (if asked)."""
+def _build(result: CompileResult, stage: Path, objects: Path) -> None:
+    """Run every SuperKernel's `build.sh` in the staging folder (its objects land in `<name>/build`)."""
+    for script in sorted(stage.glob("*/build.sh")):
+        done = subprocess.run(["sh", str(script), str(objects.resolve()), str(script.parent / "build")],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            if done.returncode == 2:
+                raise MissingToolError(last)
+            raise SkirError(f"the CANN build of {script.parent.name} failed: {last}", ExitCode.INTERNAL)
+
+
+def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False,
+                  build: Path | None = None) -> None:
+    """Write the products to `out_dir` (if given), run the emulation and the CANN build (if asked)."""
     parent = out_dir.parent if out_dir is not None else None
     if parent is not None:
         parent.mkdir(parents=True, exist_ok=True)
@@ -72,6 +96,8 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
             path.write_text(text)
         if emulate:
             _emulate(result, stage)
+        if build is not None:
+            _build(result, stage, build)
         (stage / "README.txt").write_text(render_summary(result))
         failed = [e for e in result.emulation if not e.ok]
         if failed:

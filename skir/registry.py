@@ -75,7 +75,12 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 
         return SkMetaTarget
 
-    return {"ascendc": get_ascendc, "sk-meta": get_sk_meta}
+    def get_descriptor() -> type[Target]:
+        from skir.targets.descriptor import DescriptorTarget
+
+        return DescriptorTarget
+
+    return {"ascendc": get_ascendc, "sk-meta": get_sk_meta, "sk-descriptor": get_descriptor}
 
 
 SKIR_UNIVERSE = Universe(

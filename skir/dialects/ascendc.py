@@ -46,6 +46,7 @@ from skir.dialects.ascendc_attrs import (
 )
 from skir.dialects.ascendc_feed import FEED_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
+from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
@@ -322,6 +323,7 @@ AscendC = Dialect(
         PreloadAllOp,
         *INTRINSICS,
         *FEED_OPS,
+        *PROFILING_OPS,
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )

@@ -18,10 +18,13 @@ from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
+from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
+from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.options import parse_options
 from skir.passes.common import kernel_table
+from skir.passes.insert_debug import sk_cores
 from skir.passes.to_ascendc import entry_symbol
 from skir.targets.ascendc import emit_source
 
@@ -30,15 +33,26 @@ def _model(module: ModuleOp) -> ModelOp:
     return next(op for op in module.ops if isinstance(op, ModelOp))
 
 
-def _workspace(source: SourceOp) -> tuple[tuple[int, int], ...]:
-    """(slot, bytes) of the feed-sync-all workspace an entry zeroes, if any."""
-    slot = size = None
-    for op in source.entry().body.walk():
+def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]:
+    """(slot, bytes) of the buffers an entry writes beyond a lock word: the feed-sync-all
+    workspace it zeroes and the profiling area of every core."""
+    found: dict[int, int] = {}
+    workspace = size = None
+    per_core = aic_offset = None
+    for op in source.walk():
         if isinstance(op, FeedWorkspaceOp):
-            slot = op.slot.value.data
+            workspace = op.slot.value.data
         elif isinstance(op, ZeroWorkspaceOp):
             size = op.bytes.value.data
-    return ((slot, size),) if slot is not None and size is not None else ()
+        elif isinstance(op, ProfilingHelpersOp):
+            per_core, aic_offset = op.per_core.value.data, op.aic_offset.value.data
+        elif isinstance(op, ProfilingInitOp) and per_core is not None and aic_offset is not None:
+            cores = sk_cores(sk)
+            areas = max(aic_offset + cores[CoreType.AIC], cores[CoreType.AIV])
+            found[op.slot.value.data] = 64 + areas * per_core
+    if workspace is not None and size is not None:
+        found[workspace] = size
+    return tuple(sorted(found.items()))
 
 
 def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]:
@@ -105,7 +119,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                 lock_slots=tuple(sorted(locks)),
                 # a lock the SuperKernel does not notify itself is set by work outside it
                 preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
-                buffer_bytes=_workspace(source),
+                buffer_bytes=_buffers(source, sk),
             )
         )
     return specs

@@ -96,6 +96,15 @@ from skir.dialects.ascendc_intrinsics import (
 from skir.dialects.ascendc_intrinsics import NotifyLockOp as CNotify
 from skir.dialects.ascendc_intrinsics import ResetLockOp as CReset
 from skir.dialects.ascendc_intrinsics import WaitLockOp as CWait
+from skir.dialects.ascendc_profiling import (
+    AIC_AREA_OFFSET,
+    HEADER_BYTES,
+    RECORD_BYTES,
+    RECORD_TYPES,
+    ProfilingHelpersOp,
+    ProfilingInitOp,
+    ProfilingRecordOp,
+)
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -116,6 +125,7 @@ from skir.dialects.superkernel import (
 )
 from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options
+from skir.passes.insert_debug import sk_cores
 from skir.passes.lower_sync import sk_types
 
 SYNC_AIC_FLAG = 11
@@ -144,6 +154,10 @@ class _Emitter:
         self.subtasks = 0
         self.workspace: int | None = None
         """The arg slot of the feed-sync-all workspace, when a sub-task is fed."""
+        self.prof_slot: int | None = None
+        """The arg slot of the profiling buffer (`profiling=1`)."""
+        self.sub_index: dict[int, int] = {}
+        """Sub-task id -> its profiling record index (1, 2, ...; 0 is the SuperKernel)."""
         self.cls_of: dict[int, CoreClass] = {}
         # Idle guards: a set follows the sub-task it complements, a wait precedes it.
         self.idle_cls: dict[int, CoreClass] = {}
@@ -178,6 +192,10 @@ class _Emitter:
             kernel = self.kernel(op)
             index = block_index(self.cls_of[op.ident])
             call: list[Operation] = [CallOp(kernel.sub_symbol, op.offset.data, self.copies)]
+            if self.prof_slot is not None:
+                n = self.sub_index[op.ident]
+                call = [ProfilingRecordOp(self.prof_slot, n, RECORD_TYPES["subtask"], False), *call,
+                        ProfilingRecordOp(self.prof_slot, n, RECORD_TYPES["subtask"], True)]
             if op.feed is None:
                 return [IfBlockOp(index, op.blocks.data, Region(Block(call)))]
             n = op.feed.data
@@ -206,7 +224,11 @@ class _Emitter:
             return [self.idle(op, WaitPreTaskEndOp(op.cfg.data))]
         if isinstance(op, LockOp):
             kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
-            return [kind(op.slot.data)]
+            if self.prof_slot is None or kind is CReset:
+                return [kind(op.slot.data)]
+            record = RECORD_TYPES["notify" if kind is CNotify else "wait"]
+            return [ProfilingRecordOp(self.prof_slot, op.slot.data, record, False), kind(op.slot.data),
+                    ProfilingRecordOp(self.prof_slot, op.slot.data, record, True)]
         if isinstance(op, PreloadOp):
             if op.kernel is None:
                 return [PreloadAllOp(8)]
@@ -263,6 +285,7 @@ class _Emitter:
             for op in ops:
                 inner += self.comment(op)
                 inner += self.core_ops(op, core)
+            inner += self.profiling_end()
             symbol = f"{entry_symbol(self.sk.sym_name.data)}_{core.value}"
             functions.append(CoreFunctionOp(symbol, core, Region(Block(inner))))
             body.add_ops(_guarded(core, [InvokeOp(symbol)]))
@@ -289,18 +312,41 @@ class _Emitter:
             pipe, flag = _BARRIER_FLAG[BarrierKind.ALL_AIC if zero_on is CoreType.AIC else BarrierKind.ALL_AIV]
             body.add_ops(_guarded(zero_on, [CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)]))
 
+    def profiling_prologue(self, body: Block) -> list[Operation]:
+        """Profiling helpers (returned, for the source) and each core type's init and start record."""
+        subtasks = self.sk.subtasks()
+        self.sub_index = {sub.ident: i + 1 for i, sub in enumerate(subtasks)}
+        locks = sum(1 for op in self.sk.program() if isinstance(op, NotifyOp | WaitLockOp))
+        self.prof_slot = self.sk.arg_slots.data - 2
+        records = 2 + 2 * len(subtasks) + 2 * locks
+        per_core = -(-(HEADER_BYTES + RECORD_BYTES * records) // 64) * 64
+        aic_offset = max(AIC_AREA_OFFSET, sk_cores(self.sk)[CoreType.AIV])
+        for core in sk_types(self.sk):
+            body.add_ops(_guarded(core, [ProfilingInitOp(self.prof_slot),
+                                         ProfilingRecordOp(self.prof_slot, 0, RECORD_TYPES["superkernel"], False)]))
+        return [ProfilingHelpersOp(per_core, aic_offset)]
+
+    def profiling_end(self) -> list[Operation]:
+        if self.prof_slot is None:
+            return []
+        return [ProfilingRecordOp(self.prof_slot, 0, RECORD_TYPES["superkernel"], True)]
+
     def source(self, align: int, profiling: int = 0) -> SourceOp:
         name = self.sk.sym_name.data
         body = Block([FftsBaseOp()])
         self.feed_prologue(body, profiling)
+        helpers: list[Operation] = self.profiling_prologue(body) if profiling else []
         functions: list[Operation] = []
         if self.sk.form.data is SkForm.CHAIN:
             self.chain(body)
+            if self.prof_slot is not None:
+                for core in sk_types(self.sk):
+                    body.add_ops(_guarded(core, self.profiling_end()))
         else:
             functions = self.queue(body)
         entry = EntryOp(entry_symbol(name), align, Region(body))
         decls: list[Operation] = [DeclareOp(symbol, self.copies) for symbol in self.declared]
-        return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *decls, *functions, entry])))
+        return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *helpers, *decls, *functions, entry])))
 
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:

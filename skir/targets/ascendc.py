@@ -58,6 +58,7 @@ from skir.dialects.ascendc_intrinsics import (
     WaitLockOp,
     WaitPreTaskEndOp,
 )
+from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.hardware import CoreType
 from skir.errors import SkirError
 
@@ -99,8 +100,40 @@ __aicore__ inline void WaitFunc(GM_ADDR wait_lock_addr)
 """
 
 
-_READS_PARAMS = (NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp)
+_READS_PARAMS = (NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp, ProfilingRecordOp)
 """Ops whose C++ reads `param_base` (a core function declares it only then: -Wall)."""
+
+
+_PROFILING_HELPERS = """\
+// profiling: per core, a magic, the task id, a record count, then 16-byte records
+// (index << 32 | end << 12 | type << 8, system cycles); AIVs at their block index, AICs from {aic_offset}
+template <bool aic_flag>
+__aicore__ inline __gm__ uint64_t *ProfilingArea(GM_ADDR base)
+{{
+    uint64_t idx = aic_flag ? (uint64_t)get_block_idx() + {aic_offset} : (uint64_t)AscendC::GetBlockIdx();
+    return (__gm__ uint64_t *)(base + 64 + idx * {per_core});
+}}
+
+template <bool aic_flag>
+__aicore__ inline void InitProfiling(GM_ADDR base, GM_ADDR task_id)
+{{
+    __gm__ uint64_t *area = ProfilingArea<aic_flag>(base);
+    area[0] = 0x534b50524f46ULL;
+    area[1] = *((__gm__ uint64_t *)task_id);
+    area[2] = 0;
+}}
+
+template <bool aic_flag>
+__aicore__ inline void RecordProfiling(GM_ADDR base, uint32_t index, uint32_t type, bool end)
+{{
+    __gm__ uint64_t *area = ProfilingArea<aic_flag>(base);
+    uint64_t n = area[2];
+    __gm__ uint64_t *record = area + 4 + 2 * n;
+    record[0] = ((uint64_t)index << 32) | ((uint64_t)(end ? 1 : 0) << 12) | ((uint64_t)type << 8);
+    record[1] = (uint64_t)get_sys_cnt();
+    area[2] = n + 1;
+}}
+"""
 
 
 def _flag(flag: int) -> str:
@@ -183,6 +216,15 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.line("AscendC::SyncAll<false>();")
         elif isinstance(op, FEED_OPS):
             _emit_feed(w, op, core)
+        elif isinstance(op, ProfilingInitOp):
+            aic = "true" if core is CoreType.AIC else "false"
+            slot = op.slot.value.data
+            w.line(f"InitProfiling<{aic}>(param_base[{slot}], param_base[{slot + 1}]);")
+        elif isinstance(op, ProfilingRecordOp):
+            aic = "true" if core is CoreType.AIC else "false"
+            end = "true" if op.end is not None else "false"
+            w.line(f"RecordProfiling<{aic}>(param_base[{op.slot.value.data}], {op.index.value.data}, "
+                   f"0x{op.type.value.data:x}, {end});")
         elif isinstance(op, SetNextTaskStartOp):
             w.line("AscendC::SetNextTaskStart();")
         elif isinstance(op, EarlyStartConfigOp):
@@ -269,6 +311,10 @@ def emit_source(source: SourceOp) -> str:
         if isinstance(op, LockHelpersOp):
             w.line()
             w.lines.extend(_LOCK_HELPERS.rstrip("\n").split("\n"))
+        elif isinstance(op, ProfilingHelpersOp):
+            w.line()
+            text = _PROFILING_HELPERS.format(per_core=op.per_core.value.data, aic_offset=op.aic_offset.value.data)
+            w.lines.extend(text.rstrip("\n").split("\n"))
         elif isinstance(op, DeclareOp):
             if not w.lines[-1].startswith("extern"):
                 w.line()

@@ -29,6 +29,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
     p.add_argument("--check", action="store_true", help="prove the result with sk-check (order, deadlock, credits)")
     p.add_argument("--emulate", action="store_true", help="run every entry in host emulation (needs g++ or $CXX)")
+    p.add_argument(
+        "--build", nargs="?", const="", default=None, metavar="OBJDIR",
+        help="build every SuperKernel with the CANN toolchain (needs ASCEND_HOME_PATH), linking the "
+        "sub-kernel objects OBJDIR/<symbol>.o (default: the folder 'kernels' next to MODEL)",
+    )
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR before and after each pass into DIR")
     p.add_argument(
         "--verify-each", default="true", choices=("true", "false"), help="verify the IR after each pass (default true)"
@@ -51,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out_dir=Path(args.output),
                 emulate=args.emulate,
                 check=args.check,
+                build=None if args.build is None else Path(args.build or Path(args.model).parent / "kernels"),
                 verify_each=args.verify_each == "true",
                 dump_ir=args.dump_ir,
             )

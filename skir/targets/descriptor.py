@@ -1,0 +1,158 @@
+"""Kernel descriptor of each SuperKernel (`OUT/<name>/<name>.json`, target `sk-descriptor`).
+
+What a launcher and a linker need besides the entry source: the launch (blockDim, core
+type, task ratio, schedule mode), the compile defines, and the kernel list in the vendor's
+shape — per sub-task its function symbols (with split copies), split mode, blocks, kernel
+type, stream, the events it sends and receives as GM locks, and its argument offsets.
+
+```json
+{"format": "skir.sk_descriptor", "version": 1, "name": "m_sk0", "entry": "auto_gen_m_sk0_kernel",
+ "blockDim": 24, "coreType": "mix_aic_1_2", "taskRation": [1, 2], "schedMode": "batch",
+ "form": "chain", "argSlots": 7, "defines": ["-DASCENDC_DUMP=0"],
+ "kernelList": [{"func_name": "norm_middle", "split_symbols": ["norm_middle", "norm_middle_split1"],
+   "split_mode": 2, "blockDim": 48, "sub_operator_kernel_type": "aiv_only", "kernel": "norm",
+   "stream": "s0", "seq": 0, "early_start": {"set": false, "wait": false},
+   "dcci": {"before": false, "after": false, "disable": false},
+   "send_event_list": ["e_cell"], "recv_event_list": [],
+   "arg_list": {"param_offset": 1, "notify_param_offset": [3], "wait_param_offset": []}}]}
+```
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import IO, Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from skir.analysis.superkernel_shape import TASK_RATIO
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
+from skir.errors import SkirError
+from skir.options import SkOptions
+from skir.passes.common import kernel_table, models
+from skir.passes.to_ascendc import entry_symbol
+
+FORMAT = "skir.sk_descriptor"
+VERSION = 1
+
+
+def compile_defines(sk: SuperKernelOp, options: SkOptions) -> list[str]:
+    """The `-D` flags (and user flags) the entry is compiled with."""
+    defines = []
+    if options.early_start == 1 and sk.form.data.value == "chain":
+        defines += ["-D__ASCENDC_ENABLE_SET_NEXT_TASK_START", "-D__ASCENDC_ENABLE_WAIT_PRE_TASK_END",
+                    "-D__ASCENDC_SUPERKERNEL_EARLY_START_V2"]
+    if options.feed_sync_all and any(sub.feed is not None for sub in sk.subtasks()):
+        defines.append("-D__ASCENDC_SUPERKERNEL_AUTO_SYNC_ALL__")
+    defines.append("-DASCENDC_DUMP=0")
+    return defines + list(options.compile_options)
+
+
+def _events(sk: SuperKernelOp) -> tuple[dict[int, list[NotifyOp]], dict[int, list[WaitLockOp]]]:
+    """Sub-task id -> the notifies that follow it and the lock waits that precede it, per program."""
+    sends: dict[int, list[NotifyOp]] = {}
+    recvs: dict[int, list[WaitLockOp]] = {}
+    for region in (sk.aic, sk.aiv):
+        last: SubtaskOp | None = None
+        pending: list[WaitLockOp] = []
+        for op in region.block.ops:
+            if isinstance(op, SubtaskOp):
+                recvs.setdefault(op.ident, []).extend(w for w in pending if w not in recvs.get(op.ident, []))
+                pending = []
+                last = op
+            elif isinstance(op, NotifyOp) and last is not None:
+                sends.setdefault(last.ident, [])
+                if op not in sends[last.ident]:
+                    sends[last.ident].append(op)
+            elif isinstance(op, WaitLockOp):
+                pending.append(op)
+    return sends, recvs
+
+
+def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions | None = None) -> dict[str, Any]:
+    """The kernel descriptor of one lowered SuperKernel."""
+    options = (base or SkOptions()).merged(sk.options.data) if sk.options is not None else (base or SkOptions())
+    sends, recvs = _events(sk)
+    copies = options.split_mode
+    kernel_list = []
+    for sub in sk.subtasks():
+        kernel = kernels[sub.kernel.root_reference.data]
+        symbol = kernel.sub_symbol
+        notify = sends.get(sub.ident, [])
+        wait = recvs.get(sub.ident, [])
+        kernel_list.append({
+            "func_name": symbol,
+            "split_symbols": [symbol if i == 0 else f"{symbol}_split{i}" for i in range(copies)],
+            "split_mode": copies,
+            "blockDim": sub.blocks.data,
+            "sub_operator_kernel_type": kernel.type.value,
+            "kernel": kernel.sym_name.data,
+            "stream": sub.stream.root_reference.data,
+            "seq": sub.seq.data,
+            "early_start": {"set": kernel.early_start_set is not None, "wait": kernel.early_start_wait is not None},
+            "dcci": {"before": kernel.dcci_before is not None, "after": kernel.dcci_after is not None,
+                     "disable": kernel.dcci_disable is not None},
+            "send_event_list": [op.cell.root_reference.data for op in notify],
+            "recv_event_list": [op.cell.root_reference.data for op in wait],
+            "arg_list": {
+                "param_offset": sub.offset.data,
+                "notify_param_offset": [op.slot.data for op in notify],
+                "wait_param_offset": [op.slot.data for op in wait],
+            },
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": sk.sym_name.data,
+        "entry": entry_symbol(sk.sym_name.data),
+        "blockDim": sk.blocks.data,
+        "coreType": sk.type.value,
+        "taskRation": list(TASK_RATIO[sk.type]),
+        "schedMode": "batch",
+        "form": sk.form.data.value,
+        "argSlots": sk.arg_slots.data,
+        "options": sk.options.data if sk.options is not None else "",
+        "defines": compile_defines(sk, options),
+        "kernelList": kernel_list,
+    }
+
+
+def descriptors(module: ModuleOp) -> dict[str, dict[str, Any]]:
+    """SuperKernel name -> descriptor, for every `sk.kernel` of the module."""
+    found = {}
+    for model in models(module):
+        kernels = kernel_table(model)
+        for sk in model.body.block.ops:
+            if isinstance(sk, SuperKernelOp):
+                found[sk.sym_name.data] = descriptor(sk, kernels)
+    return found
+
+
+def dump_descriptor(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=1) + "\n"
+
+
+@dataclass(frozen=True)
+class DescriptorTarget(Target):
+    """Print the kernel descriptors (a JSON object by SuperKernel name, or the one named by `sk`)."""
+
+    name = "sk-descriptor"
+
+    sk: str = ""
+    """Print only this SuperKernel's descriptor."""
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        found = descriptors(module)
+        if not found:
+            raise SkirError("no SuperKernels in the module; run 'superkernel-pipeline' (or up to 'sk-outline') first")
+        if self.sk:
+            if self.sk not in found:
+                raise SkirError(f"no SuperKernel named '{self.sk}' (have: {', '.join(found)})")
+            output.write(dump_descriptor(found[self.sk]))
+            return
+        output.write(json.dumps(found, indent=1) + "\n")
+
