@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from skir.analysis.data_deps import launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
-from skir.dialects.aclgraph import ModelOp
+from skir.dialects.aclgraph import LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
@@ -55,6 +55,35 @@ def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]
     return tuple(sorted(found.items()))
 
 
+class _FinalLocks:
+    """What each lock word must hold when a SuperKernel has finished, from the streams alone.
+
+    A lock the SuperKernel notifies stays 1 for its waiters. Any other (it waits on it, or
+    only resets it, like a front-wait cell) is the SuperKernel's to clear at exit (DESIGN §3
+    (h)) when every stream task that waits on the cell happens before its launch; otherwise
+    a later waiter still needs it: 1.
+    """
+
+    def __init__(self, model: ModelOp):
+        self.graph = TaskGraph(model)
+        self.hb = HappensBefore(self.graph)
+        self.waits: dict[str, list[int]] = {}
+        self.launch: dict[str, int] = {}
+        for n, op in enumerate(self.graph.ops):
+            if isinstance(op, ValueWaitOp):
+                self.waits.setdefault(op.cell.root_reference.data, []).append(n)
+            elif isinstance(op, LaunchSkOp):
+                self.launch[op.sk.root_reference.data] = n
+
+    def value(self, sk: str, ops: list[LockOp]) -> int:
+        if any(isinstance(op, NotifyOp) for op in ops):
+            return 1
+        launch = self.launch.get(sk)
+        cell = ops[0].cell.root_reference.data
+        done = launch is not None and all(self.hb.before(w, launch) for w in self.waits.get(cell, []))
+        return 0 if done else 1
+
+
 def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]:
     """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb."""
     model = _model(module)
@@ -63,6 +92,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
     graph = TaskGraph(_model(original))
     hb = HappensBefore(graph)
     node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
+    final = _FinalLocks(model)
     specs = []
     for sk in model.body.block.ops:
         if not isinstance(sk, SuperKernelOp) or sk.sym_name.data not in sources:
@@ -105,6 +135,11 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
             if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) and not free(a, b)
         )
         locks = {op.slot.data: op for region in (sk.aic, sk.aiv) for op in region.block.ops if isinstance(op, LockOp)}
+        lock_ops: dict[int, list[LockOp]] = {}
+        for region in (sk.aic, sk.aiv):
+            for op in region.block.ops:
+                if isinstance(op, LockOp):
+                    lock_ops.setdefault(op.slot.data, []).append(op)
         notified = {op.slot.data for op in locks.values() if isinstance(op, NotifyOp)}
         specs.append(
             EmulationSpec(
@@ -119,6 +154,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                 lock_slots=tuple(sorted(locks)),
                 # a lock the SuperKernel does not notify itself is set by work outside it
                 preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
+                final_locks=tuple((slot, final.value(name, ops)) for slot, ops in sorted(lock_ops.items())),
                 buffer_bytes=_buffers(source, sk),
             )
         )

@@ -16,7 +16,7 @@ import numpy as np
 from skir.hostsim.spec import EmulationSpec, SubTaskInstance
 
 # Problem categories, most important first; the verdict names the first one present.
-CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "race", "cores", "leftover", "shim")
+CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "race", "cores", "leftover", "lock", "shim")
 
 
 @dataclass(frozen=True)
@@ -219,6 +219,12 @@ def check_log(spec: EmulationSpec, log: EmuLog) -> tuple[list[str], int]:
     for tid, flag, n in log.leftovers:
         core = by_tid[tid].name if tid in by_tid else f"core {tid}"
         problems.append(f"leftover: {core} holds {n} unconsumed credit(s) on flag {flag} at the end")
+    if not log.deadlocks and not log.aborts:
+        for slot, want in spec.final_locks:
+            got = log.locks.get(slot)
+            if got is not None and got != want:
+                problems.append(f"lock: slot {slot} holds {got} at the end, expected {want} "
+                                f"({'a reset missing' if want == 0 else 'a notify missing'})")
     for _, msg in log.errors:  # shim messages name their core themselves
         problems.append(f"shim: {msg}")
     if log.verdict is None and not log.deadlocks and not log.aborts:

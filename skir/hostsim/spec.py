@@ -64,6 +64,8 @@ class EmulationSpec:
     lock_slots: tuple[int, ...] = ()
     preset_locks: tuple[tuple[int, int], ...] = ()
     buffer_bytes: tuple[tuple[int, int], ...] = ()
+    final_locks: tuple[tuple[int, int], ...] = ()
+    """(slot, value) each lock word must hold when the SuperKernel has finished."""
 
     def validate(self) -> None:
         """Raise `ValueError` for a spec that cannot describe an emitted entry."""

@@ -11,7 +11,7 @@ import pytest
 import skir
 from skir.api import make_context
 from skir.dialects.ascendc import SourceOp
-from skir.dialects.superkernel import BarrierOp, SuperKernelOp
+from skir.dialects.superkernel import BarrierOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitFlagOp
 from skir.errors import CheckFailedError
 from skir.hostsim.from_ir import emulation_specs
 from skir.hostsim.runner import emulate
@@ -105,3 +105,100 @@ def test_sk_compile_reports_a_failed_emulation_and_writes_nothing(tmp_path: Path
         skir.compile(MIXED, out_dir=tmp_path / "out", emulate=True)
     assert not (tmp_path / "out").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+CROSSING = (Path(__file__).resolve().parents[1] / "filecheck" / "passes" / "sk-check.mlir").read_text()
+"""Two streams with crossing events: a queue SuperKernel with AIV -> AIC and AIC -> AIV pairs."""
+
+LOCKS = """
+aclgraph.model @locks cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @o aic_only params 0 not_sk_capable
+  aclgraph.event @e1
+  aclgraph.event @e2
+  aclgraph.event @j
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 16
+    aclgraph.record seq 1 @e1
+    aclgraph.launch seq 2 @c blocks 8
+    aclgraph.wait seq 5 @e2
+    aclgraph.launch seq 6 @v blocks 16
+    aclgraph.wait seq 9 @j
+    aclgraph.reset seq 10 @e1
+    aclgraph.reset seq 11 @e2
+    aclgraph.reset seq 12 @j
+  }
+  aclgraph.stream @s1 {
+    aclgraph.launch seq 3 @o blocks 4
+    aclgraph.record seq 4 @e2
+    aclgraph.wait seq 7 @e1
+    aclgraph.record seq 8 @j
+  }
+}
+"""
+"""An in-kernel notify, and an in-kernel wait whose lock the SuperKernel resets at exit."""
+
+
+def _mutate(module, change) -> None:  # type: ignore[no-untyped-def]
+    """Apply `change(sk)` to the SuperKernel and emit its entry again."""
+    for op in list(module.ops):
+        if isinstance(op, SourceOp):
+            module.body.block.erase_op(op)
+    sk = next(op for op in module.walk() if isinstance(op, SuperKernelOp))
+    change(sk)
+    ToAscendCPass().apply(make_context(), module)
+
+
+def _emulate_one(result, tmp_path: Path):  # type: ignore[no-untyped-def]
+    (spec,) = emulation_specs(result.module, result.original)  # type: ignore[arg-type]
+    return emulate(spec, tmp_path / "emu", timeout_ms=500)
+
+
+def test_the_fault_corpus_is_clean_before_planting(tmp_path: Path) -> None:
+    for text in (CROSSING, LOCKS):
+        emu = _emulate_one(skir.compile(text), tmp_path)
+        assert emu.ok, emu.problems
+
+
+def test_a_wrong_flag_id_is_caught(tmp_path: Path) -> None:
+    def wrong(sk: SuperKernelOp) -> None:
+        wait = next(op for op in sk.aiv.block.ops if isinstance(op, WaitFlagOp))
+        wait.properties["flag"] = type(wait.properties["flag"])(3)  # nobody sets flag 3
+
+    result = skir.compile(CROSSING)
+    _mutate(result.module, wrong)
+    emu = _emulate_one(result, tmp_path)
+    assert not emu.ok
+    assert any(p.startswith(("deadlock:", "leftover:")) for p in emu.problems), emu.problems
+
+
+def test_a_missing_lock_reset_is_caught(tmp_path: Path) -> None:
+    def no_reset(sk: SuperKernelOp) -> None:
+        for region in (sk.aic, sk.aiv):
+            for op in list(region.block.ops):
+                if isinstance(op, ResetLockOp):
+                    region.block.erase_op(op)
+
+    result = skir.compile(LOCKS)
+    assert any(isinstance(op, ResetLockOp) for op in result.module.walk())
+    _mutate(result.module, no_reset)
+    emu = _emulate_one(result, tmp_path)
+    assert not emu.ok
+    assert any(p.startswith("lock: ") and "a reset missing" in p for p in emu.problems), emu.problems
+
+
+def test_a_never_notified_lock_deadlocks_without_hanging(tmp_path: Path) -> None:
+    def no_notify(sk: SuperKernelOp) -> None:
+        for region in (sk.aic, sk.aiv):
+            for op in list(region.block.ops):
+                if isinstance(op, NotifyOp):
+                    region.block.erase_op(op)
+
+    result = skir.compile(LOCKS)
+    _mutate(result.module, no_notify)
+    (spec,) = emulation_specs(result.module, result.original)  # type: ignore[arg-type]
+    # nothing outside sets the lock the SuperKernel waits on either
+    spec = dataclasses.replace(spec, preset_locks=())
+    emu = emulate(spec, tmp_path / "emu", timeout_ms=300)
+    assert emu.verdict.startswith("deadlock: "), emu.problems
