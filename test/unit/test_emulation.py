@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 from pathlib import Path
 
@@ -202,3 +203,22 @@ def test_a_never_notified_lock_deadlocks_without_hanging(tmp_path: Path) -> None
     spec = dataclasses.replace(spec, preset_locks=())
     emu = emulate(spec, tmp_path / "emu", timeout_ms=300)
     assert emu.verdict.startswith("deadlock: "), emu.problems
+
+
+def _lit_option_cases() -> list[tuple[str, str, str]]:
+    """(lit file, chunk, options) for every option string the Ascend C target tests use."""
+    cases = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "filecheck" / "targets").glob("ascendc*.mlir")):
+        text = path.read_text()
+        options = sorted(set(re.findall(r'superkernel-pipeline\{options="([^"]*)"', text))) or [""]
+        for i, chunk in enumerate(re.split(r"^// -----$", text, flags=re.MULTILINE)):
+            cases += [(f"{path.stem}-{i}", chunk, o) for o in options]
+    return cases
+
+
+@pytest.mark.parametrize(("name", "chunk", "options"), _lit_option_cases(),
+                         ids=[f"{n}[{o}]" for n, _, o in _lit_option_cases()])
+def test_every_lit_entry_compiles_and_emulates_clean(tmp_path: Path, name: str, chunk: str, options: str) -> None:
+    result = skir.compile(chunk, options=options, out_dir=tmp_path / "out", emulate=True)
+    assert result.emulation, name
+    assert all(e.ok for e in result.emulation), [(e.name, e.verdict) for e in result.emulation]
