@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
+from xdsl.traits import HasParent
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.hardware import CoreType, Pipe
@@ -44,3 +45,17 @@ def i64_attr(value: int) -> IntegerAttr:
 CORES = {core: CoreTypeAttr(core) for core in CoreType}
 INDEXES = {index: BlockIndexAttr(index) for index in BlockIndex}
 PIPES = {pipe: PipeAttr(pipe) for pipe in Pipe}
+
+
+def in_entry() -> tuple[HasParent]:
+    """The parents a statement of an entry may have (lazy: the structure ops import the others)."""
+    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
+
+    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
+
+
+def in_source() -> tuple[HasParent]:
+    """The parent of a source-level op."""
+    from skir.dialects.ascendc import SourceOp
+
+    return (HasParent(SourceOp),)

@@ -30,16 +30,9 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_def
-from xdsl.traits import HasParent
 
-from skir.dialects.ascendc_attrs import i64_attr
+from skir.dialects.ascendc_attrs import i64_attr, in_entry
 from skir.dialects.syntax import build_op
-
-
-def _in_entry() -> tuple[HasParent]:
-    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
-
-    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
 
 
 @irdl_op_definition
@@ -49,7 +42,7 @@ class FeedWorkspaceOp(IRDLOperation):
     name = "ascendc.feed_workspace"
 
     slot = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "`slot` $slot attr-dict"
 
     def __init__(self, slot: int):
@@ -63,7 +56,7 @@ class ZeroWorkspaceOp(IRDLOperation):
     name = "ascendc.zero_workspace"
 
     bytes = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "`bytes` $bytes attr-dict"
 
     def __init__(self, size: int):
@@ -78,7 +71,7 @@ class FeedBeginOp(IRDLOperation):
 
     index = prop_def(IntegerAttr[I64])
     offset = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "`index` $index `offset` $offset attr-dict"
 
     def __init__(self, index: int, offset: int):
@@ -90,7 +83,7 @@ class FeedEndOp(IRDLOperation):
     """`AscendC::SuperKernelAutoSyncAllEndImpl()`: the fed op's rounds on this core are all done."""
 
     name = "ascendc.feed_end"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 
@@ -99,7 +92,7 @@ class FeedComplementOp(IRDLOperation):
     """`AscendC::SuperKernelAutoSyncAllComplementImpl()`: an idle core mirrors the fed op's rounds."""
 
     name = "ascendc.feed_complement"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 
@@ -108,7 +101,7 @@ class FeedOffOp(IRDLOperation):
     """`AscendC::g_superKernelAutoSyncAllEnable = false;` after a fed op."""
 
     name = "ascendc.feed_off"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 

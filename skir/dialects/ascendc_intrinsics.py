@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_def
-from xdsl.traits import HasParent
 
-from skir.dialects.ascendc_attrs import PIPES, PipeAttr, i64_attr
+from skir.dialects.ascendc_attrs import PIPES, PipeAttr, i64_attr, in_entry
 from skir.dialects.hardware import Pipe
 from skir.dialects.syntax import build_op
 from skir.errors import TaskVerifyException
@@ -30,11 +29,6 @@ from skir.errors import TaskVerifyException
 _i64 = i64_attr
 _PIPES = PIPES
 
-
-def _in_entry() -> tuple[HasParent]:
-    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
-
-    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
 
 
 @irdl_op_definition
@@ -47,7 +41,7 @@ class CrossCoreSetOp(IRDLOperation):
     mode = prop_def(IntegerAttr[I64])
     flag = prop_def(IntegerAttr[I64])
 
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "$pipe `mode` $mode `flag` $flag attr-dict"
 
     def __init__(self, pipe: Pipe, mode: int, flag: int):
@@ -68,7 +62,7 @@ class CrossCoreWaitOp(IRDLOperation):
 
     flag = prop_def(IntegerAttr[I64])
 
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "`flag` $flag attr-dict"
 
     def __init__(self, flag: int):
@@ -84,7 +78,7 @@ class SyncAllOp(IRDLOperation):
     """`AscendC::SyncAll<false>()`: the hard barrier over every AIC and AIV of the launch."""
 
     name = "ascendc.sync_all"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 
@@ -92,7 +86,7 @@ class _LockAccessOp(IRDLOperation):
     """Base of the GM-lock helper calls: `ascendc.<op> slot K`, `K` the arg-table slot of the lock."""
 
     slot = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "`slot` $slot attr-dict"
 
     def __init__(self, slot: int):
@@ -125,7 +119,7 @@ class SetNextTaskStartOp(IRDLOperation):
     """`AscendC::SetNextTaskStart()`: this core lets the next sub-task start (early start)."""
 
     name = "ascendc.set_next_task_start"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 
@@ -136,7 +130,7 @@ class EarlyStartConfigOp(IRDLOperation):
     name = "ascendc.early_start_config"
 
     cfg = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "$cfg attr-dict"
 
     def __init__(self, cfg: int):
@@ -150,7 +144,7 @@ class WaitPreTaskEndOp(IRDLOperation):
     name = "ascendc.wait_pre_task_end"
 
     cfg = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "$cfg attr-dict"
 
     def __init__(self, cfg: int):
@@ -162,7 +156,7 @@ class PipeBarrierOp(IRDLOperation):
     """`pipe_barrier(PIPE_ALL)`: wait for every pipe of this core (no other core is involved)."""
 
     name = "ascendc.pipe_barrier"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 
@@ -171,7 +165,7 @@ class DcciAllOp(IRDLOperation):
     """`dcci((__gm__ uint64_t *)0, ENTIRE_DATA_CACHE, CACHELINE_OUT)`: clean the whole data cache."""
 
     name = "ascendc.dcci_all"
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "attr-dict"
 
 

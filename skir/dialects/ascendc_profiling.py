@@ -26,9 +26,8 @@ from xdsl.dialects.builtin import I64, IntegerAttr, UnitAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent
 
-from skir.dialects.ascendc_attrs import i64_attr
+from skir.dialects.ascendc_attrs import i64_attr, in_entry, in_source
 from skir.dialects.syntax import build_op
 from skir.errors import TaskVerifyException
 
@@ -40,16 +39,6 @@ HEADER_BYTES = 32
 RECORD_BYTES = 16
 
 
-def _in_entry() -> tuple[HasParent]:
-    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
-
-    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
-
-
-def _in_source() -> tuple[HasParent]:
-    from skir.dialects.ascendc import SourceOp
-
-    return (HasParent(SourceOp),)
 
 
 @irdl_op_definition
@@ -61,7 +50,7 @@ class ProfilingHelpersOp(IRDLOperation):
 
     per_core = prop_def(IntegerAttr[I64])
     aic_offset = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_source)
+    traits = lazy_traits_def(in_source)
     assembly_format = "`per_core` $per_core `aic_offset` $aic_offset attr-dict"
 
     def __init__(self, per_core: int, aic_offset: int):
@@ -80,7 +69,7 @@ class ProfilingInitOp(IRDLOperation):
     name = "ascendc.profiling_init"
 
     slot = prop_def(IntegerAttr[I64])
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
     assembly_format = "`slot` $slot attr-dict"
 
     def __init__(self, slot: int):
@@ -97,7 +86,7 @@ class ProfilingRecordOp(IRDLOperation):
     index = prop_def(IntegerAttr[I64])
     type = prop_def(IntegerAttr[I64])
     end = opt_prop_def(UnitAttr)
-    traits = lazy_traits_def(_in_entry)
+    traits = lazy_traits_def(in_entry)
 
     def __init__(self, slot: int, index: int, kind: int, end: bool):
         props = {"slot": i64_attr(slot), "index": i64_attr(index), "type": i64_attr(kind)}

@@ -18,7 +18,7 @@ from skir.targets.descriptor import DescriptorTarget, descriptors
 
 ROOT = Path(__file__).resolve().parents[2]
 
-LOCKS = (Path(__file__).resolve().parent / "test_emulation.py").read_text().split('LOCKS = """')[1].split('"""')[0]
+LOCKS = (Path(__file__).resolve().parent / "models" / "locks.mlir").read_text()
 EARLY = """
 aclgraph.model @es cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params 0 early_start(set)

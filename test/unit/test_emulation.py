@@ -111,33 +111,7 @@ def test_sk_compile_reports_a_failed_emulation_and_writes_nothing(tmp_path: Path
 CROSSING = (Path(__file__).resolve().parents[1] / "filecheck" / "passes" / "sk-check.mlir").read_text()
 """Two streams with crossing events: a queue SuperKernel with AIV -> AIC and AIC -> AIV pairs."""
 
-LOCKS = """
-aclgraph.model @locks cores(aic = 24, aiv = 48) {
-  aclgraph.kernel @v aiv_only params 0
-  aclgraph.kernel @c aic_only params 0
-  aclgraph.kernel @o aic_only params 0 not_sk_capable
-  aclgraph.event @e1
-  aclgraph.event @e2
-  aclgraph.event @j
-  aclgraph.stream @s0 {
-    aclgraph.launch seq 0 @v blocks 16
-    aclgraph.record seq 1 @e1
-    aclgraph.launch seq 2 @c blocks 8
-    aclgraph.wait seq 5 @e2
-    aclgraph.launch seq 6 @v blocks 16
-    aclgraph.wait seq 9 @j
-    aclgraph.reset seq 10 @e1
-    aclgraph.reset seq 11 @e2
-    aclgraph.reset seq 12 @j
-  }
-  aclgraph.stream @s1 {
-    aclgraph.launch seq 3 @o blocks 4
-    aclgraph.record seq 4 @e2
-    aclgraph.wait seq 7 @e1
-    aclgraph.record seq 8 @j
-  }
-}
-"""
+LOCKS = (Path(__file__).resolve().parent / "models" / "locks.mlir").read_text()
 """An in-kernel notify, and an in-kernel wait whose lock the SuperKernel resets at exit."""
 
 
