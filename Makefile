@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 
-.PHONY: venv demo test lit pytest bench clean
+.PHONY: venv extras demo test lit pytest bench torch-examples clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,6 +12,18 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 venv: $(VENV)/.installed
+
+# The optional extras: torch (a CPU build; 2.13.0 is the release the CI machines keep) and
+# matplotlib for the --report charts. Without them their tests skip.
+TORCH ?= torch==2.13.0
+extras: venv
+	$(BIN)/pip install -q '$(TORCH)'
+	$(BIN)/pip install -q -e '.[test,torch,report]'
+
+torch-examples: venv
+	$(BIN)/python examples/torch/mlp_block.py
+	$(BIN)/python examples/torch/decoder_layer.py
+	$(BIN)/python examples/torch/attention_moe.py
 
 demo: venv
 	$(BIN)/sk-compile examples/decode_layer.json -o out/decode_layer --check --emulate

@@ -4,10 +4,14 @@
 import skir
 result = skir.compile("model.json", options="split-mode=2", out_dir="out")
 ```
+
+`skir.super_kernel_scope(name, options)` and `skir.stream(name)` mark scopes and streams in a
+PyTorch model for the torch front end (`skir.frontends.torch`, needs `skir[torch]`).
 """
 
 from skir.api import CompileResult, compile, load_model, make_context, parse
 from skir.errors import CheckFailedError, MissingToolError, SkirError
+from skir.marks import stream, super_kernel_scope
 
 __all__ = [
     "CheckFailedError",
@@ -18,4 +22,6 @@ __all__ = [
     "load_model",
     "make_context",
     "parse",
+    "stream",
+    "super_kernel_scope",
 ]

@@ -1,0 +1,336 @@
+"""An FX graph with tensor metadata -> a capture JSON (v1) model.
+
+Every op node becomes one task (see `op_table`): a kernel task with its kernel declared once
+per (op, kernel type, param roles), its blocks and an estimated duration (`roofline`); views
+alias their input's buffer and make no task; an op without a kernel mapping becomes an opaque
+`aicpu` task and a warning. Buffers are the graph's tensors (placeholders, parameters,
+results) with their byte sizes; a kernel's params are `in` for tensors it reads, `out` for
+its results and `inout` for the tensor an in-place op updates. Streams and scopes come from
+the `skir.stream` / `skir.super_kernel_scope` annotations on each node (`skir.marks`):
+
+```
+with skir.super_kernel_scope("mlp"):      s0: scope_begin "mlp", placeholder, placeholder,
+    y = torch.relu(self.fc(x))                kernel linear, kernel relu,
+                                              placeholder, placeholder, scope_end "mlp"
+```
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch import fx
+
+from skir.errors import SkirError
+from skir.frontends.torch.op_table import (
+    FLOPS_PER_ELEMENT,
+    SCATTERS,
+    OpClass,
+    base_name,
+    classify,
+    kernel_name,
+    op_name,
+)
+from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us, output_tiles, vector_blocks
+from skir.frontends.torch.stream_capture import StreamCapture
+from skir.frontends.torch.tracer import is_user_file
+from skir.marks import STREAM_KEY, scopes_of
+
+PLACEHOLDERS_PER_MARK = 2
+"""Spare slots captured after a scope begin and before a scope end, as the vendor's markers do."""
+
+_MODULE_OPS = {
+    torch.nn.Linear: "linear", torch.nn.Conv1d: "conv1d", torch.nn.Conv2d: "conv2d", torch.nn.Conv3d: "conv3d",
+    torch.nn.LayerNorm: "layer_norm", torch.nn.GroupNorm: "group_norm", torch.nn.Embedding: "embedding",
+    torch.nn.BatchNorm1d: "batch_norm", torch.nn.BatchNorm2d: "batch_norm", torch.nn.Softmax: "softmax",
+    torch.nn.Dropout: "dropout", torch.nn.Identity: "identity", torch.nn.Flatten: "flatten",
+}
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """What the capture needs to know of a tensor."""
+
+    shape: tuple[int, ...]
+    dtype: torch.dtype
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def nbytes(self) -> int:
+        return self.numel * self.dtype.itemsize
+
+
+def _info(value: Any) -> TensorInfo | tuple[Any, ...] | None:
+    """TensorInfo of a tensor (or ShapeProp metadata), a tuple of them for a tuple, else None."""
+    if isinstance(value, torch.Tensor):
+        return TensorInfo(tuple(int(d) for d in value.shape), value.dtype)
+    if hasattr(value, "shape") and hasattr(value, "dtype") and isinstance(value.dtype, torch.dtype):
+        return TensorInfo(tuple(int(d) for d in value.shape), value.dtype)
+    if isinstance(value, (tuple, list)):
+        return tuple(_info(v) for v in value)
+    return None
+
+
+def node_info(node: fx.Node) -> TensorInfo | tuple[Any, ...] | None:
+    """Tensor metadata of a node: ShapeProp's `tensor_meta`, or TorchDynamo's example value."""
+    for key in ("tensor_meta", "example_value", "val"):
+        if key in node.meta:
+            return _info(node.meta[key])
+    return None
+
+
+def where(node: fx.Node) -> str:
+    """`file:line` of the user code that made `node`, or its name when unknown."""
+    trace = node.meta.get("stack_trace") or getattr(node, "stack_trace", None) or ""
+    for line in reversed(trace.splitlines()):
+        parts = line.strip().split('"')
+        if parts[0] == "File " and len(parts) >= 3 and is_user_file(parts[1]):
+            return f"{parts[1]}:{parts[2].split(',')[1].strip().removeprefix('line ')}"
+    return f"node {node.name}"
+
+
+@dataclass
+class GraphCapture:
+    """Converts one FX graph; `model()` returns the capture JSON dict."""
+
+    graph_module: fx.GraphModule
+    name: str
+    cores: tuple[int, int] = (24, 48)
+    soc: str | None = None
+    peaks: DevicePeaks = field(default_factory=DevicePeaks)
+
+    def __post_init__(self) -> None:
+        self.streams = StreamCapture()
+        self.buffers: dict[str, int] = {}
+        self.kernels: dict[str, dict[str, Any]] = {}
+        self._kernel_keys: dict[tuple[Any, ...], str] = {}
+        self._buffer_of: dict[fx.Node, Any] = {}
+        """node -> buffer name, or a tuple of them (or None) for a tuple result."""
+        self._open: list[tuple[str | None, str, str]] = []
+        """Open scopes, outermost first: (name, options, stream of the begin)."""
+
+    # -- buffers -------------------------------------------------------------------------------
+
+    def _new_buffer(self, name: str, info: Any) -> Any:
+        """Declare the buffer(s) of a tensor (or tuple of tensors); names carry a dot, so they never
+        clash with kernel, stream and event names, which are identifiers."""
+        if isinstance(info, tuple):
+            return tuple(self._new_buffer(f"{name}_{i}", item) for i, item in enumerate(info))
+        if not isinstance(info, TensorInfo):
+            return None
+        self.buffers[name] = info.nbytes
+        return name
+
+    def _tensors_in(self, args: Any) -> Iterator[fx.Node]:
+        for arg in _flatten(args):
+            if isinstance(arg, fx.Node) and isinstance(self._buffer_of.get(arg), str):
+                yield arg
+
+    # -- scopes and streams --------------------------------------------------------------------
+
+    def _enter_scopes(self, node: fx.Node, stream: str) -> None:
+        wanted = scopes_of(node.meta.get("custom") or {})
+        keep = 0
+        while keep < min(len(wanted), len(self._open)) and wanted[keep] == self._open[keep][:2]:
+            keep += 1
+        self._close_scopes(keep)
+        for scope, options in wanted[keep:]:
+            begin: dict[str, Any] = {"type": "scope_begin", "scope": scope}
+            if options:
+                begin["options"] = options
+            self.streams.append(stream, begin)
+            for _ in range(PLACEHOLDERS_PER_MARK):
+                self.streams.append(stream, {"type": "placeholder"})
+            self._open.append((scope, options, stream))
+
+    def _close_scopes(self, keep: int) -> None:
+        while len(self._open) > keep:
+            scope, _, stream = self._open.pop()
+            for _ in range(PLACEHOLDERS_PER_MARK):
+                self.streams.append(stream, {"type": "placeholder"})
+            self.streams.append(stream, {"type": "scope_end", "scope": scope})
+
+    # -- ops -----------------------------------------------------------------------------------
+
+    def _op_name(self, node: fx.Node) -> str:
+        if node.op == "call_module":
+            module = self.graph_module.get_submodule(str(node.target))
+            return _MODULE_OPS.get(type(module), type(module).__name__.lower())
+        return op_name(node.op, node.target)
+
+    def _kernel(self, name: str, kernel_type: str, roles: tuple[str, ...]) -> str:
+        key = (name, kernel_type, roles)
+        if key not in self._kernel_keys:
+            base = kernel_name(name)
+            symbol = base
+            suffix = 2
+            while symbol in self.kernels:
+                symbol = f"{base}_{suffix}"
+                suffix += 1
+            self._kernel_keys[key] = symbol
+            self.kernels[symbol] = {"kernel_type": kernel_type, "params": list(roles)}
+        return self._kernel_keys[key]
+
+    def _module_params(self, node: fx.Node) -> list[tuple[str, TensorInfo]]:
+        """Buffers of a leaf module's own parameters (a call_module reads them implicitly)."""
+        if node.op != "call_module":
+            return []
+        params = []
+        for pname, param in self.graph_module.get_submodule(str(node.target)).named_parameters():
+            info = TensorInfo(tuple(param.shape), param.dtype)
+            params.append((self._new_buffer(f"param.{node.target}.{pname}", info), info))
+        return params
+
+    def _op(self, node: fx.Node) -> None:
+        raw = self._op_name(node)
+        name, in_place = base_name(raw)
+        in_place = in_place or node.kwargs.get("inplace") is True
+        cls = classify(name)
+        inputs = list(self._tensors_in((node.args, node.kwargs)))
+        info = node_info(node)
+        if cls is OpClass.META:
+            return
+        if cls is OpClass.VIEW:
+            if node.target is operator.getitem and isinstance(self._buffer_of.get(node.args[0]), tuple):  # type: ignore[arg-type]
+                parts = self._buffer_of[node.args[0]]  # type: ignore[index]
+                index = node.args[1]
+                self._buffer_of[node] = parts[index] if isinstance(index, int) and index < len(parts) else None
+            elif inputs:
+                base = self._buffer_of[inputs[0]]
+                self._buffer_of[node] = base if info is None or isinstance(info, TensorInfo) else (base,) * len(info)
+            return
+        if info is None and cls is not OpClass.UNSUPPORTED:
+            raise SkirError(f"{where(node)}: no tensor shape for '{node.name}' ({raw}); capture with example inputs")
+        stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
+        self._enter_scopes(node, stream)
+        params = self._module_params(node)
+        reads = [self._buffer_of[n] for n in inputs] + [buffer for buffer, _ in params]
+        read_infos = [node_info(n) for n in inputs] + [info for _, info in params]
+        if in_place and inputs:
+            target = self._buffer_of[inputs[0]]
+            self._buffer_of[node] = target
+            writes = [target]
+        else:
+            outs = self._new_buffer(f"{node.name}.out", info)
+            self._buffer_of[node] = outs
+            writes = [b for b in (outs if isinstance(outs, tuple) else (outs,)) if isinstance(b, str)]
+        if cls is OpClass.UNSUPPORTED:
+            warnings.warn(
+                f"{where(node)}: op '{raw}' ({node.name}) has no kernel mapping; it is captured as an opaque "
+                "aicpu task, which ends any SuperKernel around it",
+                stacklevel=2,
+            )
+            self.streams.data_task(stream, {"type": "default", "kind": "aicpu"}, reads, writes)
+            return
+        task = self._kernel_task(node, name, cls, read_infos, reads, writes, in_place)
+        self.streams.data_task(stream, task, reads, writes)
+
+    def _kernel_task(self, node: fx.Node, name: str, cls: OpClass, infos: list[Any], reads: list[str],
+                     writes: list[str], in_place: bool) -> dict[str, Any]:
+        """The kernel task of a node: kernel by type and param roles, blocks, args, duration."""
+        outs = [self._info_of_buffer(node, b) for b in writes] if not in_place else []
+        tensors = [i for i in infos + outs if isinstance(i, TensorInfo)]
+        if in_place and name in SCATTERS:  # reads its sources and writes as many bytes into the target
+            tensors = [i for i in infos[1:] if isinstance(i, TensorInfo)] * 2
+        bytes_moved = sum(i.nbytes for i in tensors)
+        largest = max((i.nbytes for i in tensors), default=1)
+        out = outs[0] if outs and isinstance(outs[0], TensorInfo) else (infos[0] if infos else None)
+        aic, aiv = self.cores
+        cube_flops = vector_flops = 0.0
+        kernel_type = "aiv_only"
+        if cls in (OpClass.MATMUL, OpClass.MATMUL_EPILOGUE) and isinstance(out, TensorInfo):
+            cube_flops, vector_flops, tiles = _cube_work(name, infos, out, self.peaks)
+            if cls is OpClass.MATMUL:
+                kernel_type = "aic_only"
+            elif name == "linear" or name.startswith("conv"):  # a vector epilogue only for the bias
+                kernel_type = "mix_aic_1_2" if len(reads) >= 3 else "aic_only"
+            else:
+                kernel_type = "mix_aic_1_2"
+            blocks = cube_blocks(tiles, aic)
+            fraction = blocks / aic
+            fp32 = any(isinstance(i, TensorInfo) and i.dtype == torch.float32 for i in infos)
+        else:
+            elements = max((i.numel for i in tensors), default=1)
+            vector_flops = FLOPS_PER_ELEMENT.get(name, 1) * elements
+            blocks = vector_blocks(largest, aiv, self.peaks)
+            fraction = blocks / aiv
+            fp32 = False
+        roles = tuple(["inout" if in_place and i == 0 else "in" for i in range(len(reads))]
+                      + ([] if in_place else ["out"] * len(writes)))
+        kernel = self._kernel(name, kernel_type, roles)
+        args = reads + ([] if in_place else writes)
+        duration = duration_us(cube_flops, vector_flops, bytes_moved, fraction, fp32, self.peaks)
+        return {"type": "kernel", "kernel": kernel, "blocks": blocks, "args": args, "duration_us": duration}
+
+    def _info_of_buffer(self, node: fx.Node, buffer: str) -> Any:
+        info = node_info(node)
+        if isinstance(info, tuple):
+            flat = list(_flatten(info))
+            names = list(_flatten(self._buffer_of[node]))
+            return flat[names.index(buffer)] if buffer in names else None
+        return info
+
+    # -- the whole graph -------------------------------------------------------------------------
+
+    def model(self) -> dict[str, Any]:
+        """The capture JSON of the graph."""
+        for node in self.graph_module.graph.nodes:
+            if node.op in ("placeholder", "get_attr"):
+                name = f"param.{node.target}" if node.op == "get_attr" else f"input.{node.name}"
+                self._buffer_of[node] = self._new_buffer(name, node_info(node))
+            elif node.op in ("call_function", "call_method", "call_module"):
+                self._op(node)
+        self._close_scopes(0)
+        streams = self.streams.finish()
+        model: dict[str, Any] = {"format": "skir.aclgraph.capture", "version": 1, "model": self.name}
+        if self.soc:
+            model["soc"] = self.soc
+        model["cores"] = {"aic": self.cores[0], "aiv": self.cores[1]}
+        model["kernels"] = self.kernels
+        model["buffers"] = self.buffers
+        model["events"] = list(self.streams.events)
+        model["streams"] = streams
+        return model
+
+
+def _flatten(value: Any) -> Iterator[Any]:
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _flatten(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _flatten(item)
+    else:
+        yield value
+
+
+def _cube_work(name: str, infos: list[Any], out: TensorInfo, peaks: DevicePeaks) -> tuple[float, float, int]:
+    """(cube FLOPs, vector FLOPs, independent output tiles) of a matmul-class op."""
+    tensors = [i for i in infos if isinstance(i, TensorInfo)]
+    first = tensors[0] if tensors else out
+    cols = out.shape[-1] if out.shape else 1
+    rows = max(1, out.numel // max(cols, 1))
+    if name == "scaled_dot_product_attention" and len(tensors) >= 3 and len(first.shape) >= 2:
+        q, k = tensors[0], tensors[1]
+        batch = math.prod(q.shape[:-2])
+        scores = batch * q.shape[-2] * k.shape[-2]
+        tiles = batch * math.ceil(q.shape[-2] / peaks.cube_tile)
+        return 4.0 * scores * q.shape[-1], 5.0 * scores, tiles
+    if name.startswith("conv") and len(tensors) >= 2:
+        weight = tensors[1]
+        channels = out.shape[1] if len(out.shape) > 1 else 1
+        tiles = output_tiles(out.numel // channels, channels, peaks)
+        return 2.0 * out.numel * math.prod(weight.shape[1:]), float(out.numel), tiles
+    reduce = first.shape[-1] if first.shape else 1
+    if name in ("addmm", "baddbmm", "addbmm") and len(tensors) >= 2:
+        reduce = tensors[1].shape[-1] if tensors[1].shape else 1
+    return 2.0 * out.numel * reduce, float(out.numel), output_tiles(rows, cols, peaks)
