@@ -40,7 +40,7 @@ import skir.marks
 from skir.errors import SkirError
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
-from skir.frontends.torch.graph_model import GraphCapture
+from skir.frontends.torch.graph_model import GraphCapture, where
 from skir.frontends.torch.roofline import DevicePeaks
 from skir.frontends.torch.tracer import MarkTracer
 
@@ -72,10 +72,7 @@ def capture_dict(module: torch.nn.Module, *example_inputs: Any, name: str | None
     except Exception as err:  # tracing runs arbitrary user code
         raise SkirError(f"cannot trace {type(module).__name__}: {_first_line(err)}") from None
     graph_module = fx.GraphModule(tracer.root, graph, type(module).__name__)
-    try:
-        ShapeProp(graph_module).propagate(*example_inputs)
-    except Exception as err:
-        raise SkirError(f"cannot run {type(module).__name__} on the example inputs: {_first_line(err)}") from None
+    _LocatedShapeProp(graph_module).propagate(*example_inputs)
     return graph_model(graph_module, name or _model_name(module), cores=cores, soc=soc, peaks=peaks)
 
 
@@ -95,6 +92,17 @@ def capture(module: torch.nn.Module, *example_inputs: Any, name: str | None = No
     if mlir_path is not None:
         Path(mlir_path).write_text(str(result) + "\n")
     return result
+
+
+class _LocatedShapeProp(ShapeProp):
+    """ShapeProp whose failures are one-line errors naming the user's line and the op."""
+
+    def run_node(self, n: fx.Node) -> Any:
+        try:
+            return super().run_node(n)
+        except Exception as err:
+            cause = err.__cause__ or err
+            raise SkirError(f"{where(n)}: cannot run '{n.name}' on the example inputs: {_first_line(cause)}") from None
 
 
 _RESULTS: list[Any] = []
