@@ -97,6 +97,10 @@ def capture(module: torch.nn.Module, *example_inputs: Any, name: str | None = No
 class _LocatedShapeProp(ShapeProp):
     """ShapeProp whose failures are one-line errors naming the user's line and the op."""
 
+    def __init__(self, graph_module: fx.GraphModule) -> None:
+        super().__init__(graph_module)
+        self.extra_traceback = False  # the interpreter would append the node and a traceback
+
     def run_node(self, n: fx.Node) -> Any:
         try:
             return super().run_node(n)
