@@ -221,12 +221,20 @@ def test_torch_compile_backend_keeps_scopes_and_streams(tmp_path: Path) -> None:
     assert {m.stream for m in sk.members} == {"s0", "side"}
     name = sk.name.removesuffix("_sk0")
     assert (tmp_path / name / f"{sk.name}" / f"{sk.name}_kernel.cpp").is_file()
+    buffers = {op.sym_name.data for op in result.original.walk() if op.name == "aclgraph.buffer"}
+    assert {"input.x", "param.fc.weight", "param.fc.bias"} <= buffers
 
 
 class TwoStreamsScoped(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = torch.nn.Linear(32, 32)
+        torch.nn.init.eye_(self.fc.weight)
+        torch.nn.init.zeros_(self.fc.bias)
+
     def forward(self, x: Any) -> Any:
         with skir.super_kernel_scope("both"):
-            a = torch.relu(x)
+            a = torch.relu(self.fc(x))
             with skir.stream("side"):
                 b = torch.sigmoid(a)
             c = torch.exp(a)

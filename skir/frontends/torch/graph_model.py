@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -285,7 +286,9 @@ class GraphCapture:
         """The capture JSON of the graph."""
         for node in self.graph_module.graph.nodes:
             if node.op in ("placeholder", "get_attr"):
-                name = f"param.{node.target}" if node.op == "get_attr" else f"input.{node.name}"
+                name = f"param.{node.target}" if node.op == "get_attr" else _placeholder_buffer(node)
+                if node.op == "placeholder" and name in self.buffers:
+                    name = f"input.{node.name}"  # every graph input is a buffer of its own
                 self._buffer_of[node] = self._new_buffer(name, node_info(node))
             elif node.op in ("call_function", "call_method", "call_module"):
                 self._op(node)
@@ -300,6 +303,20 @@ class GraphCapture:
         model["events"] = list(self.streams.events)
         model["streams"] = streams
         return model
+
+
+def _placeholder_buffer(node: fx.Node) -> str:
+    """The buffer name of a graph input: `input.x`; TorchDynamo's lifted `self.fc.weight` is `param.fc.weight`."""
+    source = getattr(node.meta.get("grapharg"), "source", None)
+    text = getattr(source, "name", None)
+    text = text() if callable(text) else text
+    if isinstance(text, str):
+        keys = re.findall(r"\['([^']*)'\]", text)
+        if text.startswith("L['self']") and len(keys) > 1:
+            return "param." + ".".join(keys[1:])
+        if keys:
+            return "input." + ".".join(keys)
+    return f"input.{node.name}"
 
 
 def _flatten(value: Any) -> Iterator[Any]:
