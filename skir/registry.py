@@ -80,7 +80,12 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 
         return DescriptorTarget
 
-    return {"ascendc": get_ascendc, "sk-meta": get_sk_meta, "sk-descriptor": get_descriptor}
+    def get_plan() -> type[Target]:
+        from skir.targets.plan import PlanTarget
+
+        return PlanTarget
+
+    return {"ascendc": get_ascendc, "sk-meta": get_sk_meta, "sk-descriptor": get_descriptor, "sk-plan": get_plan}
 
 
 SKIR_UNIVERSE = Universe(

@@ -55,6 +55,22 @@ def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]
     return tuple(sorted(found.items()))
 
 
+def entry_buffers(module: ModuleOp) -> list[dict[str, object]]:
+    """Per emitted SuperKernel, the buffers its entry needs besides params and cells: the
+    feed-sync-all workspace (`use: workspace`) and the profiling area (`use: profiling`)."""
+    model = _model(module)
+    sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
+    found: list[dict[str, object]] = []
+    for sk in model.body.block.ops:
+        if isinstance(sk, SuperKernelOp) and sk.sym_name.data in sources:
+            source = sources[sk.sym_name.data]
+            feed = {op.slot.value.data for op in source.walk() if isinstance(op, FeedWorkspaceOp)}
+            for slot, size in _buffers(source, sk):
+                found.append({"superkernel": sk.sym_name.data, "slot": slot,
+                              "use": "workspace" if slot in feed else "profiling", "bytes": size})
+    return found
+
+
 class _FinalLocks:
     """What each lock word must hold when a SuperKernel has finished, from the streams alone.
 

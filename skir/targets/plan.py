@@ -1,0 +1,157 @@
+"""The rewrite plan for the runtime (`OUT/plan.json`, target `sk-plan`).
+
+What a runtime does to a captured model to run skir's SuperKernels, in its own terms: the
+cells to allocate (and the workspaces of each SuperKernel), one action per task slot, then
+one model update; per SuperKernel its entry, launch blocks, schedule mode and where every
+argument slot comes from. `skir.runtime.apply_plan` replays it on the original model.
+
+```json
+{"format": "skir.rewrite_plan", "version": 1, "model": "m",
+ "cells": ["e1_cell"],
+ "workspaces": [{"superkernel": "m_sk0", "slot": 8, "use": "workspace", "bytes": 2048}],
+ "slots": [
+  {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "m_sk0"},
+  {"stream": "s0", "seq": 1, "action": "disable"},
+  {"stream": "s0", "seq": 2, "action": "keep"},
+  {"stream": "s1", "seq": 3, "action": "set_value_write", "cell": "e1_cell", "value": 1},
+  {"stream": "s1", "seq": 4, "action": "set_value_wait", "cell": "e1_cell", "rule": "eq", "value": 1}],
+ "update": {"slots": 5, "changed": 4},
+ "superkernels": [{"name": "m_sk0", "entry": "auto_gen_m_sk0_kernel", "host": {"stream": "s0", "seq": 0},
+   "kernel_type": "mix_aic_1_2", "blocks": 24, "sched_mode": "batch", "object": "m_sk0/build/m_sk0.o",
+   "args": [{"slot": 0, "source": "ffts_base"}, {"slot": 1, "source": "task", "stream": "s0", "seq": 0, "arg": 0}]}]}
+```
+
+Slots are listed stream by stream in slot order; `keep` slots are listed too, so every slot
+has exactly one action. Argument sources are those of SK meta: `ffts_base`, `task` (arg `arg`
+of the task that held slot `stream`/`seq` before the rewrite), `cell`, `workspace`,
+`profiling`, `profiling_task_id`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import IO, Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.target import Target
+
+from skir.dialects.aclgraph import (
+    DisabledOp,
+    LaunchSkOp,
+    ModelOp,
+    StreamOp,
+    TaskOp,
+    ValueWaitOp,
+    ValueWriteOp,
+)
+from skir.dialects.aclgraph_decls import CellOp
+from skir.dialects.superkernel import SuperKernelOp
+from skir.errors import SkirError
+
+FORMAT = "skir.rewrite_plan"
+VERSION = 1
+
+
+def slot_action(task: TaskOp) -> dict[str, Any]:
+    """The action that turns the slot's original task into `task` (`keep` when it is unchanged)."""
+    rewritten = task.properties.get("was_kind") is not None or isinstance(task, DisabledOp)
+    if not rewritten:
+        return {"action": "keep"}
+    if isinstance(task, LaunchSkOp):
+        return {"action": "set_kernel", "superkernel": task.sk.root_reference.data}
+    if isinstance(task, DisabledOp):
+        return {"action": "disable"}
+    if isinstance(task, ValueWriteOp):
+        return {"action": "set_value_write", "cell": task.cell.root_reference.data, "value": task.value.data}
+    if isinstance(task, ValueWaitOp):
+        return {"action": "set_value_wait", "cell": task.cell.root_reference.data, "rule": task.rule.data.value,
+                "value": task.value.data}
+    raise SkirError(f"sk-plan: a rewritten slot holds '{task.name}', which no runtime action makes")
+
+
+def _workspaces(module: ModuleOp) -> list[dict[str, Any]]:
+    """(SuperKernel, slot, use, bytes) of the buffers each entry needs besides its params and cells."""
+    from skir.hostsim.from_ir import entry_buffers
+
+    return entry_buffers(module)
+
+
+def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
+    """The rewrite plan of a compiled module; `meta` is its SK meta (`skir.targets.sk_meta`)."""
+    models = [op for op in module.ops if isinstance(op, ModelOp)]
+    if len(models) != 1:
+        raise SkirError(f"sk-plan: expected exactly one aclgraph.model, found {len(models)}")
+    model = models[0]
+    cells_used: set[str] = set()
+    slots = []
+    for stream in model.body.block.ops:
+        if not isinstance(stream, StreamOp):
+            continue
+        for task in stream.body.block.ops:
+            if isinstance(task, TaskOp):
+                action = slot_action(task)
+                if "cell" in action:
+                    cells_used.add(action["cell"])
+                slots.append({"stream": stream.sym_name.data, "seq": task.seq.data, **action})
+    added = {entry["cell"] for entry in meta.get("cells", [])} | cells_used
+    cells = [op.sym_name.data for op in model.body.block.ops if isinstance(op, CellOp) and op.sym_name.data in added]
+    superkernels = []
+    for sk in meta["superkernels"]:
+        name = sk["name"]
+        superkernels.append({
+            "name": name, "entry": sk["entry"], "host": sk["host"], "kernel_type": sk["kernel_type"],
+            "blocks": sk["blocks"], "sched_mode": "batch", "object": f"{name}/build/{name}.o", "args": sk["args"],
+        })
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "model": model.sym_name.data,
+        "cells": cells,
+        "workspaces": _workspaces(module),
+        "slots": slots,
+        "update": {"slots": len(slots), "changed": sum(s["action"] != "keep" for s in slots)},
+        "superkernels": superkernels,
+    }
+
+
+def dump_plan(data: dict[str, Any]) -> str:
+    """The plan as text: one line per slot, argument and workspace; ends with a newline."""
+    lines = ["{"]
+    items = list(data.items())
+    for i, (key, value) in enumerate(items):
+        comma = "," if i + 1 < len(items) else ""
+        if key in ("slots", "workspaces") and value:
+            lines.append(f' "{key}": [')
+            lines.append(",\n".join(f"  {json.dumps(v)}" for v in value))
+            lines.append(f" ]{comma}")
+        elif key == "superkernels" and value:
+            lines.append(' "superkernels": [')
+            lines.append(",\n".join(_superkernel_text(sk) for sk in value))
+            lines.append(f" ]{comma}")
+        else:
+            lines.append(f" {json.dumps(key)}: {json.dumps(value)}{comma}")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _superkernel_text(sk: dict[str, Any]) -> str:
+    head = json.dumps({k: v for k, v in sk.items() if k != "args"})[:-1]
+    args = ",\n".join(f"    {json.dumps(a)}" for a in sk["args"])
+    return f"  {head}, \"args\": [\n{args}\n  ]}}"
+
+
+@dataclass(frozen=True)
+class PlanTarget(Target):
+    """Print the rewrite plan of a module that went through the whole pipeline."""
+
+    name = "sk-plan"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from skir.targets.sk_meta import sk_meta
+
+        if not any(isinstance(op, SuperKernelOp) for model in module.ops if isinstance(model, ModelOp)
+                   for op in model.body.block.ops):
+            raise SkirError("no SuperKernels in the module; run 'superkernel-pipeline' first")
+        output.write(dump_plan(plan(module, sk_meta(module))))

@@ -1,0 +1,77 @@
+// RUN: sk-opt %s -p 'superkernel-pipeline{options="feed-sync-all=1:profiling=1"}' -t sk-plan | filecheck %s
+// RUN: %expect-exit 1 sk-opt %s -t sk-plan 2>&1 | filecheck %s --check-prefix=RAW
+
+// Boundary events: A's record of e1 is waited outside (on @s1) -> an in-kernel notify of a
+// new cell, and @s1's wait becomes a value_wait; B's wait of e2, recorded outside, -> an
+// in-kernel lock wait, and @s1's record becomes a value_write. The resets of e1 and e2
+// become value_writes of 0. Feed-sync-all and profiling add a workspace and a profiling area.
+aclgraph.model @bounds cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params(in)
+  aclgraph.kernel @sa aiv_only params(in) batch
+  aclgraph.kernel @o aic_only params(in) not_sk_capable
+  aclgraph.buffer @x
+  aclgraph.event @e1
+  aclgraph.event @e2
+  aclgraph.event @j
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 48 args(@x)
+    aclgraph.record seq 1 @e1
+    aclgraph.launch seq 2 @sa blocks 8 args(@x)
+    aclgraph.wait seq 5 @e2
+    aclgraph.launch seq 6 @v blocks 16 args(@x)
+    aclgraph.wait seq 10 @j
+    aclgraph.reset seq 11 @e1
+    aclgraph.reset seq 12 @e2
+    aclgraph.reset seq 13 @j
+  }
+  aclgraph.stream @s1 {
+    aclgraph.launch seq 3 @o blocks 4 args(@x)
+    aclgraph.record seq 4 @e2
+    aclgraph.wait seq 7 @e1
+    aclgraph.record seq 9 @j
+  }
+}
+
+// One action per slot, stream by stream; the cells to allocate; the workspace and the
+// profiling area the entry needs; where each argument slot of the SuperKernel comes from.
+// CHECK:      {
+// CHECK-NEXT:  "format": "skir.rewrite_plan",
+// CHECK-NEXT:  "version": 1,
+// CHECK-NEXT:  "model": "bounds",
+// CHECK-NEXT:  "cells": ["e1_cell", "e2_cell"],
+// CHECK-NEXT:  "workspaces": [
+// CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 6, "use": "workspace", "bytes": 24576},
+// CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 7, "use": "profiling", "bytes": 12864}
+// CHECK-NEXT:  ],
+// CHECK-NEXT:  "slots": [
+// CHECK-NEXT:   {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "bounds_sk0"},
+// CHECK-NEXT:   {"stream": "s0", "seq": 1, "action": "disable"},
+// CHECK-NEXT:   {"stream": "s0", "seq": 2, "action": "disable"},
+// CHECK-NEXT:   {"stream": "s0", "seq": 5, "action": "disable"},
+// CHECK-NEXT:   {"stream": "s0", "seq": 6, "action": "disable"},
+// CHECK-NEXT:   {"stream": "s0", "seq": 10, "action": "keep"},
+// CHECK-NEXT:   {"stream": "s0", "seq": 11, "action": "set_value_write", "cell": "e1_cell", "value": 0},
+// CHECK-NEXT:   {"stream": "s0", "seq": 12, "action": "set_value_write", "cell": "e2_cell", "value": 0},
+// CHECK-NEXT:   {"stream": "s0", "seq": 13, "action": "keep"},
+// CHECK-NEXT:   {"stream": "s1", "seq": 3, "action": "keep"},
+// CHECK-NEXT:   {"stream": "s1", "seq": 4, "action": "set_value_write", "cell": "e2_cell", "value": 1},
+// CHECK-NEXT:   {"stream": "s1", "seq": 7, "action": "set_value_wait", "cell": "e1_cell", "rule": "eq", "value": 1},
+// CHECK-NEXT:   {"stream": "s1", "seq": 9, "action": "keep"}
+// CHECK-NEXT:  ],
+// CHECK-NEXT:  "update": {"slots": 13, "changed": 9},
+// CHECK-NEXT:  "superkernels": [
+// CHECK-NEXT:   {"name": "bounds_sk0", "entry": "auto_gen_bounds_sk0_kernel", "host": {"stream": "s0", "seq": 0}, "kernel_type": "mix_aiv_1_0", "blocks": 48, "sched_mode": "batch", "object": "bounds_sk0/build/bounds_sk0.o", "args": [
+// CHECK-NEXT:     {"slot": 0, "source": "ffts_base"},
+// CHECK-NEXT:     {"slot": 1, "source": "task", "stream": "s0", "seq": 0, "arg": 0},
+// CHECK-NEXT:     {"slot": 2, "source": "cell", "cell": "e1_cell", "use": "notify"},
+// CHECK-NEXT:     {"slot": 3, "source": "task", "stream": "s0", "seq": 2, "arg": 0},
+// CHECK-NEXT:     {"slot": 4, "source": "task", "stream": "s0", "seq": 6, "arg": 0},
+// CHECK-NEXT:     {"slot": 5, "source": "cell", "cell": "e2_cell", "use": "wait", "uses": ["wait", "reset"]},
+// CHECK-NEXT:     {"slot": 6, "source": "workspace"},
+// CHECK-NEXT:     {"slot": 7, "source": "profiling"},
+// CHECK-NEXT:     {"slot": 8, "source": "profiling_task_id"}
+// CHECK-NEXT:   ]}
+// CHECK-NEXT:  ]
+// CHECK-NEXT: }
+
+// RAW: sk-opt: error: no SuperKernels in the module; run 'superkernel-pipeline' first
