@@ -124,6 +124,8 @@ class CompileResult:
     """The verified input module, before any rewrite (used to prove the result)."""
     check: Any = None
     """The `skir.analysis.sk_check.CheckReport`, when the check ran."""
+    report: Any = None
+    """The `skir.sim.Report` (timeline estimate of every mode), when asked for."""
 
     @property
     def kernel_tasks(self) -> int:
@@ -186,20 +188,30 @@ def compile(
     dump_ir: str | os.PathLike[str] | None = None,
     check: bool = False,
     build: str | os.PathLike[str] | None = None,
+    report: bool = False,
+    costs: str | os.PathLike[str] | dict[str, Any] | None = None,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
     With `check`, prove the result with `sk-check` first; with `out_dir`, write the products
     there (see `skir.outputs`); with `emulate`, also run every entry in host emulation; with
     `build` (a folder of sub-kernel objects), also build every SuperKernel with the CANN
-    toolchain (`OUT/<name>/build/<name>.o`). A failed proof or emulation raises
-    `CheckFailedError`, a missing toolchain `MissingToolError`; nothing is written then.
+    toolchain (`OUT/<name>/build/<name>.o`); with `report` (implied by `costs`, a costs
+    file or dict overriding `skir/sim/default_costs.json`), also simulate the model in every
+    mode (`result.report`, and `timeline.json`, the PNGs and SK meta's `profiling` in
+    `out_dir`). A failed proof or emulation raises `CheckFailedError`, a missing toolchain
+    `MissingToolError`; nothing is written then.
     """
     if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
         raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
                                "(source the CANN set_env.sh)")
     from skir.outputs import write_outputs
 
+    sim_costs = None
+    if report or costs is not None:
+        from skir.sim.costs import load_costs
+
+        sim_costs = load_costs(costs)
     module = load_model(model)
     original = module.clone()
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
@@ -215,6 +227,10 @@ def compile(
                 f"sk-check found {count} violation{'s' if count != 1 else ''}: {result.check.violations[0]}",
                 result.check.violations,
             )
+    if sim_costs is not None:
+        from skir.sim import Report, compare, costs_source
+
+        result.report = Report(compare(original, module, sim_costs), costs_source(costs))
     if out_dir is not None or emulate or build is not None:
         write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate,
                       build=None if build is None else Path(build))

@@ -13,13 +13,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from skir.api import CompileResult
+from skir.api import CompileResult, the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
 from skir.passes.common import superkernels
 from skir.targets.ascendc import emit_source, sources
 from skir.targets.build_script import build_script
 from skir.targets.descriptor import descriptor, dump_descriptor
+from skir.targets.plan import dump_plan, plan
 from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
 
@@ -37,9 +38,27 @@ def product_texts(result: CompileResult) -> dict[str, str]:
             texts[f"{name}/{name}.json"] = dump_descriptor(descriptor(sk, kernels))
             texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
     meta = sk_meta(result.module, result.original)
+    if result.report is not None:
+        from skir.sim.trace import dump_trace, trace_events
+
+        meta["profiling"] = result.report.profiling()
+        texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
+                                                         result.report.costs_source))
+    texts["plan.json"] = dump_plan(plan(result.module, meta))
     texts["sk_meta.json"] = dump_meta(meta)
     texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)
     return texts
+
+
+def product_images(result: CompileResult) -> dict[str, bytes]:
+    """Relative path -> PNG bytes of the `--report` charts (none without matplotlib)."""
+    from skir.sim.charts import gantt_png, have_matplotlib, modes_png
+
+    if result.report is None or not have_matplotlib():
+        return {}
+    name = the_model(result.module).sym_name.data
+    return {"timeline.png": gantt_png(result.report.comparison, name),
+            "modes.png": modes_png(result.report.comparison, name)}
 
 
 def _emulate(result: CompileResult, stage: Path) -> None:
@@ -94,6 +113,8 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
             path = stage / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
+        for rel, data in product_images(result).items():
+            (stage / rel).write_bytes(data)
         if emulate:
             _emulate(result, stage)
         if build is not None:

@@ -44,4 +44,13 @@ def render_summary(result: CompileResult) -> str:
                      f"{report.syncs} syncs, {report.edges} edges")
     for emu in result.emulation:
         lines.append(f"emulation {emu.name}: {emu.verdict}")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    estimate = getattr(result, "report", None)
+    if estimate is not None:
+        from skir.sim.charts import INSTALL_HINT, have_matplotlib
+
+        text += estimate.table()
+        if not have_matplotlib():
+            text += (f"report: matplotlib is not installed, so timeline.png and modes.png were not drawn "
+                     f"(timeline.json was); to get them: {INSTALL_HINT}\n")
+    return text

@@ -2,7 +2,7 @@
 
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate]
-           [--dump-ir DIR] [--verify-each=false] [-v | -q]
+           [--report [--costs FILE]] [--dump-ir DIR] [--verify-each=false] [-v | -q]
 ```
 Exit codes: 0 ok, 1 bad input, 2 a missing tool, 3 a check failed, 4 internal error.
 """
@@ -34,6 +34,11 @@ def _parser() -> argparse.ArgumentParser:
         help="build every SuperKernel with the CANN toolchain (needs ASCEND_HOME_PATH), linking the "
         "sub-kernel objects OBJDIR/<symbol>.o (default: the folder 'kernels' next to MODEL)",
     )
+    p.add_argument("--report", action="store_true",
+                   help="simulate the model (eager, aclgraph, superkernel): print a table, write "
+                   "timeline.json, timeline.png, modes.png and SK meta's profiling estimate")
+    p.add_argument("--costs", metavar="FILE",
+                   help="simulator cost parameters overriding the defaults (JSON; implies --report)")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR before and after each pass into DIR")
     p.add_argument(
         "--verify-each", default="true", choices=("true", "false"), help="verify the IR after each pass (default true)"
@@ -59,6 +64,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 build=None if args.build is None else Path(args.build or Path(args.model).parent / "kernels"),
                 verify_each=args.verify_each == "true",
                 dump_ir=args.dump_ir,
+                report=args.report or args.costs is not None,
+                costs=args.costs,
             )
         except CheckFailedError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)

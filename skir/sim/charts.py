@@ -1,0 +1,172 @@
+"""The PNG charts of `--report`: a Gantt of every mode (`timeline.png`) and a bar chart of
+the modes' makespans split into compute, dispatch, sync and idle (`modes.png`).
+
+matplotlib (the `report` extra: `pip install 'skir[report]'`) is imported lazily and only
+through its object API with the Agg canvas, so no global backend is touched; PNGs carry no
+software or time metadata, so identical input gives identical bytes. `have_matplotlib()`
+says whether the charts can be drawn.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from skir.dialects.hardware import CoreType
+from skir.sim.modes import Comparison
+from skir.sim.stamp import CATEGORIES, breakdown
+
+INSTALL_HINT = "pip install 'skir[report]'"
+_CATEGORY_COLORS = {"compute": "#4C72B0", "dispatch": "#DD8452", "sync": "#C44E52", "idle": "#BBBBBB"}
+_KIND_COLORS = {"event": "#999999", "value": "#8172B3", "opaque": "#555555", "marker": "#DDDDDD"}
+_MAX_LANES = 3
+_SK_COLOR = "#D9D9D9"
+
+
+def _times_bound(ratio: float | None) -> str:
+    return "" if ratio is None else f" ({ratio:.2f} x lower bound)"
+
+
+def have_matplotlib() -> bool:
+    """Whether matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _png(fig: Any) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _palette(names: list[str]) -> dict[str, Any]:
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab20"]
+    return {name: cmap(i % 20) for i, name in enumerate(names)}
+
+
+def gantt_png(cmp: Comparison, model: str) -> bytes:
+    """One panel per mode: a row per stream (and per core type for superkernel), time in µs."""
+    from matplotlib.patches import Patch
+
+    found: list[str] = []
+    for run in cmp.runs.values():
+        for task in run.tasks:
+            if task.kind == "kernel":
+                found.append(task.name)
+            found.extend(p.label for p in task.program if p.kind == "subtask")
+    kernels = list(dict.fromkeys(found))
+    colors = _palette(kernels)
+    rows_per_mode = []
+    for mode, run in cmp.runs.items():
+        streams = list(dict.fromkeys(t.stream for t in run.tasks))
+        rows = (["host"] if run.host else []) + [f"stream {s}" for s in streams]
+        if mode == "superkernel":
+            rows += [c.value.upper() for c in CoreType]
+        rows_per_mode.append(rows)
+    heights = [max(len(r), 1) + 1 for r in rows_per_mode]
+    fig = _figure(12, 1.2 + 0.42 * sum(heights))
+    axes = fig.subplots(len(cmp.runs), 1, sharex=True, gridspec_kw={"height_ratios": heights}, squeeze=False)
+    end = max(run.makespan for run in cmp.runs.values())
+    for ax, (mode, run), rows in zip(axes[:, 0], cmp.runs.items(), rows_per_mode):
+        index = {row: i for i, row in enumerate(rows)}
+        bars: dict[tuple[int, Any], list[tuple[float, float]]] = {}
+        if run.host:
+            bars[(index["host"], _CATEGORY_COLORS["dispatch"])] = [(a, b - a) for _, _, a, b in run.host]
+        for task in run.tasks:
+            if task.end <= task.start:
+                continue
+            y = index[f"stream {task.stream}"]
+            if task.kind == "kernel":
+                color = colors[task.name]
+            elif task.kind == "superkernel":
+                color = _SK_COLOR
+            else:
+                color = _KIND_COLORS.get(task.kind, "#DDDDDD")
+            bars.setdefault((y, color), []).append((task.start, task.end - task.start))
+            if task.kind == "superkernel" and task.end - task.start > 0.08 * end:
+                ax.text(task.start, y, f" {task.name}", va="center", ha="left", fontsize=7, color="black",
+                        clip_on=True)
+            lanes: dict[CoreType, list[float]] = {c: [] for c in CoreType}
+            for p in sorted(task.program, key=lambda p: (p.start, p.end)):
+                if p.end <= p.start:
+                    continue
+                ends = lanes[p.core]
+                lane = next((i for i, e in enumerate(ends) if e <= p.start + 1e-9), None)
+                if lane is None:
+                    lane = min(len(ends), _MAX_LANES - 1)
+                    if lane == len(ends):
+                        ends.append(p.end)
+                ends[lane] = max(ends[lane], p.end)
+                base = index[p.core.value.upper()]
+                width = 0.8 / _MAX_LANES
+                y0 = base - 0.4 + lane * width
+                color = colors.get(p.label, _SK_COLOR) if p.kind == "subtask" else _CATEGORY_COLORS["sync"]
+                ax.broken_barh([(p.start, p.end - p.start)], (y0, width * 0.9), facecolors=color,
+                               edgecolors="none")
+        for (y, color), spans in bars.items():
+            edge = "#333333" if color == _SK_COLOR else "white"
+            ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=color, edgecolors=edge, linewidth=0.5)
+        ax.axvline(cmp.bound.value, color="black", linestyle="--", linewidth=0.8)
+        ax.set_yticks(range(len(rows)))
+        ax.set_yticklabels(rows, fontsize=8)
+        ax.set_ylim(len(rows) - 0.4, -0.6)
+        ax.set_title(f"{mode}: makespan {run.makespan:.2f} us{_times_bound(cmp.ratio(mode))}", fontsize=9,
+                     loc="left")
+        ax.grid(axis="x", linewidth=0.3, alpha=0.6)
+        ax.set_xlim(0, end * 1.02)
+    axes[-1, 0].set_xlabel("simulated time (us); dashed line: lower bound", fontsize=8)
+    handles = [Patch(color=colors[k], label=k) for k in kernels[:16]]
+    handles += [Patch(facecolor=_SK_COLOR, edgecolor="#333333", label="SuperKernel launch"),
+                Patch(color=_CATEGORY_COLORS["sync"], label="barrier / flag / lock"),
+                Patch(color=_KIND_COLORS["event"], label="event task"),
+                Patch(color=_KIND_COLORS["opaque"], label="opaque task"),
+                Patch(color=_CATEGORY_COLORS["dispatch"], label="host enqueue (eager)")]
+    height = fig.get_figheight()
+    legend_rows = (len(handles) + 5) // 6
+    fig.suptitle(f"@{model}: simulated timeline (estimate; costs are assumptions)", fontsize=10,
+                 y=1 - 0.08 / height, va="top")
+    fig.legend(handles=handles, loc="upper center", ncol=6, fontsize=7, frameon=False,
+               bbox_to_anchor=(0.5, 1 - 0.35 / height))
+    fig.subplots_adjust(left=0.1, right=0.98, top=1 - (0.55 + 0.2 * legend_rows) / height,
+                        bottom=0.55 / height, hspace=0.5)
+    return _png(fig)
+
+
+def modes_png(cmp: Comparison, model: str) -> bytes:
+    """Stacked bars per mode (compute / dispatch / sync / idle) and the lower bound."""
+    fig = _figure(8.5, 4.2)
+    ax = fig.add_subplot(1, 1, 1)
+    modes = list(cmp.runs)
+    bottoms = [0.0] * len(modes)
+    for category in CATEGORIES:
+        values = [max(breakdown(cmp.runs[m].last)[category], 0.0) for m in modes]
+        ax.bar(modes, values, bottom=bottoms, color=_CATEGORY_COLORS[category], label=category, width=0.55)
+        bottoms = [b + v for b, v in zip(bottoms, values)]
+    for i, mode in enumerate(modes):
+        run = cmp.runs[mode]
+        ratio = cmp.ratio(mode)
+        label = f"{run.makespan:.1f} us" + ("" if ratio is None else f"\n{ratio:.2f} x bound")
+        ax.text(i, run.makespan, label, ha="center", va="bottom", fontsize=8)
+    ax.axhline(cmp.bound.value, color="black", linestyle="--", linewidth=0.9,
+               label=f"lower bound {cmp.bound.value:.1f} us")
+    ax.set_ylabel("simulated makespan (us)")
+    ax.set_ylim(0, max(max(r.makespan for r in cmp.runs.values()), 1e-3) * 1.22)
+    ax.set_title(f"@{model}: makespan by mode (estimate; costs are assumptions)", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.grid(axis="y", linewidth=0.3, alpha=0.6)
+    fig.tight_layout()
+    return _png(fig)

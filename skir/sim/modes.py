@@ -1,0 +1,114 @@
+"""The three modes side by side: eager and aclgraph on the original model, superkernel on
+the rewritten one, with the lower bound and a comparison per SuperKernel.
+
+```python
+from skir.sim.modes import compare
+cmp = compare(result.original, result.module)           # default costs
+cmp.runs["superkernel"].makespan, cmp.bound.value, cmp.superkernels[0].after
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp
+
+from skir.dialects.aclgraph import ModelOp
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.superkernel import SuperKernelOp
+from skir.errors import SkirError
+from skir.sim.bound import Bound, model_bound, superkernel_bound
+from skir.sim.costs import Costs, default_costs
+from skir.sim.engine import MODES, Simulation, TaskSpan, durations_of, simulate
+from skir.sim.stamp import breakdown
+
+
+def _model(module: ModuleOp | ModelOp) -> ModelOp:
+    if isinstance(module, ModelOp):
+        return module
+    found = [op for op in module.ops if isinstance(op, ModelOp)]
+    if len(found) != 1:
+        raise SkirError(f"expected exactly one aclgraph.model, found {len(found)}")
+    return found[0]
+
+
+@dataclass(frozen=True)
+class SuperKernelEstimate:
+    """One SuperKernel: its members' span under aclgraph (before) and its own span (after)."""
+
+    name: str
+    kernel_type: str
+    blocks: int
+    form: str
+    members: int
+    before: float
+    after: float
+    bound: Bound
+    breakdown: dict[str, float]
+    syncs: int
+    """Sync ops in its programs (barriers, flag sets and waits, handshakes, locks; a shared op once)."""
+
+
+@dataclass
+class Comparison:
+    """Every mode's simulation of one model, its bound and the per-SuperKernel estimates."""
+
+    runs: dict[str, Simulation]
+    bound: Bound
+    superkernels: list[SuperKernelEstimate]
+    costs: Costs
+
+    def ratio(self, mode: str) -> float | None:
+        """Makespan of `mode` over the lower bound (None when the bound is 0: no kernel work)."""
+        value = self.bound.value
+        return self.runs[mode].makespan / value if value > 0 else None
+
+    def syncs_per_subtask(self) -> float:
+        subtasks = sum(sk.members for sk in self.superkernels)
+        return sum(sk.syncs for sk in self.superkernels) / subtasks if subtasks else 0.0
+
+
+def _sync_count(sk: SuperKernelOp) -> int:
+    from skir.dialects.superkernel import PreloadOp, SubtaskOp
+
+    return sum(not isinstance(op, SubtaskOp | PreloadOp) for op in sk.program())
+
+
+def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: Costs | None = None,
+            modes: tuple[str, ...] = MODES) -> Comparison:
+    """Simulate `modes` (eager / aclgraph on `original`, superkernel on `rewritten`)."""
+    costs = costs if costs is not None else default_costs()
+    before, after = _model(original), _model(rewritten)
+    durations = durations_of(before)
+    runs = {mode: simulate(after if mode == "superkernel" else before, mode, costs, durations) for mode in modes}
+    bound = model_bound(before, costs, durations)
+    estimates: list[SuperKernelEstimate] = []
+    sks = [op for op in after.body.block.ops if isinstance(op, SuperKernelOp)]
+    if sks and "superkernel" in runs:
+        kernels = {op.sym_name.data: op for op in after.body.block.ops if isinstance(op, KernelOp)}
+        aic, aiv = after.aic_cores.data, after.aiv_cores.data
+        by_task = {(t.stream, t.seq): t for t in runs["aclgraph"].tasks} if "aclgraph" in runs else {}
+        sk_spans = {t.name: t for t in runs["superkernel"].tasks if t.kind == "superkernel"}
+        for sk in sks:
+            name = sk.sym_name.data
+            members = [by_task.get((s.stream.root_reference.data, s.seq.data)) for s in sk.subtasks()]
+            spans = [m for m in members if m is not None]
+            old = max(m.end for m in spans) - min(m.ready for m in spans) if spans else float("nan")
+            span = sk_spans.get(name)
+            new = span.end - span.ready if span is not None else float("nan")
+            estimates.append(SuperKernelEstimate(
+                name, sk.type.value, sk.blocks.data, sk.form.data.value, len(sk.subtasks()), old, new,
+                superkernel_bound(sk, kernels, costs, durations, aic, aiv), _span_breakdown(span),
+                _sync_count(sk)))
+    return Comparison(runs, bound, estimates, costs)
+
+
+def _span_breakdown(span: TaskSpan | None) -> dict[str, float]:
+    """Compute / dispatch / sync / idle of one SuperKernel's span (its dispatch gap included)."""
+    if span is None:
+        return {}
+    return breakdown(span.end_stamp, span.ready_stamp)
+
+
+__all__ = ["MODES", "Comparison", "SuperKernelEstimate", "breakdown", "compare"]

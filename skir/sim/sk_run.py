@@ -1,0 +1,346 @@
+"""One SuperKernel run: its `aic` and `aiv` programs executed core by core.
+
+The run starts when the SuperKernel's cores are all free (it is launched in batch mode:
+every block co-resident) and ends when the last core finishes its program. Each core
+keeps a `Stamp`; the SuperKernel has `blocks` AICs and `blocks x ratio` AIVs as its type
+says. Ops (DESIGN §3, §4):
+
+- `sk.subtask`: runs on its block-guarded cores (others skip it): the duration of the
+  original task, plus an instruction-cache miss unless a preload covered it (a preload
+  for its kernel on that core type, `preload max` while the code fits, or the same kernel
+  just before). A mix sub-task is a rendezvous: its AIC and AIV halves start together.
+- `sk.barrier`: all cores of the type (`sync_all`: both types) meet, then pay the
+  barrier's cost; `pipe_all` is local to each core.
+- `sk.set_flag` / `sk.wait_flag`: credits per (target type, flag id), first in first out;
+  mode 2 reaches the peers of the setter's block, mode 0 / 1 every core of the target.
+- `sk.early_start_set` / `_wait`: waits pair in order with the sets of the previous
+  class; a sub-task after the handshake may start up to the overlap δ before its
+  predecessor ends on the same core (at most half the predecessor's duration).
+- `sk.notify` / `sk.wait_lock` / `sk.reset_lock`: block 0 of the type stores or polls a
+  GM lock; a notify signals the model's cell, a wait blocks the run until the cell is
+  set (the wait counts as sync).
+- `sk.preload`, `sk.dcci`: their issue costs.
+
+`advance()` runs both programs as far as they can go and returns the cells notified and
+whether the run finished or waits on a cell.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import KernelType, core_demand
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    DcciOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
+    NotifyOp,
+    PreloadOp,
+    ResetLockOp,
+    SetFlagOp,
+    SkProgramOp,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitFlagOp,
+    WaitLockOp,
+)
+from skir.dialects.superkernel_sync import ICACHE_UNITS
+from skir.errors import ExitCode, SkirError
+from skir.sim.costs import Costs
+from skir.sim.stamp import COMPUTE, DISPATCH, SYNC, Stamp, add, later, latest, wait_until
+
+_EARLY_CLASS = {0: (CoreType.AIC,), 1: (CoreType.AIV,), 2: (CoreType.AIC, CoreType.AIV)}
+
+
+@dataclass
+class ProgramSpan:
+    """What one core type did for one op: `kind` is subtask, barrier, flag, lock, early_start, ..."""
+
+    core: CoreType
+    kind: str
+    label: str
+    start: float
+    end: float
+    seq: int | None = None
+    stream: str | None = None
+
+
+@dataclass
+class _Core:
+    """The program of one core type: its ops, program counter and per-core stamps."""
+
+    core: CoreType
+    ops: list[SkProgramOp]
+    stamps: list[Stamp]
+    pc: int = 0
+    tail: list[float] = field(default_factory=list)
+    warm: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    budget: float | None = None
+    last_kernel: str | None = None
+
+
+class SuperKernelRun:
+    """The state of one running SuperKernel (see the module docstring)."""
+
+    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callable[[str, int], float],
+                 costs: Costs, start: Stamp, cell_time: Callable[[str], Stamp | None]):
+        self.sk = sk
+        self.name = sk.sym_name.data
+        self.kernels = kernels
+        self.duration = duration
+        self.costs = costs
+        self.cell_time = cell_time
+        blocks = sk.blocks.data
+        n_aic, n_aiv = core_demand(sk.type, blocks)
+        self.ratio = max(1, n_aiv // blocks) if n_aiv else 1
+        self.cores: dict[CoreType, _Core] = {}
+        shared: dict[int, set[CoreType]] = defaultdict(set)
+        for core, region, n in ((CoreType.AIC, sk.aic, n_aic), (CoreType.AIV, sk.aiv, n_aiv)):
+            if n == 0:
+                continue
+            ops: list[SkProgramOp] = list(region.block.ops)  # type: ignore[arg-type]
+            self.cores[core] = _Core(core, ops, [start] * n, tail=[0.0] * n)
+            for op in ops:
+                shared[op.ident].add(core)
+        self.needs = shared
+        self.arrived: dict[int, set[CoreType]] = defaultdict(set)
+        self.done_shared: set[int] = set()
+        self.credits: dict[tuple[CoreType, int], deque[list[Stamp]]] = defaultdict(deque)
+        self.early_sets: dict[CoreType, list[Stamp]] = defaultdict(list)
+        self.early_used: dict[tuple[CoreType, CoreType], int] = defaultdict(int)
+        self.spans: list[ProgramSpan] = []
+        self.blocked_on: str | None = None
+        self.finished: Stamp | None = None
+
+    # ---- driving --------------------------------------------------------------------
+
+    def advance(self) -> list[tuple[str, Stamp]]:
+        """Run until done or blocked on an unset cell; returns the (cell, stamp) notifies."""
+        notifies: list[tuple[str, Stamp]] = []
+        self.blocked_on = None
+        progress = True
+        while progress:
+            progress = False
+            for state in self.cores.values():
+                while state.pc < len(state.ops):
+                    if not self._step(state, state.ops[state.pc], notifies):
+                        break
+                    state.pc += 1
+                    progress = True
+        if all(s.pc >= len(s.ops) for s in self.cores.values()):
+            self.finished = latest(st for s in self.cores.values() for st in s.stamps)
+            self.blocked_on = None
+        elif self.blocked_on is None:
+            where = ", ".join(f"{s.core.value} at op {s.ops[s.pc].ident}" for s in self.cores.values()
+                              if s.pc < len(s.ops))
+            raise SkirError(f"simulation of @{self.name} stalled ({where}); run sk-check on the module",
+                            ExitCode.INTERNAL)
+        return notifies
+
+    # ---- ops --------------------------------------------------------------------------
+
+    def _step(self, s: _Core, op: SkProgramOp, notifies: list[tuple[str, Stamp]]) -> bool:
+        if isinstance(op, SubtaskOp):
+            return self._subtask(s, op)
+        if isinstance(op, BarrierOp):
+            return self._barrier(s, op)
+        if isinstance(op, SetFlagOp):
+            self._set_flag(s, op)
+            return True
+        if isinstance(op, WaitFlagOp):
+            return self._wait_flag(s, op)
+        if isinstance(op, EarlyStartSetOp):
+            points = [add(st, COMPUTE, -tail) for st, tail in zip(s.stamps, s.tail)]
+            self.early_sets[s.core].append(latest(points))
+            return True
+        if isinstance(op, EarlyStartWaitOp):
+            return self._early_wait(s, op)
+        if isinstance(op, NotifyOp):
+            s.stamps[0] = add(s.stamps[0], SYNC, self.costs.lock_notify_us)
+            notifies.append((op.cell.root_reference.data, s.stamps[0]))
+            self._span(s.core, "lock", f"notify @{op.cell.root_reference.data}", s.stamps[0][0] -
+                       self.costs.lock_notify_us, s.stamps[0][0])
+            return True
+        if isinstance(op, WaitLockOp):
+            cell = op.cell.root_reference.data
+            fired = self.cell_time(cell)
+            if fired is None:
+                self.blocked_on = cell
+                return False
+            s.stamps[0] = add(wait_until(s.stamps[0], fired[0], SYNC), SYNC, self.costs.lock_wait_us)
+            self._span(s.core, "lock", f"wait @{cell}", s.stamps[0][0] - self.costs.lock_wait_us, s.stamps[0][0])
+            return True
+        if isinstance(op, ResetLockOp):
+            s.stamps[0] = add(s.stamps[0], SYNC, self.costs.lock_reset_us)
+            return True
+        if isinstance(op, PreloadOp):
+            self._preload(s, op)
+            return True
+        if isinstance(op, DcciOp):
+            s.stamps = [add(st, SYNC, self.costs.dcci_us) for st in s.stamps]
+            return True
+        return True
+
+    def _shared(self, s: _Core, op: SkProgramOp) -> tuple[bool, bool]:
+        """(may go on, must execute) for an op both programs hold (mix sub-task, sync_all)."""
+        needs = self.needs[op.ident]
+        if len(needs) == 1:
+            return True, True
+        if op.ident in self.done_shared:
+            return True, False
+        self.arrived[op.ident].add(s.core)
+        if self.arrived[op.ident] != needs:
+            return False, False
+        self.done_shared.add(op.ident)
+        return True, True
+
+    def _subtask_cores(self, core: CoreType, sub: SubtaskOp, kernel: KernelOp | None) -> range:
+        b = sub.blocks.data
+        n = len(self.cores[core].stamps)
+        if core is CoreType.AIV and kernel is not None:
+            if kernel.type is KernelType.MIX_AIC_1_2:
+                b *= 2
+            elif kernel.type is KernelType.MIX_AIC_1_1:
+                b *= self.ratio
+        return range(min(b, n))
+
+    def _miss(self, s: _Core, kernel_name: str, kernel: KernelOp | None) -> float:
+        cap = ICACHE_UNITS[s.core] * 2048
+        code = None if kernel is None or kernel.code_bytes is None else kernel.code_bytes.data
+        size = min(self.costs.default_code_bytes if code is None else code, cap)
+        warm = False
+        if s.last_kernel == kernel_name:
+            warm = True
+        elif s.warm[kernel_name] > 0:
+            s.warm[kernel_name] -= 1
+            warm = True
+        elif s.budget is not None and size <= s.budget:
+            s.budget -= size
+            warm = True
+        s.last_kernel = kernel_name
+        return 0.0 if warm else self.costs.icache_miss(code, cap)
+
+    def _subtask(self, s: _Core, sub: SubtaskOp) -> bool:
+        go, execute = self._shared(s, sub)
+        if not execute:
+            return go
+        name = sub.kernel.root_reference.data
+        kernel = self.kernels.get(name)
+        stream, seq = sub.stream.root_reference.data, sub.seq.data
+        d = self.duration(stream, seq)
+        types = [c for c in self.cores if c in self.needs[sub.ident]]
+        misses = {c: self._miss(self.cores[c], name, kernel) for c in types}
+        miss = max(misses.values())
+        ranges = {c: self._subtask_cores(c, sub, kernel) for c in types}
+        if len(types) > 1:
+            begin = latest(self.cores[c].stamps[i] for c in types for i in ranges[c])
+            starts = {c: [begin] * len(ranges[c]) for c in types}
+        else:
+            starts = {c: [self.cores[c].stamps[i] for i in ranges[c]] for c in types}
+        for c in types:
+            state = self.cores[c]
+            first, last = float("inf"), 0.0
+            for i, begin in zip(ranges[c], starts[c]):
+                end = add(add(begin, DISPATCH, miss), COMPUTE, d)
+                state.stamps[i] = end
+                state.tail[i] = min(self.costs.early_start_overlap_us, d / 2)
+                first, last = min(first, begin[0]), max(last, end[0])
+            if ranges[c]:
+                self._span(c, "subtask", name, first, last, seq, stream)
+        return True
+
+    def _barrier(self, s: _Core, op: BarrierOp) -> bool:
+        kind = op.kind.data
+        if kind is BarrierKind.PIPE_ALL:
+            s.stamps = [add(st, SYNC, self.costs.pipe_barrier_us) for st in s.stamps]
+            return True
+        go, execute = self._shared(s, op)
+        if not execute:
+            return go
+        types = [c for c in self.cores if c in self.needs[op.ident]] if kind is BarrierKind.SYNC_ALL else [s.core]
+        cost = {BarrierKind.SYNC_ALL: self.costs.sync_all_us, BarrierKind.ALL_AIV: self.costs.barrier_all_aiv_us,
+                BarrierKind.ALL_AIC: self.costs.barrier_all_aic_us}[kind]
+        done = add(latest(st for c in types for st in self.cores[c].stamps), SYNC, cost)
+        arrive = done[0] - cost
+        for c in types:
+            state = self.cores[c]
+            state.stamps = [done] * len(state.stamps)
+            state.tail = [0.0] * len(state.tail)
+            self._span(c, "barrier", kind.value, arrive, done[0])
+        return True
+
+    def _block_of(self, core: CoreType, i: int) -> int:
+        return i // self.ratio if core is CoreType.AIV else i
+
+    def _set_flag(self, s: _Core, op: SetFlagOp) -> None:
+        s.stamps = [add(st, SYNC, self.costs.flag_set_us) for st in s.stamps]
+        mode = op.mode.data
+        target = s.core if mode != 2 else (CoreType.AIV if s.core is CoreType.AIC else CoreType.AIC)
+        blocks = self.sk.blocks.data
+        if mode == 2:
+            per_block: list[Stamp | None] = [None] * blocks
+            for i, st in enumerate(s.stamps):
+                b = self._block_of(s.core, i)
+                if b < blocks:
+                    old = per_block[b]
+                    per_block[b] = st if old is None or st[0] > old[0] else old
+            whole = latest(s.stamps)
+            credit = [st if st is not None else whole for st in per_block]
+        else:
+            credit = [latest(s.stamps)] * blocks
+        self.credits[(target, op.flag.data)].append(credit)
+
+    def _wait_flag(self, s: _Core, op: WaitFlagOp) -> bool:
+        queue = self.credits[(s.core, op.flag.data)]
+        if not queue:
+            return False
+        credit = queue.popleft()
+        blocks = len(credit)
+        s.stamps = [
+            add(later(st, credit[min(self._block_of(s.core, i), blocks - 1)]), SYNC, self.costs.flag_wait_us)
+            for i, st in enumerate(s.stamps)
+        ]
+        s.tail = [0.0] * len(s.tail)
+        done = max(st[0] for st in s.stamps)
+        self._span(s.core, "flag", f"wait flag {op.flag.data}", done - self.costs.flag_wait_us, done)
+        return True
+
+    def _early_wait(self, s: _Core, op: EarlyStartWaitOp) -> bool:
+        prevs = [c for c in _EARLY_CLASS[op.cfg.data // 4] if c in self.cores]
+        for prev in prevs:
+            if len(self.early_sets[prev]) <= self.early_used[(s.core, prev)]:
+                return False
+        credits = []
+        for prev in prevs:
+            credits.append(self.early_sets[prev][self.early_used[(s.core, prev)]])
+            self.early_used[(s.core, prev)] += 1
+        credit = latest(credits)
+        s.stamps = [
+            add(later(add(st, COMPUTE, -tail), credit), SYNC, self.costs.early_start_us)
+            for st, tail in zip(s.stamps, s.tail)
+        ]
+        s.tail = [0.0] * len(s.tail)
+        done = max(st[0] for st in s.stamps)
+        self._span(s.core, "early_start", "early-start", done - self.costs.early_start_us, done)
+        return True
+
+    def _preload(self, s: _Core, op: PreloadOp) -> None:
+        if op.kernel is None:
+            s.budget = float(ICACHE_UNITS[s.core] * 2048)
+            cores = range(len(s.stamps))
+        else:
+            s.warm[op.kernel.root_reference.data] += 1
+            cores = range(min(op.blocks.data, len(s.stamps)))  # type: ignore[union-attr]
+        for i in cores:
+            s.stamps[i] = add(s.stamps[i], DISPATCH, self.costs.preload_us)
+
+    def _span(self, core: CoreType, kind: str, label: str, start: float, end: float,
+              seq: int | None = None, stream: str | None = None) -> None:
+        self.spans.append(ProgramSpan(core, kind, label, start, end, seq, stream))
+

@@ -1,0 +1,195 @@
+"""The timeline as Chrome trace-event JSON (`OUT/timeline.json`), for ui.perfetto.dev.
+
+```json
+{"traceEvents": [
+   {"name": "process_name", "ph": "M", "pid": 2, "tid": 0, "args": {"name": "aclgraph"}},
+   {"name": "thread_name", "ph": "M", "pid": 2, "tid": 1, "args": {"name": "stream s0"}},
+   {"name": "rms_norm", "cat": "kernel", "ph": "X", "ts": 6.0, "dur": 3.74, "pid": 2, "tid": 1,
+    "args": {"seq": 3, "stream": "s0", "ready_us": 5.0}}, ...],
+ "displayTimeUnit": "ns",
+ "otherData": {"format": "skir.timeline", "version": 1, "model": "decode_layer", ...}}
+```
+
+One process per mode (1 eager, 2 aclgraph, 3 superkernel). Eager and aclgraph have a
+track per stream (eager also a `host` track: the host enqueueing each task); superkernel
+has a track per stream (SuperKernel launches, the tasks left unfused) and tracks per core
+type, `AIC` and `AIV`, holding each SuperKernel's sub-tasks and syncs (spans over the
+cores that ran them; overlapping spans go to extra lanes `AIV 2`, ... so that every track
+nests). Times are µs (`ts`, `dur`), rounded to 1 ns. `check_trace` validates a document against the trace-event format.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from skir.dialects.hardware import CoreType
+from skir.sim.modes import Comparison
+from skir.sim.report import NOTE
+
+FORMAT = "skir.timeline"
+VERSION = 1
+PIDS = {"eager": 1, "aclgraph": 2, "superkernel": 3}
+_CORE_TID = {CoreType.AIC: 1000, CoreType.AIV: 2000}
+
+
+def _us(x: float) -> float:
+    return round(x, 3)
+
+
+def _slice(name: str, cat: str, start: float, end: float, pid: int, tid: int, args: dict[str, Any]) -> dict[str, Any]:
+    ts = _us(start)
+    return {"name": name, "cat": cat, "ph": "X", "ts": ts, "dur": max(_us(_us(end) - ts), 0.0),
+            "pid": pid, "tid": tid, "args": args}
+
+
+def _meta(kind: str, pid: int, tid: int, **args: Any) -> dict[str, Any]:
+    return {"name": kind, "ph": "M", "pid": pid, "tid": tid, "args": args}
+
+
+def _lanes(spans: list[tuple[float, float, int]]) -> dict[int, int]:
+    """Index -> lane such that spans in one lane do not overlap (greedy by start)."""
+    ends: list[float] = []
+    lane_of: dict[int, int] = {}
+    for start, end, index in sorted(spans):
+        for lane, last in enumerate(ends):
+            if _us(last) <= _us(start):
+                ends[lane] = end
+                lane_of[index] = lane
+                break
+        else:
+            lane_of[index] = len(ends)
+            ends.append(end)
+    return lane_of
+
+
+def trace_events(cmp: Comparison, model: str, costs_source: str = "default") -> dict[str, Any]:
+    """The trace document of every simulated mode."""
+    events: list[dict[str, Any]] = []
+    for mode, run in cmp.runs.items():
+        pid = PIDS[mode]
+        events.append(_meta("process_name", pid, 0, name=mode))
+        events.append(_meta("process_sort_index", pid, 0, sort_index=pid))
+        if run.host:
+            events.append(_meta("thread_name", pid, 0, name="host"))
+            events.append(_meta("thread_sort_index", pid, 0, sort_index=0))
+            for stream, seq, start, end in run.host:
+                events.append(_slice(f"enqueue @{stream} seq {seq}", "host", start, end, pid, 0,
+                                     {"seq": seq, "stream": stream}))
+        streams: dict[str, int] = {}
+        for task in run.tasks:
+            streams.setdefault(task.stream, len(streams) + 1)
+        for stream, tid in streams.items():
+            events.append(_meta("thread_name", pid, tid, name=f"stream {stream}"))
+            events.append(_meta("thread_sort_index", pid, tid, sort_index=tid))
+        core_spans: dict[CoreType, list[tuple[float, float, dict[str, Any]]]] = {c: [] for c in CoreType}
+        for task in run.tasks:
+            if task.end <= task.start and task.kind in ("marker", "disabled"):
+                continue
+            args: dict[str, Any] = {"seq": task.seq, "stream": task.stream, "ready_us": _us(task.ready)}
+            events.append(_slice(task.name, task.kind, task.start, task.end, pid, streams[task.stream], args))
+            for p in task.program:
+                label = p.label if p.kind != "subtask" else f"{p.label} (seq {p.seq})"
+                core_spans[p.core].append((p.start, p.end, _slice(
+                    label, p.kind, p.start, p.end, pid, 0, {"superkernel": task.name, **(
+                        {"seq": p.seq, "stream": p.stream} if p.seq is not None else {})})))
+        for core, spans in core_spans.items():
+            if not spans:
+                continue
+            lanes = _lanes([(a, b, i) for i, (a, b, _) in enumerate(spans)])
+            for lane in sorted(set(lanes.values())):
+                tid = _CORE_TID[core] + lane
+                name = core.value.upper() + ("" if lane == 0 else f" {lane + 1}")
+                events.append(_meta("thread_name", pid, tid, name=name))
+                events.append(_meta("thread_sort_index", pid, tid, sort_index=tid))
+            for i, (_, _, event) in enumerate(spans):
+                event["tid"] = _CORE_TID[core] + lanes[i]
+                events.append(event)
+    other = {"format": FORMAT, "version": VERSION, "model": model, "costs": costs_source, "note": NOTE,
+             "time_unit": "us"}
+    return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+
+
+def dump_trace(doc: dict[str, Any]) -> str:
+    """Compact JSON, one event a line, final newline."""
+    lines = [json.dumps(e, separators=(",", ":")) for e in doc["traceEvents"]]
+    head = '{"traceEvents":[\n' + ",\n".join(lines) + "\n],\n"
+    tail = (f'"displayTimeUnit":{json.dumps(doc["displayTimeUnit"])},\n'
+            f'"otherData":{json.dumps(doc["otherData"], separators=(",", ":"))}}}\n')
+    return head + tail
+
+
+_PHASES = {"B", "E", "X", "i", "I", "C", "b", "n", "e", "s", "t", "f", "P", "O", "N", "D", "M", "R", "c"}
+_META = {"process_name": "name", "process_labels": "labels", "process_sort_index": "sort_index",
+         "thread_name": "name", "thread_sort_index": "sort_index"}
+
+
+def _is_num(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def check_trace(doc: Any) -> list[str]:
+    """Problems of a trace-event document (JSON object format); empty when it is valid.
+
+    Checks the keys and types each phase needs (`X`: name, ts >= 0, dur >= 0, pid, tid;
+    `B`/`E`/`i`: ts; `M`: a known metadata name with its argument), `displayTimeUnit`,
+    and that the complete events of one (pid, tid) nest (no partial overlap), as trace
+    viewers require.
+    """
+    problems: list[str] = []
+    if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
+        return ["the document must be an object with a traceEvents array"]
+    unit = doc.get("displayTimeUnit")
+    if unit is not None and unit not in ("ms", "ns"):
+        problems.append(f"displayTimeUnit must be 'ms' or 'ns', not {unit!r}")
+    if "otherData" in doc and not isinstance(doc["otherData"], dict):
+        problems.append("otherData must be an object")
+    tracks: dict[tuple[Any, Any], list[tuple[float, float, int]]] = {}
+    for i, e in enumerate(doc["traceEvents"]):
+        where = f"traceEvents[{i}]"
+        if not isinstance(e, dict):
+            problems.append(f"{where}: not an object")
+            continue
+        ph = e.get("ph")
+        if ph not in _PHASES:
+            problems.append(f"{where}: unknown phase {ph!r}")
+            continue
+        if not isinstance(e.get("name"), str) and ph != "E":
+            problems.append(f"{where}: name must be a string")
+        for key in ("pid", "tid"):
+            if key in e and not isinstance(e[key], int | str):
+                problems.append(f"{where}: {key} must be an integer or a string")
+        if "args" in e and not isinstance(e["args"], dict):
+            problems.append(f"{where}: args must be an object")
+        if "cat" in e and not isinstance(e["cat"], str):
+            problems.append(f"{where}: cat must be a string")
+        if ph == "M":
+            arg = _META.get(e.get("name"))  # type: ignore[arg-type]
+            if arg is None:
+                problems.append(f"{where}: unknown metadata event {e.get('name')!r}")
+            elif not isinstance(e.get("args"), dict) or arg not in e["args"]:
+                problems.append(f"{where}: {e['name']} needs args.{arg}")
+            if "pid" not in e:
+                problems.append(f"{where}: metadata needs pid")
+            continue
+        if not _is_num(e.get("ts")) or e["ts"] < 0:
+            problems.append(f"{where}: ts must be a number >= 0")
+            continue
+        if ph == "X":
+            if not _is_num(e.get("dur")) or e["dur"] < 0:
+                problems.append(f"{where}: a complete event needs dur >= 0")
+                continue
+            if "pid" not in e or "tid" not in e:
+                problems.append(f"{where}: a complete event needs pid and tid")
+                continue
+            tracks.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"], i))
+    for (pid, tid), spans in tracks.items():
+        stack: list[tuple[float, float, int]] = []
+        for start, end, i in sorted(spans, key=lambda s: (s[0], -s[1])):
+            while stack and stack[-1][1] <= start + 1e-9:
+                stack.pop()
+            if stack and end > stack[-1][1] + 1e-9:
+                problems.append(f"traceEvents[{i}]: overlaps traceEvents[{stack[-1][2]}] on pid {pid} tid {tid} "
+                                "without nesting")
+            stack.append((start, end, i))
+    return problems

@@ -1,0 +1,141 @@
+"""`--report`: the table, SK meta's profiling, the trace JSON, the charts, and failures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import skir
+from skir.sim import estimate
+from skir.sim.trace import check_trace, dump_trace, trace_events
+from skir.tools import sk_compile
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DECODE = str(EXAMPLES / "decode_layer.json")
+
+
+@pytest.fixture(scope="module")
+def decode_report() -> skir.sim.Report:  # type: ignore[name-defined]
+    result = skir.compile(DECODE)
+    return estimate(result.original, result.module)
+
+
+def test_the_trace_validates_against_the_trace_event_format(decode_report) -> None:  # type: ignore[no-untyped-def]
+    doc = json.loads(dump_trace(trace_events(decode_report.comparison, "decode_layer")))
+    assert check_trace(doc) == []
+    assert doc["otherData"]["format"] == "skir.timeline" and doc["otherData"]["version"] == 1
+    names = {(e["pid"], e["args"]["name"]) for e in doc["traceEvents"] if e["name"] == "process_name"}
+    assert names == {(1, "eager"), (2, "aclgraph"), (3, "superkernel")}
+    threads = {(e["pid"], e["args"]["name"]) for e in doc["traceEvents"] if e["name"] == "thread_name"}
+    assert {(2, "stream s0"), (2, "stream s1"), (3, "AIC"), (3, "AIV")} <= threads
+    assert not any(pid == 2 and name.startswith("AI") for pid, name in threads)
+    subtasks = [e for e in doc["traceEvents"] if e.get("cat") == "subtask"]
+    assert {e["args"]["seq"] for e in subtasks} >= {3, 4, 7, 9, 11, 12, 13, 14, 15, 16, 17, 18}
+
+
+@pytest.mark.parametrize(("event", "problem"), [
+    ({"name": "k", "ph": "X", "ts": 1, "pid": 1, "tid": 1}, "needs dur"),
+    ({"name": "k", "ph": "X", "ts": -1, "dur": 1, "pid": 1, "tid": 1}, "ts must be"),
+    ({"name": "k", "ph": "Q", "ts": 1}, "unknown phase"),
+    ({"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {}}, "needs args.name"),
+    ({"name": 3, "ph": "X", "ts": 1, "dur": 1, "pid": 1, "tid": 1}, "name must be a string"),
+])
+def test_the_checker_finds_malformed_events(event: dict, problem: str) -> None:
+    problems = check_trace({"traceEvents": [event]})
+    assert problems and problem in problems[0]
+
+
+def test_the_checker_finds_misnested_slices() -> None:
+    doc = {"traceEvents": [{"name": "a", "ph": "X", "ts": 0, "dur": 5, "pid": 1, "tid": 1},
+                           {"name": "b", "ph": "X", "ts": 3, "dur": 5, "pid": 1, "tid": 1},
+                           {"name": "c", "ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]}
+    problems = check_trace(doc)
+    assert len(problems) == 1 and "without nesting" in problems[0]
+    assert check_trace({"events": []}) and check_trace({"traceEvents": [], "displayTimeUnit": "s"})
+
+
+def test_the_charts_are_pngs(decode_report) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("matplotlib")
+    from skir.sim.charts import gantt_png, modes_png
+
+    for data in (gantt_png(decode_report.comparison, "decode_layer"),
+                 modes_png(decode_report.comparison, "decode_layer")):
+        assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+        assert b"Software" not in data and b"tIME" not in data
+
+
+def test_sk_compile_report_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out"
+    assert sk_compile.main([DECODE, "-o", str(out), "--report"]) == 0
+    printed = capsys.readouterr().out
+    assert "decode_layer_sk0" in printed and "before us" in printed and "lower bound" in printed
+    for mode in ("eager", "aclgraph", "superkernel"):
+        assert f"  {mode} " in printed
+    assert (out / "README.txt").read_text() == printed
+    for name in ("timeline.json", "timeline.png", "modes.png"):
+        assert (out / name).stat().st_size > 1000
+    meta = json.loads((out / "sk_meta.json").read_text())
+    profiling = meta["profiling"]
+    assert profiling["costs"] == "default"
+    assert set(profiling["modes"]) == {"eager", "aclgraph", "superkernel"}
+    sk = profiling["superkernels"][0]
+    assert sk["name"] == "decode_layer_sk0" and sk["members"] == 12
+    assert sk["lower_bound_us"] <= sk["after_us"] < sk["before_us"]
+    bound = profiling["lower_bound"]["lower_bound_us"]
+    assert all(m["makespan_us"] >= bound for m in profiling["modes"].values())
+    assert check_trace(json.loads((out / "timeline.json").read_text())) == []
+    again = tmp_path / "again"
+    assert sk_compile.main([DECODE, "-o", str(again), "--report", "-q"]) == 0
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert path.read_bytes() == (again / path.relative_to(out)).read_bytes(), path.name
+
+
+def test_without_report_sk_meta_is_unchanged(tmp_path: Path) -> None:
+    assert sk_compile.main([DECODE, "-o", str(tmp_path / "plain"), "-q"]) == 0
+    assert sk_compile.main([DECODE, "-o", str(tmp_path / "rep"), "-q", "--report"]) == 0
+    plain = json.loads((tmp_path / "plain" / "sk_meta.json").read_text())
+    rep = json.loads((tmp_path / "rep" / "sk_meta.json").read_text())
+    assert "profiling" not in plain
+    rep.pop("profiling")
+    assert rep == plain
+    assert not (tmp_path / "plain" / "timeline.json").exists()
+
+
+def test_a_costs_file_is_named_in_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    costs = tmp_path / "slow.json"
+    costs.write_text(json.dumps({"format": "skir.sim.costs", "version": 1, "parameters": {"dispatch_gap_us": 3}}))
+    assert sk_compile.main([DECODE, "-o", str(tmp_path / "o"), "--costs", str(costs)]) == 0
+    assert "costs from slow.json" in capsys.readouterr().out
+    profiling = json.loads((tmp_path / "o" / "sk_meta.json").read_text())["profiling"]
+    assert profiling["costs"] == "slow.json" and profiling["parameters"]["dispatch_gap_us"] == 3.0
+
+
+def test_a_bad_costs_file_fails_with_exit_1_and_writes_nothing(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    costs = tmp_path / "bad.json"
+    costs.write_text('{"format": "skir.sim.costs", "version": 1, "parameters": {"gap_us": 1}}')
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    assert sk_compile.main([DECODE, "-o", str(out), "--report", "--costs", str(costs)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.json: parameters.gap_us: unknown cost parameter" in err
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "out"]
+
+
+def test_without_matplotlib_the_trace_is_still_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import skir.sim.charts
+
+    monkeypatch.setattr(skir.sim.charts, "have_matplotlib", lambda: False)
+    out = tmp_path / "out"
+    assert sk_compile.main([str(EXAMPLES / "chain.mlir"), "-o", str(out), "--report"]) == 0
+    printed = capsys.readouterr().out
+    assert "pip install 'skir[report]'" in printed
+    assert (out / "timeline.json").exists()
+    assert not (out / "timeline.png").exists() and not (out / "modes.png").exists()
