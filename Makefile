@@ -39,6 +39,7 @@ test: lit pytest
 bench: venv
 	$(BIN)/python tools/bench_compile.py
 	$(BIN)/python tools/bench_sync.py
+	$(BIN)/python tools/bench_schedule.py
 
 clean:
 	rm -rf out build *.egg-info test/filecheck/**/Output
