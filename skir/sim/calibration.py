@@ -8,8 +8,9 @@ synthetic 6-scope MoE-like model (`moe6_model()`) whose summed device op time un
 aclgraph is 407.5 µs with the parameter set `calibration_moe6.json`, and under which skir's
 SuperKernels bring it (kernel and SuperKernel tasks, `Simulation.device_op_time`) to
 384.8 µs (-5.57 %). The set differs from the defaults in the instruction-cache miss only (the
-one parameter fitted, to 0.001 µs/KiB); the durations below were scaled once, together
-with that fit, so that the original sums to the published 407.5 µs. `test/unit/test_sim_calibration.py` checks it.
+one parameter fitted, to 0.037 µs/KiB instead of 0.05); the durations below were scaled once,
+together with that fit, so that the original sums to the published 407.5 µs.
+`test/unit/test_sim_calibration.py` checks it.
 
 Per scope (`layerL`), stream s0 runs the routed experts and s1 the shared expert:
 
