@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
+from skir.api import the_model
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
-from skir.errors import SkirError
 from skir.sim.bound import Bound, model_bound, superkernel_bound
 from skir.sim.costs import Costs, default_costs
 from skir.sim.engine import MODES, Simulation, TaskSpan, durations_of, simulate
@@ -25,12 +25,7 @@ from skir.sim.stamp import breakdown
 
 
 def _model(module: ModuleOp | ModelOp) -> ModelOp:
-    if isinstance(module, ModelOp):
-        return module
-    found = [op for op in module.ops if isinstance(op, ModelOp)]
-    if len(found) != 1:
-        raise SkirError(f"expected exactly one aclgraph.model, found {len(found)}")
-    return found[0]
+    return module if isinstance(module, ModelOp) else the_model(module)
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
+from skir.api import the_model
 from skir.dialects.aclgraph import (
     DisabledOp,
     LaunchSkOp,
@@ -49,6 +50,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
+from skir.hostsim.from_ir import entry_buffers
 
 FORMAT = "skir.rewrite_plan"
 VERSION = 1
@@ -71,19 +73,9 @@ def slot_action(task: TaskOp) -> dict[str, Any]:
     raise SkirError(f"sk-plan: a rewritten slot holds '{task.name}', which no runtime action makes")
 
 
-def _workspaces(module: ModuleOp) -> list[dict[str, Any]]:
-    """(SuperKernel, slot, use, bytes) of the buffers each entry needs besides its params and cells."""
-    from skir.hostsim.from_ir import entry_buffers
-
-    return entry_buffers(module)
-
-
 def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
     """The rewrite plan of a compiled module; `meta` is its SK meta (`skir.targets.sk_meta`)."""
-    models = [op for op in module.ops if isinstance(op, ModelOp)]
-    if len(models) != 1:
-        raise SkirError(f"sk-plan: expected exactly one aclgraph.model, found {len(models)}")
-    model = models[0]
+    model = the_model(module)
     cells_used: set[str] = set()
     slots = []
     for stream in model.body.block.ops:
@@ -109,7 +101,7 @@ def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
         "version": VERSION,
         "model": model.sym_name.data,
         "cells": cells,
-        "workspaces": _workspaces(module),
+        "workspaces": entry_buffers(module),
         "slots": slots,
         "update": {"slots": len(slots), "changed": sum(s["action"] != "keep" for s in slots)},
         "superkernels": superkernels,

@@ -64,6 +64,30 @@ def test_kernel_type_by_op_class() -> None:
                if ty != "aiv_only")
 
 
+def test_graphs_with_leaf_modules_read_their_parameters() -> None:
+    from torch.fx.passes.shape_prop import ShapeProp
+
+    from skir.frontends.torch import graph_model
+
+    class Leaf(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = torch.nn.Linear(16, 8)
+            self.norm = torch.nn.LayerNorm(8)
+
+        def forward(self, x: Any) -> Any:
+            return self.norm(self.fc(x))
+
+    traced = torch.fx.symbolic_trace(Leaf())  # nn modules stay call_module nodes
+    ShapeProp(traced).propagate(torch.randn(4, 16))
+    model = graph_model(traced, "leaf")
+    (_, fc), (_, norm) = kernel_tasks(model)
+    assert fc["args"] == ["input.x", "param.fc.weight", "param.fc.bias", "fc.out"]
+    assert model["kernels"][fc["kernel"]]["kernel_type"] == "mix_aic_1_2"
+    assert norm["kernel"] == "layer_norm" and norm["args"][1:3] == ["param.norm.weight", "param.norm.bias"]
+    assert model["buffers"]["param.fc.weight"] == 16 * 8 * 4
+
+
 def test_bigger_tensors_get_more_blocks_and_time() -> None:
     class Scale(torch.nn.Module):
         def forward(self, x: Any) -> Any:

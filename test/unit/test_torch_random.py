@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 import pytest
@@ -39,7 +40,7 @@ class Program(torch.nn.Module):
         values = [x]
         for op, i, j, stream, scope in self.steps:
             a, b = values[-1 - i % len(values)], values[-1 - j % len(values)]
-            with skir.stream(stream), (skir.super_kernel_scope(scope) if scope != "" else _nothing()):
+            with skir.stream(stream), (skir.super_kernel_scope(scope) if scope != "" else nullcontext()):
                 if op in UNARY:
                     values.append(UNARY[op](a))
                 elif op in BINARY:
@@ -47,14 +48,6 @@ class Program(torch.nn.Module):
                 else:
                     values.append(self.fc(a))
         return values[-1]
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
