@@ -26,7 +26,7 @@ from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap
-from skir.passes.common import FAIL_ATTR
+from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import pipeline_passes
 
 
@@ -109,6 +109,28 @@ class Unfused:
     seq: int
     kernel: str
     reason: str
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class CutInfo:
+    """Where formation closed a SuperKernel for a reason that has a detail (the trigger task)."""
+
+    stream: str
+    seq: int
+    reason: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class SkWarning:
+    """A warning about a SuperKernel (`unreset_event`: an event epoch with no closing reset
+    crosses its boundary, so the cell that replaces the event ends the model at 1)."""
+
+    superkernel: str
+    warning: str
+    event: str
+    cell: str
 
 
 @dataclass
@@ -116,6 +138,8 @@ class CompileResult:
     module: ModuleOp
     superkernels: list[SuperKernelInfo]
     fail_reasons: list[Unfused]
+    cuts: list[CutInfo] = field(default_factory=list)
+    warnings: list[SkWarning] = field(default_factory=list)
     outputs: dict[str, Path] = field(default_factory=dict)
     """Product name (path relative to the output folder) -> path written."""
     emulation: list[Any] = field(default_factory=list)
@@ -156,11 +180,15 @@ def run_pipeline(
             raise SkirError(located_message(err)) from None
 
 
-def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused]]:
-    """The SuperKernels and unfused kernels of a compiled module."""
+def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused], list[CutInfo], list[SkWarning]]:
+    """The SuperKernels, unfused kernels, detailed cuts and warnings of a compiled module."""
+    from skir.analysis.original import unreset_cells
+    from skir.dialects.superkernel import LockOp
+
     model = the_model(module)
-    superkernels = []
-    unfused = []
+    superkernels, unfused, cuts, warnings = [], [], [], []
+    sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
+    unreset = unreset_cells(model) if sks else {}
     for op in model.body.block.ops:
         if isinstance(op, SuperKernelOp):
             members = tuple(
@@ -168,14 +196,20 @@ def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused]]:
                 for s in op.subtasks()
             )
             superkernels.append(SuperKernelInfo(op.sym_name.data, op.type.value, op.blocks.data, members))
+            cells = dict.fromkeys(lk.cell.root_reference.data for lk in op.program() if isinstance(lk, LockOp))
+            warnings += [SkWarning(op.sym_name.data, "unreset_event", unreset[c], c) for c in cells if c in unreset]
         elif isinstance(op, StreamOp):
             for task in op.body.block.ops:
                 reason = task.attributes.get(FAIL_ATTR)
                 if isinstance(task, LaunchOp) and reason is not None:
-                    unfused.append(
-                        Unfused(op.sym_name.data, task.seq.data, task.kernel.root_reference.data, reason.data)  # type: ignore
-                    )
-    return superkernels, unfused
+                    detail = task.attributes.get(FAIL_DETAIL_ATTR)
+                    unfused.append(Unfused(op.sym_name.data, task.seq.data, task.kernel.root_reference.data,
+                                           reason.data, detail.data if detail is not None else None))  # type: ignore
+                cut, why = task.attributes.get(CUT_ATTR), task.attributes.get(CUT_DETAIL_ATTR)
+                if cut is not None and why is not None:
+                    cuts.append(CutInfo(op.sym_name.data, task.seq.data, cut.data, why.data))  # type: ignore
+    cuts.sort(key=lambda c: c.seq)
+    return superkernels, unfused, cuts, warnings
 
 
 def compile(
@@ -215,8 +249,8 @@ def compile(
     module = load_model(model)
     original = module.clone()
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
-    superkernels, unfused = summarize(module)
-    result = CompileResult(module, superkernels, unfused, original=original)
+    superkernels, unfused, cuts, warnings = summarize(module)
+    result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
     if check:
         from skir.analysis.sk_check import check_module
 

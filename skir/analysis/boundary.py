@@ -6,7 +6,9 @@ Given the SuperKernels (members and per-stream ranges), plan:
   dependencies) and which are *converted* (an end inside, an end outside: the whole epoch
   moves to a new cell — outside records `value_write 1`, outside waits `value_wait eq 1`,
   the closing reset `value_write 0`; inside records an in-kernel notify, inside waits an
-  in-kernel lock wait). A converted epoch needs its closing reset.
+  in-kernel lock wait). An epoch without a closing reset is converted all the same: the
+  SuperKernel resets the lock when every wait of the epoch is inside it, else the cell ends
+  at 1, as the event stays recorded in the original model (`unreset`, SK meta warns).
 - front waits (another member stream's prefix must finish before the launch) and back
   blocks (its suffix must wait for the SuperKernel), each on a new cell;
 - one action per slot of every range: the launch, `value_write`/`value_wait`, or disable.
@@ -72,6 +74,8 @@ class RewritePlan:
     cells: list[str]
     failures: dict[int, str]
     """SuperKernel index -> why it cannot be rewritten (resource_insufficient)."""
+    unreset: list[tuple[str, str]] = field(default_factory=list)
+    """(cell, event) of converted epochs without a closing reset whose cell ends at 1."""
 
 
 def _is_spare(op: object) -> bool:
@@ -88,6 +92,7 @@ class _Planner:
         self.outside: dict[int, tuple[str, str, int]] = {}
         self.used: set[int] = set()
         self.resets: set[tuple[int, str]] = set()
+        self.unreset: list[tuple[str, str]] = []
 
     def new_cell(self, base: str) -> str:
         name, i = base, 1
@@ -117,7 +122,7 @@ class _Planner:
         for p in plans:
             if p.index not in self.failures:
                 self._slots(p)
-        return RewritePlan(plans, self.outside, self.cells, self.failures)
+        return RewritePlan(plans, self.outside, self.cells, self.failures, self.unreset)
 
     # ---- events ----------------------------------------------------------------------
 
@@ -128,11 +133,9 @@ class _Planner:
             return
         if len(touched) == 1 and all(n in inside for n in ends):
             return  # inner: record and waits inside one SuperKernel
-        if epoch.reset is None or not epoch.single_record:
+        if not epoch.single_record:  # a breaker: never inside a range
             for index in touched:
-                self.failures.setdefault(
-                    index, f"event @{epoch.event} crosses the boundary but its epoch has no closing reset"
-                )
+                self.failures.setdefault(index, f"event @{epoch.event} has several records in one epoch")
             return
         cell = self.new_cell(f"{epoch.event}_cell")
         record = epoch.records[0]
@@ -150,7 +153,12 @@ class _Planner:
                 if (p.index, cell) not in self.resets and all(inside.get(w) is p for w in epoch.waits):
                     self.resets.add((p.index, cell))
                     p.locks.append(LockOp("reset", cell, owner=member))
-        self.outside[epoch.reset] = ("value_write", cell, 0)
+        if epoch.reset is not None:
+            self.outside[epoch.reset] = ("value_write", cell, 0)
+        elif not any(lk.kind == "reset" and lk.cell == cell for p in touched.values() for lk in p.locks):
+            # (e): no visible closing reset, and a waiter outside the SuperKernel still needs the
+            # cell: it ends at 1, as the event stays recorded in the original model.
+            self.unreset.append((cell, epoch.event))
 
     def _before_launch(self, p: SkPlan, record: int, inside: dict[int, SkPlan]) -> bool:
         """Whether an outside `record` happens before the host stream's first member (so before

@@ -45,11 +45,12 @@ from skir.analysis.scopes import (
     task_options,
 )
 from skir.analysis.sk_program import class_types, program_steps, queue_nodes
-from skir.analysis.superkernel_shape import Demand, SkShape, shape_with_options
+from skir.analysis.range_join import joined_range
+from skir.analysis.superkernel_shape import Demand, ShapeMismatch, SkShape, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, core_class, core_demand
+from skir.dialects.aclgraph_enums import core_class, core_demand
 from skir.errors import SkirError
 from skir.options import SkOptions
 
@@ -61,12 +62,18 @@ class FormedSk:
     label: Label
     options: SkOptions
     members: list[int]
+    """In the order formation took them (a topological order of hb); seq order once formed."""
     ranges: dict[int, tuple[int, int]]
-    """Stream -> (first member node, last member node) on it."""
+    """Stream -> (first, last) task of its range: the members there, the event tasks and spare
+    slots between them, and the boundary events that joined (docs/design.md §3 (e'))."""
     shape: SkShape
     demand_of_members: Demand = field(default_factory=Demand)
-    batch: frozenset[tuple[bool, int]] = frozenset()
-    """(is aiv class, blocks) of the batch-mode members: each must cover its cores."""
+    seqs: tuple[int, int] = (0, 0)
+    """The lowest and highest member seq (fences between them close the SuperKernel)."""
+    start: int = -1
+    """The candidate that started it (the trigger of the cut before it, if any)."""
+    closed_by: Cut | None = None
+    """The cut that closed it (None: the end of its label group)."""
     waits: list[int] = field(default_factory=list)
     """Event waits inside the ranges."""
     queue: bool = False
@@ -76,6 +83,7 @@ class FormedSk:
 
     @property
     def first(self) -> int:
+        """The member with the lowest seq (its stream is the host)."""
         return self.members[0]
 
     def demand(self) -> tuple[int, int]:
@@ -84,10 +92,12 @@ class FormedSk:
 
 @dataclass(frozen=True)
 class Cut:
-    """Where formation closed a SuperKernel: the reason (None: a plain breaker) and the trigger task."""
+    """Where formation closed a SuperKernel: the reason (None: a plain breaker), the trigger
+    task and, for some reasons, a detail (`syncall_block_mismatch`: the mismatch)."""
 
     reason: FailReason | None
     trigger: int
+    detail: str | None = None
 
 
 @dataclass
@@ -146,13 +156,16 @@ class Former:
 
     def run(self) -> Formation:
         groups: dict[Label, list[int]] = defaultdict(list)
-        for n in self.graph.by_seq:
+        for n in self.hb.seq_order:
             if self.candidate[n]:
                 groups[self.scopes.label[n]].append(n)  # type: ignore[index]
         formed: list[FormedSk] = []
         for label, nodes in sorted(groups.items(), key=lambda item: self.graph.seq[item[1][0]]):
             formed.extend(self._form_group(label, nodes))
+        for sk in formed:
+            sk.members.sort(key=self.graph.seq.__getitem__)
         kept = self._drop_singles(formed)
+        kept = self._join_boundaries(kept)
         kept = self._final_deadlock_check(kept)
         kept = self._resource_check(kept)
         kept = self._strict_scope_check(kept)
@@ -160,76 +173,81 @@ class Former:
         return Formation(kept, self.fail, self.cuts, self.scopes)
 
     def _form_group(self, label: Label, nodes: list[int]) -> list[FormedSk]:
+        """Greedy formation over one label group, `nodes` in a topological order of hb."""
         options = task_options(self.graph, self.scopes, self.base, nodes[0])
         fences = self.runs.fences.get(label, [])
         out: list[FormedSk] = []
         current: FormedSk | None = None
         for c in nodes:
             if current is not None:
-                reason, closes = self._check(current, c, options, fences)
+                reason, detail, closes = self._check(current, c, options, fences)
                 if not closes:
                     continue
-                self.cuts.append(Cut(reason, c))
+                current.closed_by = Cut(reason, c, detail)
+                self.cuts.append(current.closed_by)
                 out.append(current)
             current = self._start(label, options, c)
         if current is not None:
             out.append(current)
         return out
 
-    def _start(self, label: Label, options: SkOptions, c: int) -> FormedSk:
-        demand = Demand().add(self.kernel_of[c].type, self.graph.ops[c].blocks.data)  # type: ignore[attr-defined]
-        shape = shape_with_options(demand, options, self.cores)
-        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, shape, demand, self._batch_key(c),
+    def _start(self, label: Label, options: SkOptions, c: int) -> FormedSk | None:
+        demand = self._add_demand(Demand(), c)
+        shape = launch_shape(demand, options, self.cores)
+        if isinstance(shape, ShapeMismatch):  # only under debug-aic-num / debug-aiv-num
+            self.fail[c] = (FailReason.SYNCALL_BLOCK_MISMATCH, shape.detail)
+            return None
+        seq = self.graph.seq[c]
+        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, shape, demand, (seq, seq), c,
                         early=has_early_start(self.kernel_of[c]))
 
-    def _batch_key(self, n: int) -> frozenset[tuple[bool, int]]:
+    def _add_demand(self, demand: Demand, n: int) -> Demand:
         kernel = self.kernel_of[n]
-        if not kernel.is_batch:
-            return frozenset()
-        blocks = self.graph.ops[n].blocks.data  # type: ignore[attr-defined]
-        return frozenset({(core_class(kernel.type) is CoreClass.AIV, blocks)})
+        return demand.add(kernel.type, self.graph.ops[n].blocks.data,  # type: ignore[attr-defined]
+                          exact=kernel.needs_exact_blocks)
 
-    def _check(self, sk: FormedSk, c: int, options: SkOptions, fences: list[int]) -> tuple[FailReason | None, bool]:
-        """(reason, closes): add `c` to `sk` when it breaks no rule, else say why `sk` closes."""
+    def _check(self, sk: FormedSk, c: int, options: SkOptions,
+               fences: list[int]) -> tuple[FailReason | None, str | None, bool]:
+        """(reason, detail, closes): add `c` to `sk` when it breaks no rule, else say why `sk` closes."""
         g = self.graph
         s = g.stream_of[c]
         if s in sk.ranges:
             last = sk.ranges[s][1]
             if self.runs.run_of[last] != self.runs.run_of[c]:
-                return self._breaker_reason(last, c), True
+                return self._breaker_reason(last, c), None, True
+        lo, hi = min(sk.seqs[0], g.seq[c]), max(sk.seqs[1], g.seq[c])
         if fences:
-            i = bisect.bisect_right(fences, g.seq[sk.first])
-            if i < len(fences) and fences[i] < g.seq[c]:
-                return FailReason.DEFAULT_NODE, True
+            i = bisect.bisect_right(fences, lo)
+            if i < len(fences) and fences[i] < hi:
+                return FailReason.DEFAULT_NODE, None, True
         ranges = dict(sk.ranges)
         ranges[s] = (ranges[s][0], c) if s in ranges else (c, c)
         witness = self._close_ranges(ranges, sk.label)
         if witness is not None:
-            return witness, True
+            return witness, None, True
         after_all = self._after_all(sk, c)
         if options.stream_fusion == 0 and not after_all:
-            return FailReason.STREAM_FUSION_OFF, True
+            return FailReason.STREAM_FUSION_OFF, None, True
         early = has_early_start(self.kernel_of[c])
         if (early or sk.early) and (sk.queue or not after_all):
             # A queue SuperKernel has no early-start handshake to consume the kernel's own set.
-            return FailReason.STREAM_FUSION_OFF, True
-        demand = sk.demand_of_members.add(self.kernel_of[c].type, g.ops[c].blocks.data)  # type: ignore[attr-defined]
-        shape = shape_with_options(demand, options, self.cores)
-        batch = sk.batch | self._batch_key(c)
-        if not options.feed_sync_all and not _batch_covers(batch, shape):
-            return FailReason.SYNCALL_BLOCK_MISMATCH, True
+            return FailReason.STREAM_FUSION_OFF, None, True
+        demand = self._add_demand(sk.demand_of_members, c)
+        shape = launch_shape(demand, options, self.cores)
+        if isinstance(shape, ShapeMismatch):
+            return FailReason.SYNCALL_BLOCK_MISMATCH, shape.detail, True
         waits = [*sk.waits, *self._new_waits(sk.ranges, ranges)]
         if self._deadlock(ranges, waits, shape, None):
-            return FailReason.DEADLOCK, True
+            return FailReason.DEADLOCK, None, True
         sk.members.append(c)
         sk.ranges = ranges
         sk.shape = shape
         sk.demand_of_members = demand
-        sk.batch = batch
+        sk.seqs = (lo, hi)
         sk.waits = waits
         sk.queue = sk.queue or not after_all
         sk.early = sk.early or early
-        return None, False
+        return None, None, False
 
     def _breaker_reason(self, last: int, c: int) -> FailReason | None:
         for n in range(last + 1, c):
@@ -365,16 +383,45 @@ class Former:
 
     def _drop_singles(self, formed: list[FormedSk]) -> list[FormedSk]:
         """A SuperKernel of one kernel is dropped: the reason of the cut beside it, else single_task."""
-        cut_at = {cut.trigger: cut.reason for cut in self.cuts}
+        cut_at = {cut.trigger: cut for cut in self.cuts}
         kept = []
-        for i, sk in enumerate(formed):
+        for sk in formed:
             if len(sk.members) > 1:
                 kept.append(sk)
                 continue
             (n,) = sk.members
-            after = cut_at.get(formed[i + 1].first) if i + 1 < len(formed) else None
-            self.fail[n] = (after or cut_at.get(n) or FailReason.SINGLE_TASK, None)
+            after = sk.closed_by
+            cut = after if after is not None and after.reason is not None else cut_at.get(n)
+            if cut is not None and cut.reason is not None:
+                self.fail[n] = (cut.reason, cut.detail)
+            else:
+                self.fail[n] = (FailReason.SINGLE_TASK, None)
         return kept
+
+    def _join_boundaries(self, formed: list[FormedSk]) -> list[FormedSk]:
+        """Let the boundary events of each non-host member stream join the range (docs/design.md
+        §3 (e'), `skir.analysis.range_join`); joined waits that would make an in-kernel wait
+        starve for cores stay outside (they get a front wait)."""
+        g = self.graph
+        used: set[int] = set()
+        for sk in formed:
+            for lo, hi in sk.ranges.values():
+                used.update(range(lo, hi + 1))
+        for sk in formed:
+            host = g.stream_of[sk.first]
+
+            def grown(with_waits: bool, sk: FormedSk = sk, host: int = host) -> dict[int, tuple[int, int]]:
+                return {s: r if s == host else joined_range(g, self.runs, r[0], r[1], used, with_waits)
+                        for s, r in sk.ranges.items()}
+
+            ranges = grown(True)
+            waits = [*sk.waits, *self._new_waits(sk.ranges, ranges)]
+            if len(waits) > len(sk.waits) and self._deadlock(ranges, waits, sk.shape, None):
+                ranges, waits = grown(False), sk.waits
+            for s, (lo, hi) in ranges.items():
+                used.update(range(lo, hi + 1))
+            sk.ranges, sk.waits = ranges, waits
+        return formed
 
     def drop(self, sk: FormedSk, reason: FailReason, detail: str | None = None) -> None:
         for n in sk.members:
@@ -451,19 +498,6 @@ class Former:
                     if other == label and isinstance(self.graph.ops[n], LaunchOp):
                         self.fail[n] = (FailReason.IN_UNFUSIBLE_SCOPE, "bypass")
         return kept
-
-
-def _batch_covers(batch: frozenset[tuple[bool, int]], shape: SkShape) -> bool:
-    """Whether every batch-mode member (is aiv class, blocks) runs on all cores of its types.
-
-    aiv class: blocks == SK blocks x AIVs per block; aic and mix: blocks == SK blocks (a 1:1
-    member's aiv half runs on both AIVs of a block under a 1:2 SuperKernel).
-    """
-    for aiv, blocks in batch:
-        want = shape.blocks * shape.aiv_per_block if aiv else shape.blocks
-        if blocks != want:
-            return False
-    return True
 
 
 class _RangeSet:

@@ -16,6 +16,7 @@ hb.order          # a topological order of the tasks
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 
 import numpy as np
@@ -54,6 +55,15 @@ class HappensBefore:
         out = self.rows[row].copy() if row >= 0 else np.full(len(g.streams), -1, dtype=np.int64)
         out[g.stream_of[n]] = g.pos[n]
         return out
+
+    @property
+    def seq_order(self) -> list[int]:
+        """The topological order of happens-before that takes the lowest seq among the ready
+        tasks (formation visits candidates in it, docs/design.md §3): seq where it agrees with
+        hb, moved only where a wait was captured before the record it waits for."""
+        if self._seq_order is None:
+            self._seq_order = _lowest_seq_first(self.graph)
+        return self._seq_order
 
     def first_after(self, n: int) -> np.ndarray:
         """For each stream, the first position that happens after or at node `n` (stream length: none)."""
@@ -123,6 +133,7 @@ class HappensBefore:
         lists = [list(g.stream_nodes(s)) for s in range(len(g.streams))]
         self.rows, self.join_row = _vector_clocks(lists, self.order, g.cross_pred, len(g))
         self._desc: tuple[np.ndarray, np.ndarray] | None = None
+        self._seq_order: list[int] | None = None
         self._lengths = np.array([len(nodes) for nodes in lists], dtype=np.int64)
 
     def _descendant_clocks(self) -> tuple[np.ndarray, np.ndarray]:
@@ -130,6 +141,33 @@ class HappensBefore:
         g = self.graph
         lists = [list(reversed(g.stream_nodes(s))) for s in range(len(g.streams))]
         return _vector_clocks(lists, self.order[::-1], g.cross_succ, len(g))
+
+
+def _lowest_seq_first(g: TaskGraph) -> list[int]:
+    """Kahn's algorithm with the ready tasks in a heap keyed by seq. A task is ready only when
+    its stream predecessor is done, so the heap holds at most one task per stream."""
+    indegree = [0 if p == 0 else 1 for p in g.pos]
+    for b, preds in g.cross_pred.items():
+        indegree[b] += len(preds)
+    seq = g.seq
+    ready = [(seq[n], n) for n in range(len(g)) if indegree[n] == 0]
+    heapq.heapify(ready)
+    stream_end = [g.start[s + 1] for s in g.stream_of]
+    cross_succ = g.cross_succ
+    order: list[int] = []
+    while ready:
+        _, n = heapq.heappop(ready)
+        order.append(n)
+        m = n + 1
+        if m < stream_end[n]:
+            indegree[m] -= 1
+            if indegree[m] == 0:
+                heapq.heappush(ready, (seq[m], m))
+        for m in cross_succ.get(n, ()):
+            indegree[m] -= 1
+            if indegree[m] == 0:
+                heapq.heappush(ready, (seq[m], m))
+    return order
 
 
 def _vector_clocks(

@@ -30,3 +30,37 @@ def original_model(model: ModelOp) -> ModelOp:
             body.add_op(op.clone())
     soc = model.soc.data if model.soc is not None else None
     return ModelOp(model.sym_name.data, model.aic_cores.data, model.aiv_cores.data, Region(body), soc)
+
+
+def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, str]:
+    """Cells of a rewritten `model` that end the model at 1 by design (docs/design.md §3 (e)),
+    mapped to their event: each converts an event epoch with no closing reset, and nothing
+    resets it (no `value_write 0`, no SuperKernel `sk.reset_lock`), because a waiter outside
+    the SuperKernel still needs it, as the event stays recorded in the original. The epochs
+    are the original model's (rebuilt from `model` unless given), so a rewrite that dropped a
+    reset's `value_write 0` is not excused."""
+    from skir.analysis.task_graph import TaskGraph
+    from skir.dialects.aclgraph import ValueWaitOp, ValueWriteOp
+    from skir.dialects.superkernel import ResetLockOp, SuperKernelOp
+
+    graph = TaskGraph(original if original is not None else original_model(model))
+    node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
+    found: dict[str, str] = {}
+    reset: set[str] = set()
+    for op in model.body.block.ops:
+        if isinstance(op, SuperKernelOp):
+            reset.update(lk.cell.root_reference.data for lk in op.program() if isinstance(lk, ResetLockOp))
+        if not isinstance(op, StreamOp):
+            continue
+        for task in op.body.block.ops:
+            if not isinstance(task, ValueWriteOp | ValueWaitOp):
+                continue
+            cell = task.cell.root_reference.data
+            if isinstance(task, ValueWriteOp) and task.value.data == 0:
+                reset.add(cell)
+            if "was_kind" not in task.properties:
+                continue
+            epoch = graph.epoch_of.get(node_of_seq.get(task.seq.data, -1))
+            if epoch is not None and epoch.reset is None:
+                found[cell] = epoch.event
+    return {cell: event for cell, event in found.items() if cell not in reset}

@@ -35,7 +35,7 @@ from skir.errors import TaskVerifyException, task_path
 _UNIT = UnitAttr()
 
 _KERNEL_CLAUSES = (
-    "batch", "not_sk_capable", "early_start", "dcci", "code_bytes", "sk_symbol", "split_copies",
+    "batch", "block_dim_scale_up", "not_sk_capable", "early_start", "dcci", "code_bytes", "sk_symbol", "split_copies",
     "sync_flags",
 )
 # kernel clause -> ((label, property), ...) for the flag-list clauses
@@ -85,7 +85,8 @@ class KernelOp(_SymbolDecl):
 
     Clauses after the kernel type, each optional and printed in this order:
     `params(<role>, ...)` or `params N` (no roles), `batch` (sched mode: all blocks
-    co-resident), `not_sk_capable`, `early_start(set, wait)` (the kernel runs the
+    co-resident), `block_dim_scale_up` (a batch kernel that tolerates running on more
+    blocks than it asked for, the vendor's cap bit 4), `not_sk_capable`, `early_start(set, wait)` (the kernel runs the
     early-start handshake itself), `dcci(before, after, disable)`, `code_bytes N`,
     `sk_symbol "name"` (default `<kernel>_middle`), `split_copies N`, `sync_flags [ids]`
     (cross-core flag ids the kernel uses itself).
@@ -97,6 +98,7 @@ class KernelOp(_SymbolDecl):
     params = opt_prop_def(ArrayAttr[ParamRoleAttr])
     param_count = opt_prop_def(IntAttr)
     sched_mode = opt_prop_def(SchedModeAttr)
+    block_dim_scale_up = opt_prop_def(UnitAttr)
     not_sk_capable = opt_prop_def(UnitAttr)
     early_start_set = opt_prop_def(UnitAttr)
     early_start_wait = opt_prop_def(UnitAttr)
@@ -115,6 +117,7 @@ class KernelOp(_SymbolDecl):
         params: list[ParamRole] | int,
         *,
         sched_mode: SchedMode = SchedMode.NORMAL,
+        block_dim_scale_up: bool = False,
         sk_capable: bool = True,
         early_start: tuple[bool, bool] = (False, False),
         dcci: tuple[bool, bool, bool] = (False, False, False),
@@ -134,6 +137,7 @@ class KernelOp(_SymbolDecl):
         if sched_mode is SchedMode.BATCH:
             props["sched_mode"] = sched_mode_attr(sched_mode)
         flags = {
+            "block_dim_scale_up": block_dim_scale_up,
             "not_sk_capable": not sk_capable,
             "early_start_set": early_start[0],
             "early_start_wait": early_start[1],
@@ -171,6 +175,17 @@ class KernelOp(_SymbolDecl):
         return self.sched_mode is not None and self.sched_mode.data is SchedMode.BATCH
 
     @property
+    def needs_exact_blocks(self) -> bool:
+        """A batch kernel without `block_dim_scale_up`: the SuperKernel's cores of its type
+        must equal its own demand (docs/design.md §3 "SuperKernel type and blocks")."""
+        return self.is_batch and self.block_dim_scale_up is None
+
+    @property
+    def scales_up(self) -> bool:
+        """A batch kernel with `block_dim_scale_up`: it runs on the SuperKernel's blocks."""
+        return self.is_batch and self.block_dim_scale_up is not None
+
+    @property
     def sub_symbol(self) -> str:
         """The SuperKernel sub-kernel symbol (`sk_symbol`, default `<kernel>_middle`)."""
         return self.sk_symbol.data if self.sk_symbol is not None else f"{self.sym_name.data}_middle"
@@ -197,6 +212,8 @@ class KernelOp(_SymbolDecl):
             seen.add(word)
             if word == "batch":
                 props["sched_mode"] = sched_mode_attr(SchedMode.BATCH)
+            elif word == "block_dim_scale_up":
+                props["block_dim_scale_up"] = _UNIT
             elif word == "not_sk_capable":
                 props["not_sk_capable"] = _UNIT
             elif word in ("early_start", "dcci"):
@@ -227,6 +244,8 @@ class KernelOp(_SymbolDecl):
             printer.print_string(f" params {self.param_count.data}")
         if self.is_batch:
             printer.print_string(" batch")
+        if self.block_dim_scale_up is not None:
+            printer.print_string(" block_dim_scale_up")
         if self.not_sk_capable is not None:
             printer.print_string(" not_sk_capable")
         for word, items in _FLAG_GROUPS:

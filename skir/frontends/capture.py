@@ -266,6 +266,8 @@ class _Importer(JsonReader):
         if "sched_mode" in k:
             out["sched_mode"] = self.enum(k["sched_mode"], path + ".sched_mode",
                                           {m.value: m for m in SchedMode}, "a sched mode")
+        if "block_dim_scale_up" in k:
+            out["block_dim_scale_up"] = self.bool_(k["block_dim_scale_up"], path + ".block_dim_scale_up")
         if "sk_capable" in k:
             out["sk_capable"] = self.bool_(k["sk_capable"], path + ".sk_capable")
         for key, labels in (("early_start", ("set", "wait")), ("dcci", ("before", "after", "disable"))):

@@ -66,7 +66,7 @@ VERSION = 1
 
 TOP_KEYS = ("format", "version", "model", "soc", "cores", "kernels", "buffers", "events", "cells",
             "streams")
-KERNEL_KEYS = ("kernel_type", "params", "sched_mode", "sk_capable", "code_bytes", "early_start",
+KERNEL_KEYS = ("kernel_type", "params", "sched_mode", "block_dim_scale_up", "sk_capable", "code_bytes", "early_start",
                "sk_symbol", "split_copies", "sync_flags", "dcci")
 # task type -> (required keys, optional keys), besides `seq`, `type` and `task_group`
 TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -111,6 +111,8 @@ def _kernel(op: KernelOp, inferable_count: bool) -> dict[str, Any]:
         out["params"] = op.num_params
     if op.is_batch:
         out["sched_mode"] = "batch"
+    if op.block_dim_scale_up is not None:
+        out["block_dim_scale_up"] = True
     if op.not_sk_capable is not None:
         out["sk_capable"] = False
     if op.code_bytes is not None:

@@ -25,6 +25,8 @@ LABEL_ATTR = "sk.label"
 """On a kernel task inside named scopes: the sorted scope names."""
 CUT_ATTR = "sk.cut"
 """On the task that closed a SuperKernel: the reason of the cut."""
+CUT_DETAIL_ATTR = "sk.cut_detail"
+"""Beside `sk.cut`, when the reason has one: what made the cut (e.g. the launch-shape mismatch)."""
 
 
 

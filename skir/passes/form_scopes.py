@@ -4,10 +4,12 @@ Runs formation (`skir.analysis.formation`, DESIGN §3) and records the result as
 attributes, so that each rule is visible to FileCheck and to `sk-outline`:
 
 - `sk.label = ["a", "b"]` on kernel tasks inside named scopes (their label);
-- `sk.group = N` on every task in the range of SuperKernel N (its member kernels and the
-  event tasks and spare slots between them), numbered by the seq of the first member;
+- `sk.group = N` on every task in the range of SuperKernel N (its member kernels, the event
+  tasks and spare slots between them, and the boundary events that joined it), numbered by
+  the seq of the first member;
 - `sk.fail = "<reason>"` (and `sk.fail_detail`) on every kernel task left unfused;
-- `sk.cut = "<reason>"` on the task that closed a SuperKernel (`breaker` for a plain breaker).
+- `sk.cut = "<reason>"` on the task that closed a SuperKernel (`breaker` for a plain breaker),
+  with `sk.cut_detail` when the reason has one (`syncall_block_mismatch`: the mismatch).
 
 ```mlir
 aclgraph.launch seq 0 @a blocks 48
@@ -40,6 +42,7 @@ from skir.dialects.syntax import string_attr
 from skir.options import SkOptions
 from skir.passes.common import (
     CUT_ATTR,
+    CUT_DETAIL_ATTR,
     FAIL_ATTR,
     FAIL_DETAIL_ATTR,
     GROUP_ATTR,
@@ -50,7 +53,7 @@ from skir.passes.common import (
     pass_options,
 )
 
-_ATTRS = (CUT_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR)
+_ATTRS = (CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR)
 
 
 def form_model(model: ModelOp, options: SkOptions) -> Formation:
@@ -77,6 +80,8 @@ def form_model(model: ModelOp, options: SkOptions) -> Formation:
             graph.ops[n].attributes[FAIL_DETAIL_ATTR] = string_attr(detail)
     for cut in formation.cuts:
         graph.ops[cut.trigger].attributes[CUT_ATTR] = string_attr(cut.reason.value if cut.reason else "breaker")
+        if cut.detail:
+            graph.ops[cut.trigger].attributes[CUT_DETAIL_ATTR] = string_attr(cut.detail)
     return formation
 
 

@@ -49,7 +49,7 @@ from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.scopes import scope_labels, task_options
 from skir.analysis.sk_program import class_types, program_steps
-from skir.analysis.superkernel_shape import shape_with_options
+from skir.analysis.superkernel_shape import Demand, ShapeMismatch, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     DisabledOp,
@@ -77,6 +77,7 @@ from skir.errors import SkirError
 from skir.options import SkOptions
 from skir.passes.common import (
     CUT_ATTR,
+    CUT_DETAIL_ATTR,
     GROUP_ATTR,
     LABEL_ATTR,
     kernel_table,
@@ -136,13 +137,18 @@ class _Outliner:
         g = self.graph
         options = task_options(g, self.scopes, self.options, p.members[0])
         launches = {m: g.ops[m] for m in p.members}
+        demand = Demand()
+        for m in p.members:
+            kernel = self._kernel(m)
+            demand = demand.add(kernel.type, launches[m].blocks.data,  # type: ignore[attr-defined]
+                                exact=kernel.needs_exact_blocks)
         try:
-            shape = shape_with_options(
-                ((self._kernel(m).type, launches[m].blocks.data) for m in p.members),  # type: ignore[attr-defined]
-                options, (self.model.aic_cores.data, self.model.aiv_cores.data),
-            )
+            shape = launch_shape(demand, options, (self.model.aic_cores.data, self.model.aiv_cores.data))
         except SkirError as err:
             raise PassFailedException(f"{name}: {err}") from None
+        if isinstance(shape, ShapeMismatch):
+            raise PassFailedException(f"{name}: no launch shape ({shape.detail}); rerun sk-form-scopes with the "
+                                      "same options")
         order, steps = program_steps(g, self.hb, self._kernel, p)
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
@@ -154,7 +160,9 @@ class _Outliner:
                 m = step.member
                 kernel = self._kernel(m)
                 sub_id[m] = ident
-                sub = SubtaskOp(ident, kernel.sym_name.data, launches[m].blocks.data, slots[m][0],  # type: ignore
+                # a block_dim_scale_up batch kernel runs on every core of its type (design.md §3)
+                blocks = shape.cores_of(kernel.type) if kernel.scales_up else launches[m].blocks.data  # type: ignore
+                sub = SubtaskOp(ident, kernel.sym_name.data, blocks, slots[m][0],
                                 g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in step.deps])
                 program.append((sub, class_types(core_class(kernel.type))))
             else:
@@ -229,8 +237,9 @@ class _Outliner:
                 new = ValueWriteOp(seq, cell, value)  # type: ignore[arg-type]
             else:
                 new = ValueWaitOp(seq, cell, WaitRule.EQ, value)  # type: ignore[arg-type]
-            if CUT_ATTR in old.attributes:
-                new.attributes[CUT_ATTR] = old.attributes[CUT_ATTR]
+            for name in (CUT_ATTR, CUT_DETAIL_ATTR):
+                if name in old.attributes:
+                    new.attributes[name] = old.attributes[name]
             if not isinstance(new, DisabledOp):
                 new.properties.update(was_props(old))
             Rewriter.replace_op(old, new)

@@ -130,7 +130,7 @@ __aicore__ inline void RecordProfiling(GM_ADDR base, uint32_t index, uint32_t ty
     uint64_t n = area[2];
     __gm__ uint64_t *record = area + 4 + 2 * n;
     record[0] = ((uint64_t)index << 32) | ((uint64_t)(end ? 1 : 0) << 12) | ((uint64_t)type << 8);
-    record[1] = (uint64_t)get_sys_cnt();
+    record[1] = static_cast<uint64_t>(AscendC::GetSystemCycle());
     area[2] = n + 1;
 }}
 """
@@ -201,7 +201,7 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
         elif isinstance(op, CallOp):
             _split_dispatch(w, op.symbol.data, op.copies.value.data, f"{{}}({op.offset.value.data});")
         elif isinstance(op, PreloadOp):
-            _split_dispatch(w, op.symbol.data, op.copies.value.data, f"preload({{}}, {op.units.value.data});")
+            _split_dispatch(w, op.symbol.data, op.copies.value.data, f"preload((const void *){{}}, {op.units.value.data});")
         elif isinstance(op, PreloadAllOp):
             w.line(f"AscendC::PreLoad({op.units.value.data});")
         elif isinstance(op, CrossCoreSetOp):
@@ -249,7 +249,9 @@ def _emit_feed(w: _Writer, op: Operation, core: CoreType | None) -> None:
     elif isinstance(op, ZeroWorkspaceOp):
         size = op.bytes.value.data
         if core is CoreType.AIC:
-            w.line("create_cbuf_matrix((__cbuf__ uint32_t *)0, 0x10001, (uint32_t)0);")
+            w.line("create_cbuf_matrix((__cbuf__ uint32_t *)0, 0x10010, (uint32_t)0);")
+            w.line("AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);")
+            w.line("AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);")
             index, count, copy = "get_block_idx()", "get_block_num()", "copy_cbuf_to_gm"
             src = "(__cbuf__ void *)0"
         else:

@@ -19,12 +19,12 @@ no kernel is listed as fused or unfused, and `note` says so.
             {"slot": 7, "source": "cell", "cell": "g_cell", "use": "wait", "uses": ["wait", "reset"]},
             {"slot": 8, "source": "workspace"}, {"slot": 9, "source": "profiling"},
             {"slot": 10, "source": "profiling_task_id"}],
-   "warnings": []}],
+   "warnings": [{"warning": "unreset_event", "event": "e", "cell": "e_cell"}]}],
  "cells": [{"cell": "e_cell", "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
                                      {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
  "unfused": [{"stream": "s0", "seq": 6, "kernel": "ns", "reason": "op_unsupported",
               "vendor_reason": "OP_UNSUPPORT", "detail": "not_sk_capable", "label": []}],
- "cuts": [{"reason": "default_node", "seq": 9, "stream": "s0"}],
+ "cuts": [{"reason": "default_node", "seq": 9, "stream": "s0", "detail": null}],
  "summary": {"kernel_tasks": 5, "fused": 2, "unfused": 3, "pending": 0, "superkernels": 1,
              "launches_saved": 1, "by_reason": {"default_node": 2, "op_unsupported": 1}}}
 ```
@@ -33,7 +33,10 @@ Every slot of an argument table is explained exactly once (a lock slot shared by
 ops of one cell, e.g. a wait and the reset at exit, is one entry whose `use` is the first in
 program order and whose `uses` lists them all); a slot that cannot be explained is an
 internal error, never a guess. `pending` counts kernel tasks that are neither fused nor
-unfused (an unprocessed model, or formed but not yet outlined).
+unfused (an unprocessed model, or formed but not yet outlined). Warnings: `mix11_under_mix12`
+(a 1:1 member runs its aiv half on both AIVs of its blocks) and `unreset_event` (an event
+epoch with no closing reset crosses the SuperKernel's boundary: its cell ends at 1, as the
+event stays recorded in the original model, which could not be replayed either).
 """
 
 from __future__ import annotations
@@ -49,13 +52,14 @@ from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
 from skir.analysis.fail_reasons import FailReason
+from skir.analysis.original import unreset_cells
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
 from skir.errors import ExitCode, SkirError, task_path
 from skir.options import SkOptions, parse_options
-from skir.passes.common import CUT_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
+from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
 from skir.passes.to_ascendc import entry_symbol
 
 FORMAT = "skir.sk_meta"
@@ -164,7 +168,8 @@ def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[Lock
     return [table[s] for s in range(size)]
 
 
-def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[str, list[Json]]) -> Json:
+def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[str, list[Json]],
+                 unreset: dict[str, str]) -> Json:
     name = sk.sym_name.data
     program = sk.program()
     locks = [op for op in program if isinstance(op, LockOp)]
@@ -180,6 +185,9 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         kernel = kernels.get(_sym(sub.kernel))
         if sk.type is KernelType.MIX_AIC_1_2 and kernel is not None and kernel.type is KernelType.MIX_AIC_1_1:
             warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
+    for cell in dict.fromkeys(_sym(op.cell) for op in locks):
+        if cell in unreset:  # design.md §3 (e): the original was not safe to replay either
+            warnings.append({"warning": "unreset_event", "event": unreset[cell], "cell": cell})
     return {
         "name": name,
         "entry": entry_symbol(name),
@@ -259,7 +267,8 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any
     for stream, task in tasks:
         if isinstance(task, LaunchSkOp):
             hosts.setdefault(_sym(task.sk), []).append({"stream": stream, "seq": task.seq.data})
-    superkernels = [_superkernel(sk, kernels, hosts) for sk in sks]
+    unreset = unreset_cells(model, before) if sks else {}
+    superkernels = [_superkernel(sk, kernels, hosts, unreset) for sk in sks]
     launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
     unfused, pending, grouped = [], 0, 0
     for stream, task in sorted(launches, key=lambda st: st[1].seq.data):
@@ -270,7 +279,8 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any
             pending += 1
             grouped += GROUP_ATTR in task.attributes
     cut_tasks = sorted(((s, t) for s, t in tasks if CUT_ATTR in t.attributes), key=lambda st: st[1].seq.data)
-    cuts = [{"reason": _string(t, CUT_ATTR), "seq": t.seq.data, "stream": s} for s, t in cut_tasks]
+    cuts = [{"reason": _string(t, CUT_ATTR), "seq": t.seq.data, "stream": s, "detail": _string(t, CUT_DETAIL_ATTR)}
+            for s, t in cut_tasks]
     fused = sum(len(sk["members"]) for sk in superkernels)
     kernel_tasks = fused + len(launches)
     if before is not None:

@@ -8,6 +8,10 @@ from skir.api import CompileResult, the_model
 from skir.dialects.aclgraph import StreamOp
 
 
+_MAX_LISTED = 8
+"""Cuts and warnings listed one per line; the rest are counted (all are in SK meta)."""
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
@@ -38,6 +42,15 @@ def render_summary(result: CompileResult) -> str:
     lines.append(f"unfused kernel tasks: {len(result.fail_reasons)}")
     if reasons:
         lines.append("  " + ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())))
+    for cut in result.cuts[:_MAX_LISTED]:
+        lines.append(f"  cut before @{cut.stream} seq {cut.seq}: {cut.reason} ({cut.detail})")
+    if len(result.cuts) > _MAX_LISTED:
+        lines.append(f"  ... {len(result.cuts) - _MAX_LISTED} more cuts in sk_meta.json")
+    for w in result.warnings[:_MAX_LISTED]:
+        lines.append(f"warning {w.superkernel}: {w.warning}: event @{w.event} has no closing reset; its cell "
+                     f"@{w.cell} ends the model at 1, as the event stays recorded")
+    if len(result.warnings) > _MAX_LISTED:
+        lines.append(f"... {len(result.warnings) - _MAX_LISTED} more warnings in sk_meta.json")
     report = getattr(result, "check", None)
     if report is not None:
         lines.append(f"sk-check: proved {report.superkernels} SuperKernel(s), {report.subtasks} sub-tasks, "

@@ -21,7 +21,9 @@ A model is built in capture order, one or more *phases* long:
 
 Every synchronisation edge points forward in capture order, so the model is acyclic and
 can also be written without `seq` (then the importer's simulated capture gives the same
-epochs); about one model in four is.
+epochs); about one model in four is. About one in five is renumbered as a *crossed* capture:
+within a phase the streams' seqs interleave at random, so seq may disagree with
+happens-before (a wait captured before the record it waits for).
 """
 
 from __future__ import annotations
@@ -84,11 +86,14 @@ class _Gen:
         self.cells: list[str] = []
         self.scopes: list[str | None] = []  # open scopes on stream 0
         self.notify_id = 0
+        self.phase_index = 0
+        self.phase_of: dict[int, int] = {}  # id(task) -> its phase
 
     def add(self, s: int, task: dict[str, Any]) -> None:
         if self.rng.random() < 0.05:
             task["task_group"] = True
         self.streams[s].append({"seq": self.seq, **task})
+        self.phase_of[id(self.streams[s][-1])] = self.phase_index
         self.seq += 1 if self.rng.random() < 0.8 else self.rng.randint(2, 5)
 
     def event(self, name: str) -> str:
@@ -249,6 +254,7 @@ def random_model(
     total = rng.randint(0, max(0, max_tasks))
     phases = rng.choice((1, 1, 2, 3))
     for p in range(phases):
+        g.phase_index = p
         g.phase(total // phases, p, p == phases - 1)
     while g.scopes:
         g.close_scope()
@@ -274,11 +280,42 @@ def random_model(
     if g.cells or rng.random() < 0.5:
         data["cells"] = g.cells
     data["streams"] = [{"name": f"s{i}", "tasks": tasks} for i, tasks in enumerate(g.streams)]
-    if rng.random() < 0.25:
+    r = rng.random()
+    if r < 0.25:
         for tasks in g.streams:
             for t in tasks:
                 del t["seq"]
+    elif r < 0.45:
+        _cross_seqs(rng, g.streams, g.phase_of)
     return data
+
+
+def _cross_seqs(rng: random.Random, streams: list[list[dict[str, Any]]], phase_of: dict[int, int]) -> None:
+    """Renumber seqs as another capture order would: within each phase the streams' tasks
+    interleave at random (stream order kept), so a wait may be captured before the record it
+    waits for (the vendor's "crossed" scenarios). Epochs do not change: a phase's tail on
+    stream 0 (from its join on, where the resets are) keeps the phase's last seqs, and phases
+    keep their order."""
+    phases = sorted({phase_of[id(t)] for tasks in streams for t in tasks})
+    seq = 0
+    for p in phases:
+        queues = [[t for t in tasks if phase_of[id(t)] == p] for tasks in streams]
+        head = queues[0]
+        joins = [i for i, t in enumerate(head) if str(t.get("event", "")).startswith("fin")]
+        cut = joins[0] if joins else len(head)
+        queues[0], tail = head[:cut], head[cut:]
+        heads = [0] * len(queues)
+        while True:
+            ready = [i for i, q in enumerate(queues) if heads[i] < len(q)]
+            if not ready:
+                break
+            s = rng.choice(ready)
+            queues[s][heads[s]]["seq"] = seq
+            heads[s] += 1
+            seq += 1
+        for t in tail:
+            t["seq"] = seq
+            seq += 1
 
 
 def models(

@@ -47,12 +47,10 @@
 #define SKIR_HOSTSIM_KERNEL_OPERATOR_H
 
 #include <chrono>
-#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <type_traits>
 
 // ============================================================================================
 // 1. Qualifiers, macros, meta structs
@@ -166,7 +164,11 @@ void* L1Ptr(const volatile void* p, size_t n);  // the same for the AIC L1 buffe
 }  // namespace sk_shim
 
 // ============================================================================================
-// 3. Core identity and raw builtins
+// 3. The Ascend C surface.  STRICT: every function below has exactly the prototype of the real
+// API (docs/design.md §6; the audit of every call an entry makes is in
+// test/unit/test_shim_strict.py): no extra overloads, templates or conversions, so that a call
+// bisheng rejects (`preload(f, n)` without the `(const void *)` cast, `wait_flag_dev(PIPE_S, f)`
+// on dav-c220, an unqualified SYNC_* flag) fails here too.
 // ============================================================================================
 namespace AscendC {
 constexpr int32_t MIX = 0;
@@ -177,58 +179,50 @@ constexpr int32_t AIV = 2;
 #define g_coreType (static_cast<int32_t>(::sk_shim::t_ident.type))
 #define ASCEND_IS_AIV (g_coreType == ::AscendC::AIV)
 #define ASCEND_IS_AIC (g_coreType == ::AscendC::AIC)
-#define ASCEND_IS_NOT_AIV (g_coreType != ::AscendC::AIV)
-#define ASCEND_IS_NOT_AIC (g_coreType != ::AscendC::AIC)
 
+// ---- raw builtins: core identity (all return int64_t and take nothing)
 inline int64_t get_block_idx() { return sk_shim::t_ident.block; }
 inline int64_t get_block_num() { return sk_shim::t_ident.blockNum; }
 inline int64_t get_subblockid() { return sk_shim::t_ident.sub; }
 inline int64_t get_subblockdim() { return sk_shim::t_ident.subDim; }
 inline int64_t get_coreid() { return sk_shim::t_ident.phys; }
 inline int64_t get_para_base() { return sk_shim::t_ident.paraBase; }
-inline int64_t get_pc() { return 0x1000; }
-inline void set_ffts_base_addr(uint64_t addr) { sk_shim::SetFftsBase(addr); }
-inline int64_t get_sys_cnt();
-inline void set_cond(uint64_t) {}
-
-// Block-local globals the generated code assigns.
-inline thread_local int64_t g_super_kernel_early_start_config = -1;
-inline thread_local int64_t g_super_kernel_dynamic_block_num = 0;
-
-// ============================================================================================
-// 4. Raw synchronisation builtins
-// ============================================================================================
-inline void ffts_cross_core_sync(pipe_t pipe, uint64_t msg) { sk_shim::FftsSet(pipe, msg); }
-inline void wait_flag_dev(int64_t flag) { sk_shim::FftsWait(flag); }
-inline void wait_flag_dev(pipe_t, int64_t flag) { sk_shim::FftsWait(flag); }  // c310 spelling
-
-inline void pipe_barrier(pipe_t) {}
-inline void set_flag(pipe_t pipe, pipe_t tpipe, event_t id) { sk_shim::LocalSet(pipe, tpipe, id); }
-inline void set_flag(pipe_t pipe, pipe_t tpipe, int id) { sk_shim::LocalSet(pipe, tpipe, id); }
-inline void wait_flag(pipe_t pipe, pipe_t tpipe, event_t id) { sk_shim::LocalWait(pipe, tpipe, id); }
-inline void wait_flag(pipe_t pipe, pipe_t tpipe, int id) { sk_shim::LocalWait(pipe, tpipe, id); }
-
-// dcci: a seq_cst fence + yield + abort check; on a registered lock word it also moves clocks.
-inline void dcci(const volatile void* addr, uint64_t /*cacheLine*/, uint64_t /*dst*/ = 2) {
-    sk_shim::Dcci(addr);
+inline int64_t get_sys_cnt() {
+    return int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count() / 20);  // a 50 MHz counter, as on dav-c220
 }
-inline void dcci(const volatile void* addr, cache_line_t, dcci_dst_t) { sk_shim::Dcci(addr); }
+inline void set_ffts_base_addr(uint64_t config) { sk_shim::SetFftsBase(config); }
 
-// Instruction / data cache preloads: no-ops.
-inline void preload(const volatile void*, int64_t = 1) {}
-template <class T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
-inline void preload(T, int64_t = 1) {}
-template <class R, class... A>
-inline void preload(R (*)(A...), int64_t = 1) {}
-inline void icache_preload(int64_t) {}
-inline int64_t get_icache_prl_st() { return 0; }
-inline void dc_preload(const volatile void*, int64_t) {}
+// Block-local global the generated code assigns before an early-start wait.
+inline thread_local int64_t g_super_kernel_early_start_config = -1;
 
-// ============================================================================================
-// 5. Data movers (UB = thread-local 192 KiB; a pointer value below its size is a UB offset)
-// ============================================================================================
-inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ void* src, uint8_t /*sid*/, uint16_t nBurst,
+// ---- raw builtins: synchronisation and caches (dav-c220 forms)
+inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config) { sk_shim::FftsSet(pipe, config); }
+inline void wait_flag_dev(int64_t flagID) { sk_shim::FftsWait(flagID); }
+inline void pipe_barrier(pipe_t) {}
+inline void set_flag(pipe_t pipe, pipe_t tpipe, event_t eventID) { sk_shim::LocalSet(pipe, tpipe, eventID); }
+inline void wait_flag(pipe_t pipe, pipe_t tpipe, event_t eventID) { sk_shim::LocalWait(pipe, tpipe, eventID); }
+// dcci(addr, cache line kind, destination): the vendor's entries pass the kind and destination
+// both as integer literals (`dcci(p, 0, 2)`) and as the unscoped enumerators
+// (`cache_line_t::ENTIRE_DATA_CACHE`), and the address as a `__gm__ volatile uint64_t *`: integer
+// parameters and a volatile address are the one prototype that takes all three, as bisheng does.
+inline void dcci(__gm__ volatile void* dst, uint64_t entire, uint64_t type) {
+    (void)entire;
+    (void)type;
+    sk_shim::Dcci(dst);
+}
+// Instruction-cache preload of n x 2 KiB from addr: a function is passed as `(const void *)f`.
+inline void preload(const void* addr, int64_t prefetchLen) {
+    (void)addr;
+    (void)prefetchLen;
+}
+
+// ---- raw builtins: data movers (UB = thread-local 192 KiB; a pointer value below its size is a
+// UB offset, as the entries write to `(__ubuf__ T *)0`; the same for the AIC L1 buffer)
+inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ void* src, uint8_t sid, uint16_t nBurst,
                             uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride) {
+    (void)sid;
     const size_t burst = size_t(lenBurst) * 32, srcStep = burst + size_t(srcStride) * 32,
                  dstStep = burst + size_t(dstStride) * 32;
     if (nBurst == 0 || burst == 0) return;
@@ -237,19 +231,9 @@ inline void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ void* src, uint8_t /*sid*
     sk_shim::GmCheck(d, dstStep * (nBurst - 1) + burst, "copy_ubuf_to_gm");
     for (uint16_t i = 0; i < nBurst; ++i) std::memcpy(d + i * dstStep, s + i * srcStep, burst);
 }
-inline void copy_gm_to_ubuf(__ubuf__ void* dst, __gm__ void* src, uint8_t /*sid*/, uint16_t nBurst,
+inline void copy_cbuf_to_gm(__gm__ void* dst, __cbuf__ void* src, uint8_t sid, uint16_t nBurst,
                             uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride) {
-    const size_t burst = size_t(lenBurst) * 32, srcStep = burst + size_t(srcStride) * 32,
-                 dstStep = burst + size_t(dstStride) * 32;
-    if (nBurst == 0 || burst == 0) return;
-    auto* d = static_cast<uint8_t*>(sk_shim::UbPtr(dst, dstStep * (nBurst - 1) + burst));
-    auto* s = static_cast<uint8_t*>(src);
-    sk_shim::GmCheck(s, srcStep * (nBurst - 1) + burst, "copy_gm_to_ubuf");
-    for (uint16_t i = 0; i < nBurst; ++i) std::memcpy(d + i * dstStep, s + i * srcStep, burst);
-}
-// AIC L1 variants (feed-sync-all workspace clear on AIC SuperKernels).
-inline void copy_cbuf_to_gm(__gm__ void* dst, __cbuf__ void* src, uint8_t /*sid*/, uint16_t nBurst,
-                            uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride) {
+    (void)sid;
     const size_t burst = size_t(lenBurst) * 32, srcStep = burst + size_t(srcStride) * 32,
                  dstStep = burst + size_t(dstStride) * 32;
     if (nBurst == 0 || burst == 0) return;
@@ -258,16 +242,17 @@ inline void copy_cbuf_to_gm(__gm__ void* dst, __cbuf__ void* src, uint8_t /*sid*
     sk_shim::GmCheck(d, dstStep * (nBurst - 1) + burst, "copy_cbuf_to_gm");
     for (uint16_t i = 0; i < nBurst; ++i) std::memcpy(d + i * dstStep, s + i * srcStep, burst);
 }
-// Approximation: fills (config & 0xFFFF) repeats of 512 bytes with `value`.
-template <class T, class U>
-inline void create_cbuf_matrix(__cbuf__ T* dst, uint64_t config, U value) {
-    const size_t n = size_t(config & 0xFFFF) * 512 / sizeof(T);
-    T* d = static_cast<T*>(sk_shim::L1Ptr(dst, n * sizeof(T)));
-    for (size_t i = 0; i < n; ++i) d[i] = static_cast<T>(value);
+// Fill L1 with `value`; config = repeat << 16 | 32-byte blocks per repeat (the vendor's 0x10010 is
+// 512 bytes; the encoding is the shim's model of the instruction).
+inline void create_cbuf_matrix(__cbuf__ uint32_t* dst, int64_t config, uint32_t value) {
+    const size_t repeat = size_t((uint64_t(config) >> 16) & 0xFFFF);
+    const size_t n = (repeat ? repeat : 1) * size_t(config & 0xFFFF) * 32 / sizeof(uint32_t);
+    uint32_t* d = static_cast<uint32_t*>(sk_shim::L1Ptr(dst, n * sizeof(uint32_t)));
+    for (size_t i = 0; i < n; ++i) d[i] = value;
 }
 
 // ============================================================================================
-// 6. AscendC namespace
+// 4. AscendC namespace
 // ============================================================================================
 namespace AscendC {
 
@@ -277,10 +262,7 @@ constexpr uint16_t SYNC_AIC_AIV_FLAG = 13;
 constexpr uint16_t SYNC_AIV_ONLY_ALL = 14;
 
 // ---- identity (dav_c220 formulas)
-inline int64_t GetSubBlockNum() { return ASCEND_IS_AIV ? get_subblockdim() : 1; }
 inline int64_t GetTaskRation() { return ASCEND_IS_AIV ? get_subblockdim() : 1; }
-inline int64_t GetTaskRatio() { return GetTaskRation(); }
-inline int64_t GetSubBlockIdx() { return ASCEND_IS_AIV ? get_subblockid() : 0; }
 inline int64_t GetBlockIdxImpl() {
     return ASCEND_IS_AIV ? get_block_idx() * GetTaskRation() + get_subblockid() : get_block_idx();
 }
@@ -337,7 +319,7 @@ inline thread_local int64_t g_superKernelAutoSyncAllSyncIdx = 0;
 inline thread_local GM_ADDR g_superKernelAutoSyncAllConfigGmAddr = nullptr;
 inline thread_local GM_ADDR g_superKernelAutoSyncAllConfigGmBaseAddr = nullptr;
 
-// ---- hard SyncAll: exactly the primitive sequence of ascendc-api.md §2.
+// ---- hard SyncAll: exactly the primitive sequence of reference ascendc-api §2.
 // <true>  (AIV only): PipeBarrier<ALL>; AIV sets mode-0 flag 14 on MTE3, waits 14; AIC returns.
 // <false> (mix):      AIV sets mode-2 flag 12 on MTE3, waits 13;
 //                     AIC waits 12, sets mode-0 flag 11 on FIX, waits 11, sets mode-2 flag 13 on FIX.
@@ -365,9 +347,7 @@ inline void SyncAll() {
 
 // Feed-sync-all: End marks the op's round count final; Complement (idle cores) joins as many
 // SyncAll rounds, of the same kind, as the active cores performed.  See sk_shim_impl.h.
-template <bool dummy = true>
 inline void SuperKernelAutoSyncAllEndImpl() { sk_shim::FeedSyncEnd(); }
-template <bool dummy = true>
 inline void SuperKernelAutoSyncAllComplementImpl() { sk_shim::FeedSyncComplement(); }
 
 // ---- early start (recipes documented at sk_shim::EarlyWait in sk_shim_sync.h)
@@ -380,52 +360,20 @@ inline void WaitPreTaskEndImpl() {
 template <bool FORCE = false>
 inline void WaitPreTaskEnd() { sk_shim::EarlyWait(int(g_super_kernel_early_start_config)); }
 
-// ---- preload / debug / misc
-inline void PreLoad(const int64_t) {}
-inline void ICachePreLoad(const int64_t) {}
-template <class... Args>
-inline void InitDump(Args...) {}
+// ---- instruction-cache preload of the running code (n x 2 KiB)
+inline void PreLoad(const int64_t preFetchLen) { (void)preFetchLen; }
+
+// ---- abort the launch (the shim reports ABORT and unwinds every core)
 [[noreturn]] inline void Trap() { sk_shim::Trap(); }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#pragma GCC diagnostic ignored "-Wformat-security"
-template <class... Args>
-inline void printf(const char* fmt, Args... args) {
-    std::printf("[core %d] ", int(sk_shim::t_ident.tid));
-    std::printf(fmt, args...);
-}
-#pragma GCC diagnostic pop
-
-// Vector duplicate into UB: count form and mask/repeat form (mask taken as elements per repeat).
-template <class T, class U>
-inline void DuplicateImpl(__ubuf__ T* dst, const U& value, const int32_t& count) {
-    if (count <= 0) return;
-    T* d = static_cast<T*>(sk_shim::UbPtr(dst, size_t(count) * sizeof(T)));
-    for (int32_t i = 0; i < count; ++i) d[i] = static_cast<T>(value);
-}
-template <class T, class U>
-inline void DuplicateImpl(__ubuf__ T* dst, const U& value, uint64_t mask, uint8_t repeatTimes,
-                          uint16_t /*dstBlockStride*/, uint8_t dstRepeatStride) {
-    const size_t perRepeat = mask < 256 / sizeof(T) ? size_t(mask) : 256 / sizeof(T);
-    const size_t step = dstRepeatStride ? size_t(dstRepeatStride) * 32 / sizeof(T) : perRepeat;
-    if (repeatTimes == 0 || perRepeat == 0) return;
-    T* d = static_cast<T*>(sk_shim::UbPtr(dst, (step * (repeatTimes - 1) + perRepeat) * sizeof(T)));
-    for (size_t r = 0; r < repeatTimes; ++r)
-        for (size_t i = 0; i < perRepeat; ++i) d[r * step + i] = static_cast<T>(value);
+// ---- vector duplicate of a scalar into UB (the count form)
+template <typename T>
+inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, const int32_t& calCount) {
+    if (calCount <= 0) return;
+    T* d = static_cast<T*>(sk_shim::UbPtr(dstLocal, size_t(calCount) * sizeof(T)));
+    for (int32_t i = 0; i < calCount; ++i) d[i] = scalarValue;
 }
 
 }  // namespace AscendC
-
-using AscendC::SYNC_AIC_AIV_FLAG;
-using AscendC::SYNC_AIC_FLAG;
-using AscendC::SYNC_AIV_FLAG;
-using AscendC::SYNC_AIV_ONLY_ALL;
-
-inline int64_t get_sys_cnt() {
-    return int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                       std::chrono::steady_clock::now().time_since_epoch())
-                       .count() / 20);  // a 50 MHz counter, as on the device
-}
 
 #endif  // SKIR_HOSTSIM_KERNEL_OPERATOR_H

@@ -38,7 +38,9 @@ aclgraph.model @es cores(aic = 24, aiv = 48) {
 
 // With early-start=1 such a kernel never joins a stream-fused (queue) SuperKernel, which
 // has no handshake to consume its credit: @s1's `b`, unordered with `a`, closes the
-// SuperKernel (stream_fusion_off) when `a` is a member.
+// SuperKernel (stream_fusion_off) when `a` is a member. Without `a` (ES0, FEED) the two
+// `b` fuse, and @s1's boundary events join the range (design §3 (e')): `wait @e` before its
+// first member and `record @j` after its last, so no back block (and no spare slot) is needed.
 aclgraph.model @esq cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params 0 early_start(set)
   aclgraph.kernel @b aiv_only params 0
@@ -62,8 +64,11 @@ aclgraph.model @esq cores(aic = 24, aiv = 48) {
 
 // ES0-LABEL: aclgraph.model @esq cores(aic = 24, aiv = 48) {
 // ES0:      aclgraph.launch seq 1 @a blocks 16 attributes {sk.fail = "op_unsupported", sk.fail_detail = "early_start_capability"}
-// ES0:      aclgraph.launch seq 2 @b blocks 8 attributes {sk.fail = "resource_insufficient", sk.fail_detail = "no slot for the back block on @s1"}
-// ES0:      aclgraph.launch seq 4 @b blocks 8 attributes {sk.fail = "resource_insufficient", sk.fail_detail = "no slot for the back block on @s1"}
+// ES0:      aclgraph.launch seq 2 @b blocks 8 attributes {sk.group = 0 : i64}
+// ES0:      aclgraph.wait seq 3 @e attributes {sk.group = 0 : i64}
+// ES0-NEXT: aclgraph.launch seq 4 @b blocks 8 attributes {sk.group = 0 : i64}
+// ES0-NEXT: aclgraph.placeholder seq 5 attributes {sk.group = 0 : i64}
+// ES0-NEXT: aclgraph.record seq 6 @j attributes {sk.group = 0 : i64}
 
 // ES1-LABEL: aclgraph.model @esq cores(aic = 24, aiv = 48) {
 // ES1:      aclgraph.launch seq 1 @a blocks 16 attributes {sk.group = 0 : i64}
@@ -72,8 +77,11 @@ aclgraph.model @esq cores(aic = 24, aiv = 48) {
 
 // FEED-LABEL: aclgraph.model @esq cores(aic = 24, aiv = 48) {
 // FEED:      aclgraph.launch seq 1 @a blocks 16 attributes {sk.fail = "op_unsupported", sk.fail_detail = "early_start_capability"}
-// FEED:      aclgraph.launch seq 2 @b blocks 8 attributes {sk.fail = "resource_insufficient", sk.fail_detail = "no slot for the back block on @s1"}
-// FEED:      aclgraph.launch seq 4 @b blocks 8 attributes {sk.fail = "resource_insufficient", sk.fail_detail = "no slot for the back block on @s1"}
+// FEED:      aclgraph.launch seq 2 @b blocks 8 attributes {sk.group = 0 : i64}
+// FEED:      aclgraph.wait seq 3 @e attributes {sk.group = 0 : i64}
+// FEED-NEXT: aclgraph.launch seq 4 @b blocks 8 attributes {sk.group = 0 : i64}
+// FEED-NEXT: aclgraph.placeholder seq 5 attributes {sk.group = 0 : i64}
+// FEED-NEXT: aclgraph.record seq 6 @j attributes {sk.group = 0 : i64}
 
 // -----
 
@@ -90,12 +98,12 @@ aclgraph.model @batch cores(aic = 24, aiv = 48) {
 }
 
 // ES0-LABEL: aclgraph.model @batch cores(aic = 24, aiv = 48) {
-// ES0:      aclgraph.launch seq 0 @a blocks 48 attributes {sk.fail = "syncall_block_mismatch"}
-// ES0:      aclgraph.launch seq 1 @k blocks 16 attributes {sk.fail = "syncall_block_mismatch", sk.cut = "syncall_block_mismatch"}
+// ES0:      aclgraph.launch seq 0 @a blocks 48 attributes {sk.fail = "syncall_block_mismatch", sk.fail_detail = "exact aiv 16, candidate mix_aiv_1_0 blocks 48 gives 48"}
+// ES0:      aclgraph.launch seq 1 @k blocks 16 attributes {sk.fail = "syncall_block_mismatch", sk.fail_detail = "exact aiv 16, candidate mix_aiv_1_0 blocks 48 gives 48", sk.cut = "syncall_block_mismatch", sk.cut_detail = "exact aiv 16, candidate mix_aiv_1_0 blocks 48 gives 48"}
 
 // ES1-LABEL: aclgraph.model @batch cores(aic = 24, aiv = 48) {
-// ES1:      aclgraph.launch seq 0 @a blocks 48 attributes {sk.fail = "syncall_block_mismatch"}
-// ES1:      aclgraph.launch seq 1 @k blocks 16 attributes {sk.fail = "syncall_block_mismatch", sk.cut = "syncall_block_mismatch"}
+// ES1:      aclgraph.launch seq 0 @a blocks 48 attributes {sk.fail = "syncall_block_mismatch", sk.fail_detail = "exact aiv 16, candidate mix_aiv_1_0 blocks 48 gives 48"}
+// ES1:      aclgraph.launch seq 1 @k blocks 16 attributes {sk.fail = "syncall_block_mismatch", sk.fail_detail = "exact aiv 16, candidate mix_aiv_1_0 blocks 48 gives 48", sk.cut = "syncall_block_mismatch", sk.cut_detail = "exact aiv 16, candidate mix_aiv_1_0 blocks 48 gives 48"}
 
 // FEED-LABEL: aclgraph.model @batch cores(aic = 24, aiv = 48) {
 // FEED:      aclgraph.launch seq 0 @a blocks 48 attributes {sk.group = 0 : i64}

@@ -410,8 +410,9 @@ aclgraph.model @noslot cores(aic = 24, aiv = 48) {
 
 // -----
 
-// resource_insufficient: e0 is recorded inside and waited outside, but its epoch has no
-// closing reset, so it cannot move to a cell.
+// e0 is recorded inside and waited outside, and its epoch has no closing reset: it is
+// converted all the same (design §3 (e)); its cell will end at 1, as the event stays
+// recorded in the original model (SK meta warns unreset_event, sk-check accepts the 1).
 aclgraph.model @noreset cores(aic = 24, aiv = 48) {
   aclgraph.kernel @v aiv_only params 0
   aclgraph.event @e0
@@ -428,9 +429,9 @@ aclgraph.model @noreset cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @noreset
 // CHECK:      aclgraph.stream @s0 {
-// CHECK-NEXT: aclgraph.launch seq 0 @v blocks 8 attributes {sk.fail = "resource_insufficient", sk.fail_detail = "event @e0 crosses the boundary but its epoch has no closing reset"}
-// CHECK-NEXT: aclgraph.record seq 1 @e0
-// CHECK-NEXT: aclgraph.launch seq 2 @v blocks 8 attributes {sk.fail = "resource_insufficient", sk.fail_detail = "event @e0 crosses the boundary but its epoch has no closing reset"}
+// CHECK-NEXT: aclgraph.launch seq 0 @v blocks 8 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.record seq 1 @e0 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 2 @v blocks 8 attributes {sk.group = 0 : i64}
 // CHECK:      aclgraph.stream @s1 {
 // CHECK-NEXT: aclgraph.wait seq 3 @e0
 // CHECK-NEXT: aclgraph.opaque seq 4 aicpu
@@ -458,10 +459,91 @@ aclgraph.model @batch cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @batch
 // CHECK:      aclgraph.stream @s0 {
-// CHECK-NEXT: aclgraph.launch seq 0 @v blocks 48 attributes {sk.fail = "syncall_block_mismatch"}
-// CHECK-NEXT: aclgraph.launch seq 1 @vb blocks 40 attributes {sk.group = 0 : i64, sk.cut = "syncall_block_mismatch"}
+// CHECK-NEXT: aclgraph.launch seq 0 @v blocks 48 attributes {sk.fail = "syncall_block_mismatch", sk.fail_detail = "exact aiv 40, candidate mix_aiv_1_0 blocks 48 gives 48"}
+// CHECK-NEXT: aclgraph.launch seq 1 @vb blocks 40 attributes {sk.group = 0 : i64, sk.cut = "syncall_block_mismatch", sk.cut_detail = "exact aiv 40, candidate mix_aiv_1_0 blocks 48 gives 48"}
 // CHECK-NEXT: aclgraph.launch seq 2 @v blocks 40 attributes {sk.group = 0 : i64}
-// CHECK-NEXT: aclgraph.launch seq 3 @v blocks 48 attributes {sk.group = 1 : i64, sk.cut = "syncall_block_mismatch"}
+// CHECK-NEXT: aclgraph.launch seq 3 @v blocks 48 attributes {sk.group = 1 : i64, sk.cut = "syncall_block_mismatch", sk.cut_detail = "exact aiv 40, candidate mix_aiv_1_0 blocks 48 gives 48"}
 // CHECK-NEXT: aclgraph.launch seq 4 @mm blocks 24 attributes {sk.group = 1 : i64}
 // CHECK-NEXT: aclgraph.launch seq 5 @v blocks 48 attributes {sk.group = 1 : i64}
-// CHECK-NEXT: aclgraph.launch seq 6 @mm blocks 20 attributes {sk.fail = "syncall_block_mismatch", sk.cut = "syncall_block_mismatch"}
+// CHECK-NEXT: aclgraph.launch seq 6 @mm blocks 20 attributes {sk.fail = "syncall_block_mismatch", sk.fail_detail = "exact aic 20 and 24 conflict", sk.cut = "syncall_block_mismatch", sk.cut_detail = "exact aic 20 and 24 conflict"}
+
+// -----
+
+// Formation visits candidates in a topological order of happens-before (ties: lowest seq),
+// not in seq order (design §3 formation step 3): here the waits on @s1 were captured before
+// the records they wait for (the vendor's "crossed" scenarios). In seq order the candidate
+// seq 3 would come before seq 4, which it depends on, and close the SuperKernel as
+// non_convex; in hb order all four kernels form one chain.
+aclgraph.model @crossed cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.event @e0
+  aclgraph.event @e1
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @c blocks 24
+    aclgraph.record seq 1 @e0
+    aclgraph.launch seq 4 @c blocks 24
+    aclgraph.record seq 5 @e1
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 2 @e1
+    aclgraph.launch seq 3 @v blocks 1
+    aclgraph.wait seq 6 @e0
+    aclgraph.launch seq 7 @v blocks 1
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @crossed
+// CHECK:      aclgraph.stream @s0 {
+// CHECK-NEXT: aclgraph.launch seq 0 @c blocks 24 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.record seq 1 @e0 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 4 @c blocks 24 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.record seq 5 @e1 attributes {sk.group = 0 : i64}
+// CHECK:      aclgraph.stream @s1 {
+// CHECK-NEXT: aclgraph.wait seq 2 @e1 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 3 @v blocks 1 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.wait seq 6 @e0 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 7 @v blocks 1 attributes {sk.group = 0 : i64}
+
+// -----
+
+// Boundary events join the range (design §3 (e')): on @s1, which is not the host stream,
+// the wait before its first member (on @ein, recorded outside by @s2) and the record after
+// its last member (@eout, waited outside by @s3) join SuperKernel 0. Without that, @s1's
+// prefix would need a front wait in a spare slot before the launch, and there is none.
+aclgraph.model @boundary cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.event @ein
+  aclgraph.event @eout
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @c blocks 24
+    aclgraph.launch seq 6 @c blocks 24
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 3 @ein
+    aclgraph.placeholder seq 4
+    aclgraph.launch seq 5 @v blocks 8
+    aclgraph.record seq 7 @eout
+  }
+  aclgraph.stream @s2 {
+    aclgraph.opaque seq 1 memcpy
+    aclgraph.record seq 2 @ein
+  }
+  aclgraph.stream @s3 {
+    aclgraph.wait seq 8 @eout
+    aclgraph.opaque seq 9 memcpy
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @boundary
+// CHECK:      aclgraph.stream @s1 {
+// CHECK-NEXT: aclgraph.wait seq 3 @ein attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.placeholder seq 4 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.launch seq 5 @v blocks 8 attributes {sk.group = 0 : i64}
+// CHECK-NEXT: aclgraph.record seq 7 @eout attributes {sk.group = 0 : i64}
+// CHECK:      aclgraph.stream @s2 {
+// CHECK-NEXT: aclgraph.opaque seq 1 memcpy
+// CHECK-NEXT: aclgraph.record seq 2 @ein
+// CHECK:      aclgraph.stream @s3 {
+// CHECK-NEXT: aclgraph.wait seq 8 @eout

@@ -157,7 +157,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // DSYNC-NEXT:     sk.barrier id 10 pipe_all
 // DSYNC-NEXT:     sk.barrier id 11 all_aiv
 // DSYNC-NEXT:     sk.barrier id 12 all_aiv
-// DSYNC-NEXT:     sk.notify id 13 @q_sk0_back_s1 slot 1 on aiv
+// DSYNC-NEXT:     sk.notify id 13 @j_cell slot 1 on aiv
 // DSYNC-NEXT:   }
 // DSYNC-NEXT: }
 
@@ -176,7 +176,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // DCCI-NEXT:     sk.subtask id 7 @v blocks 8 offset 1 from @s1 seq 4 after [0]
 // DCCI-NEXT:     sk.dcci id 8 on aiv
 // DCCI-NEXT:     sk.barrier id 9 all_aiv
-// DCCI-NEXT:     sk.notify id 10 @q_sk0_back_s1 slot 1 on aiv
+// DCCI-NEXT:     sk.notify id 10 @j_cell slot 1 on aiv
 // DCCI-NEXT:   }
 // DCCI-NEXT: }
 
@@ -192,7 +192,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // LISTS-NEXT:     sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv
 // LISTS-NEXT:     sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 after [0]
 // LISTS-NEXT:     sk.barrier id 6 all_aiv
-// LISTS-NEXT:     sk.notify id 7 @q_sk0_back_s1 slot 1 on aiv
+// LISTS-NEXT:     sk.notify id 7 @j_cell slot 1 on aiv
 // LISTS-NEXT:   }
 // LISTS-NEXT: }
 
@@ -208,6 +208,6 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // FEED-NEXT:     sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv
 // FEED-NEXT:     sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 after [0]
 // FEED-NEXT:     sk.barrier id 6 all_aiv
-// FEED-NEXT:     sk.notify id 7 @q_sk0_back_s1 slot 1 on aiv
+// FEED-NEXT:     sk.notify id 7 @j_cell slot 1 on aiv
 // FEED-NEXT:   }
 // FEED-NEXT: }

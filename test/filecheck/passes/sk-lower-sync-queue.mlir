@@ -46,7 +46,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 after [0]
 // CHECK-NEXT:     sk.barrier id 7 all_aic
 // CHECK-NEXT:     sk.set_flag id 8 mode 2 flag 15 pipe fix on aic
-// CHECK-NEXT:     sk.notify id 9 @q_sk0_back_s1 slot 1 on aic
+// CHECK-NEXT:     sk.notify id 9 @j_cell slot 1 on aic
 // CHECK-NEXT:   }
 // CHECK-NEXT:   aiv {
 // CHECK-NEXT:     sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0

@@ -26,4 +26,6 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // RATIO: sk-opt: error: options 'debug-aic-num' (8) and 'debug-aiv-num' (24): the ratio must be 1:1 or 1:2
 // FEW:   sk-opt: error: option 'debug-aiv-num': 4 is fewer than the 16 vector cores a member needs
 // MANY:  sk-opt: error: option 'debug-aiv-num': 64 is more than the device's 48 vector cores
-// NOAIV: sk-opt: error: option 'debug-aiv-num': 0 is fewer than the 16 vector cores a member needs
+// debug-aic-num alone asks for a SuperKernel with no vector cores: the message names the option
+// that was given and the one to add, not a 'debug-aiv-num' the user never wrote.
+// NOAIV: sk-opt: error: option 'debug-aic-num' alone makes a SuperKernel without vector cores, but a member needs 16; give 'debug-aiv-num' too

@@ -328,3 +328,70 @@ aclgraph.model @front cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-EMPTY:
+
+// -----
+
+// Boundary events that joined the range (design §3 (e')): the wait on @ein before @s1's
+// first member becomes an in-kernel lock wait before it (its record on @s2 is not before the
+// launch), which the SuperKernel resets at exit as every wait of that epoch is inside; the
+// record of @eout after @s1's last member becomes an in-kernel notify after it. Neither
+// epoch has a closing reset: @ein's cell is reset by the SuperKernel, @eout's ends at 1 for
+// @s3 (SK meta warns unreset_event). No front wait, no back block, no spare slot.
+aclgraph.model @boundary cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.event @ein
+  aclgraph.event @eout
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @c blocks 24
+    aclgraph.launch seq 6 @c blocks 24
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 3 @ein
+    aclgraph.placeholder seq 4
+    aclgraph.launch seq 5 @v blocks 8
+    aclgraph.record seq 7 @eout
+  }
+  aclgraph.stream @s2 {
+    aclgraph.opaque seq 1 memcpy
+    aclgraph.record seq 2 @ein
+  }
+  aclgraph.stream @s3 {
+    aclgraph.wait seq 8 @eout
+    aclgraph.opaque seq 9 memcpy
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @boundary cores(aic = 24, aiv = 48) {
+// CHECK:      aclgraph.cell @ein_cell
+// CHECK-NEXT: aclgraph.cell @eout_cell
+// CHECK-NEXT: aclgraph.stream @s0 {
+// CHECK-NEXT: aclgraph.launch_sk seq 0 @boundary_sk0 was launch @c blocks 24
+// CHECK-NEXT: aclgraph.disabled seq 6 was launch @c blocks 24
+// CHECK-NEXT: }
+// CHECK-NEXT: aclgraph.stream @s1 {
+// CHECK-NEXT: aclgraph.disabled seq 3 was wait @ein
+// CHECK-NEXT: aclgraph.disabled seq 4 was placeholder
+// CHECK-NEXT: aclgraph.disabled seq 5 was launch @v blocks 8
+// CHECK-NEXT: aclgraph.disabled seq 7 was record @eout
+// CHECK-NEXT: }
+// CHECK-NEXT: aclgraph.stream @s2 {
+// CHECK-NEXT: aclgraph.opaque seq 1 memcpy
+// CHECK-NEXT: aclgraph.value_write seq 2 @ein_cell value 1 was record @ein
+// CHECK-NEXT: }
+// CHECK-NEXT: aclgraph.stream @s3 {
+// CHECK-NEXT: aclgraph.value_wait seq 8 @eout_cell eq 1 was wait @eout
+// CHECK-NEXT: aclgraph.opaque seq 9 memcpy
+// CHECK-NEXT: }
+// CHECK-NEXT: sk.kernel @boundary_sk0 mix_aic_1_1 blocks 24 queue slots 3 {
+// CHECK-NEXT: aic {
+// CHECK-NEXT: sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0
+// CHECK-NEXT: sk.subtask id 4 @c blocks 24 offset 3 from @s0 seq 6 after [0]
+// CHECK-NEXT: }
+// CHECK-NEXT: aiv {
+// CHECK-NEXT: sk.wait_lock id 1 @ein_cell slot 2 on aiv
+// CHECK-NEXT: sk.subtask id 2 @v blocks 8 offset 1 from @s1 seq 5
+// CHECK-NEXT: sk.notify id 3 @eout_cell slot 1 on aiv
+// CHECK-NEXT: sk.reset_lock id 5 @ein_cell slot 2 on aiv
+// CHECK-NEXT: }
+// CHECK-NEXT: }

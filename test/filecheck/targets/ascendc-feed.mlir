@@ -44,9 +44,9 @@ aclgraph.model @f cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:         if (AscendC::GetBlockIdx() < 48) {
 // CHECK-NEXT:             uint8_t coreid = (uint8_t)get_coreid();
 // CHECK-NEXT:             if ((coreid % 2) == 0) {
-// CHECK-NEXT:                 preload(scale_middle, 1);
+// CHECK-NEXT:                 preload((const void *)scale_middle, 1);
 // CHECK-NEXT:             } else if ((coreid % 2) == 1) {
-// CHECK-NEXT:                 preload(scale_middle_split1, 1);
+// CHECK-NEXT:                 preload((const void *)scale_middle_split1, 1);
 // CHECK-NEXT:             }
 // CHECK-NEXT:         }
 // CHECK-NEXT:     }
@@ -69,9 +69,9 @@ aclgraph.model @f cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:         if (AscendC::GetBlockIdx() < 16) {
 // CHECK-NEXT:             uint8_t coreid = (uint8_t)get_coreid();
 // CHECK-NEXT:             if ((coreid % 2) == 0) {
-// CHECK-NEXT:                 preload(k_middle, 3);
+// CHECK-NEXT:                 preload((const void *)k_middle, 3);
 // CHECK-NEXT:             } else if ((coreid % 2) == 1) {
-// CHECK-NEXT:                 preload(k_middle_split1, 3);
+// CHECK-NEXT:                 preload((const void *)k_middle_split1, 3);
 // CHECK-NEXT:             }
 // CHECK-NEXT:         }
 // CHECK-NEXT:     }

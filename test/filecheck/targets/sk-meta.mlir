@@ -242,12 +242,14 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:  {
 // CHECK-NEXT:   "reason": "breaker",
 // CHECK-NEXT:   "seq": 8,
-// CHECK-NEXT:   "stream": "s0"
+// CHECK-NEXT:   "stream": "s0",
+// CHECK-NEXT:   "detail": null
 // CHECK-NEXT:  },
 // CHECK-NEXT:  {
 // CHECK-NEXT:   "reason": "breaker",
 // CHECK-NEXT:   "seq": 10,
-// CHECK-NEXT:   "stream": "s0"
+// CHECK-NEXT:   "stream": "s0",
+// CHECK-NEXT:   "detail": null
 // CHECK-NEXT:  }
 // CHECK-NEXT: ],
 // CHECK-NEXT: "summary": {
