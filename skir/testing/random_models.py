@@ -6,8 +6,8 @@ hypothesis strategy over it (hypothesis is imported only when `models` is called
 A model is built in capture order, one or more *phases* long:
 
 - each phase appends random tasks to random streams: kernels of every type (blocks mostly
-  within the model's cores, sometimes above; batch, early-start, not-sk-capable, dcci and
-  split kernels; param roles, or none), event records and waits (a wait only after a record
+  within the model's cores, sometimes above; batch (some with `block_dim_scale_up`),
+  early-start, not-sk-capable, dcci and split kernels; param roles, or none), event records and waits (a wait only after a record
   of its event in the phase; sometimes two records in one epoch; external waits and records
   on their own events), value write / wait pairs on fresh cells (the satisfying write first,
   sometimes a `value_write 0` on stream 0 after the phase's join), opaque tasks (named notify
@@ -45,6 +45,8 @@ def _kernel(rng: random.Random, name: str) -> dict[str, Any]:
         k["params"] = [rng.choice(ROLES) for _ in range(rng.randint(0, 5))]
     if rng.random() < 0.2:
         k["sched_mode"] = rng.choice(("batch", "normal"))
+        if rng.random() < 0.3:
+            k["block_dim_scale_up"] = rng.random() < 0.8
     if rng.random() < 0.1:
         k["sk_capable"] = rng.random() < 0.3
     if rng.random() < 0.3:

@@ -36,6 +36,7 @@ from skir.dialects.aclgraph import (
     ValueWaitOp,
     ValueWriteOp,
 )
+from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import FAIL_ATTR
 from skir.passes.lower_sync import LowerSyncPass
@@ -141,6 +142,12 @@ def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
         else:
             assert (type(new) is type(op) and new.properties == op.properties) or isinstance(new, SYNC_SLOT[1:])
     assert set(launches) == set(deps)
+    kernels = {k.sym_name.data: k for k in before.body.block.ops if isinstance(k, KernelOp)}
+    cores = (before.aic_cores.data, before.aiv_cores.data)
+    for sk in after.body.block.ops:
+        if isinstance(sk, SuperKernelOp):
+            check_launch_shape(sk, [(kernels[s.kernel.root_reference.data], old_ops[s.seq.data], s)
+                                    for s in sk.subtasks()], cores)
     # every happens-before edge between two working tasks holds, a SuperKernel standing for its members
     g0, g1 = TaskGraph(before), TaskGraph(after)
     hb0, hb1 = HappensBefore(g0), HappensBefore(g1)
@@ -158,6 +165,50 @@ def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
             ra = node1[launches[ka]] if ka else node1[sa]
             rb = node1[launches[kb]] if kb else node1[sb]
             assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
+
+
+_CUBE = {"mix_aic_1_0": 1, "mix_aiv_1_0": 0, "mix_aic_1_1": 1, "mix_aic_1_2": 1}
+_VEC = {"mix_aic_1_0": 0, "mix_aiv_1_0": 1, "mix_aic_1_1": 1, "mix_aic_1_2": 2}
+
+
+def _demand(kernel_type: str, blocks: int) -> tuple[int, int]:
+    """Cube and vector cores of a launch, from the kernel-type table (design §3), by hand."""
+    return {"aic_only": (blocks, 0), "mix_aic_1_0": (blocks, 0), "aiv_only": (0, blocks),
+            "mix_aiv_1_0": (0, blocks), "mix_aic_1_1": (blocks, blocks),
+            "mix_aic_1_2": (blocks, 2 * blocks)}[kernel_type]
+
+
+def check_launch_shape(sk, members, cores) -> None:  # type: ignore[no-untyped-def]
+    """An independent reading of the launch-shape rule: the SuperKernel fits the device and
+    covers every member, is 1:2 when a member is, gives every batch member without
+    block_dim_scale_up exactly its cores (unless feed-sync-all), runs scale-up members on all
+    cores of their type, and (without debug-aic/aiv-num) has no fewer blocks that would do."""
+    kind, n = sk.type.value, sk.blocks.data
+    cube, vec = _CUBE[kind] * n, _VEC[kind] * n
+    assert cube <= cores[0] and vec <= cores[1], (sk.sym_name.data, kind, n, cores)
+    opts = sk.options.data if sk.options is not None else ""
+    feed, forced = "feed-sync-all=1" in opts, "debug-ai" in opts
+    for kernel, launch, sub in members:
+        k_type = kernel.type.value
+        c, v = _demand(k_type, launch.blocks.data)
+        assert c <= cube and v <= vec, (sk.sym_name.data, k_type, launch.blocks.data, kind, n)
+        if k_type == "mix_aic_1_2":
+            assert kind == "mix_aic_1_2"
+        batch = kernel.is_batch
+        scale = batch and kernel.block_dim_scale_up is not None
+        aiv_class = k_type in ("aiv_only", "mix_aiv_1_0")
+        if scale:
+            assert sub.blocks.data == (vec if aiv_class else n), (sk.sym_name.data, sub.blocks.data)
+        else:
+            assert sub.blocks.data == launch.blocks.data
+        if batch and not scale and not feed:
+            assert (vec == v) if aiv_class else (cube == c), (sk.sym_name.data, k_type, launch.blocks.data, kind, n)
+    if not forced and not any(k.is_batch for k, _, _ in members):
+        need_c = max(_demand(k.type.value, la.blocks.data)[0] for k, la, _ in members)
+        need_v = max(_demand(k.type.value, la.blocks.data)[1] for k, la, _ in members)
+        smaller = n - 1
+        assert not (smaller >= 1 and _CUBE[kind] * smaller >= need_c and _VEC[kind] * smaller >= need_v), \
+            (sk.sym_name.data, kind, n, need_c, need_v)
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -200,7 +200,7 @@ inline thread_local int64_t g_super_kernel_early_start_config = -1;
 // ---- raw builtins: synchronisation and caches (dav-c220 forms)
 inline void ffts_cross_core_sync(pipe_t pipe, uint64_t config) { sk_shim::FftsSet(pipe, config); }
 inline void wait_flag_dev(int64_t flagID) { sk_shim::FftsWait(flagID); }
-inline void pipe_barrier(pipe_t) {}
+inline void pipe_barrier(pipe_t pipe) { (void)pipe; }
 inline void set_flag(pipe_t pipe, pipe_t tpipe, event_t eventID) { sk_shim::LocalSet(pipe, tpipe, eventID); }
 inline void wait_flag(pipe_t pipe, pipe_t tpipe, event_t eventID) { sk_shim::LocalWait(pipe, tpipe, eventID); }
 // dcci(addr, cache line kind, destination): the vendor's entries pass the kind and destination

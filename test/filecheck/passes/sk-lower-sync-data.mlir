@@ -41,3 +41,34 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// `tiling` params are read-only (design §3): two kernels that share a tiling buffer @t and
+// write different outputs are independent (a local pipe barrier between them), while a
+// kernel that writes @t (an `out` param) before a tiling reader of it is not (a real barrier).
+aclgraph.model @tiling cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @norm aiv_only params(in, tiling, out)
+  aclgraph.kernel @fill aiv_only params(out)
+  aclgraph.buffer @x bytes 4096
+  aclgraph.buffer @t bytes 64
+  aclgraph.buffer @y bytes 4096
+  aclgraph.buffer @z bytes 4096
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @norm blocks 8 args(@x, @t, @y)
+    aclgraph.launch seq 1 @norm blocks 8 args(@x, @t, @z)
+    aclgraph.launch seq 2 @fill blocks 8 args(@t)
+    aclgraph.launch seq 3 @norm blocks 8 args(@x, @t, @y)
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @tiling cores(aic = 24, aiv = 48) {
+// CHECK:        aiv {
+// CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 1 pipe_all
+// CHECK-NEXT:     sk.subtask id 2 @norm blocks 8 offset 4 from @s0 seq 1 after [0]
+// CHECK-NEXT:     sk.barrier id 3 all_aiv
+// CHECK-NEXT:     sk.subtask id 4 @fill blocks 8 offset 7 from @s0 seq 2 after [2]
+// CHECK-NEXT:     sk.barrier id 5 all_aiv
+// CHECK-NEXT:     sk.subtask id 6 @norm blocks 8 offset 8 from @s0 seq 3 after [4]
+// CHECK-NEXT:   }
