@@ -1,24 +1,31 @@
-"""SuperKernel formation (DESIGN §3): which kernel tasks fuse together, and why the rest do not.
+"""SuperKernel formation (docs/design.md §3): which kernel tasks fuse together, and why the rest
+do not.
 
-Per label group, in seq order: a SuperKernel starts at the lowest-seq candidate and takes
-candidates in seq order; a candidate that would break a rule closes it and starts the next.
-A SuperKernel's members on a stream lie in one run; its *range* on a stream is every task
-from its first to its last member there (inner event tasks included). Rules, in order:
+Per label group, candidates are visited in a topological order of happens-before, the lowest
+seq first among the ready ones (`HappensBefore.seq_order`): seq is capture order and may
+disagree with hb, a wait captured before the record it waits for. A SuperKernel starts at the
+first unassigned candidate and takes candidates in that order; a candidate that would break a
+rule closes it and starts the next. A SuperKernel's members on a stream lie in one run; its
+*range* on a stream is every task from its first to its last member there (inner event tasks
+included). Rules, in order, judged on the set with the candidate added:
 
-- a run boundary or a fence between the members and the candidate (`default_node` when an
-  opaque task is the breaker);
+- a run boundary, or a fence between the lowest and highest member seq (`default_node` when
+  an opaque task is the breaker);
 - `non_convex`: a happens-before path leaves the range set and re-enters it (`isolated_event`
   when the path runs through a stream that has only event tasks in the scope);
 - `stream_fusion_off`: stream-fusion=0 and the candidate is unordered with a member, or a
   member or the candidate runs the early-start handshake itself (early-start=1) and the
   SuperKernel would be stream-fused (a queue SuperKernel has no handshake);
-- `syncall_block_mismatch`: a batch-mode member would not run on every core of its types;
+- `syncall_block_mismatch`: no valid launch shape is left (`skir.analysis.superkernel_shape`;
+  the cut's detail names the mismatch);
 - `deadlock`: an in-kernel wait on outside work whose demand, beside the SuperKernel's,
-  exceeds the device.
+  exceeds the device (`skir.analysis.deadlock_rule`).
 
 Afterwards a SuperKernel of one kernel is dropped (its kernel gets the reason of the cut
-beside it, else `single_task`), `resource_insufficient` and the final deadlock check drop
-whole SuperKernels, and `strict-scope-check` handles broken scopes.
+beside it, else `single_task`), the boundary events of each non-host member stream join the
+range (design §3 (e'), `skir.analysis.range_join`), the final deadlock check and
+`resource_insufficient` drop whole SuperKernels, and `strict-scope-check` handles broken
+scopes.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from itertools import pairwise
 import numpy as np
 
 from skir.analysis.boundary import SkPlan, plan_rewrite
+from skir.analysis.deadlock_rule import Starvation
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
@@ -136,7 +144,7 @@ class Former:
         self.multi_epochs = [(e.records, e.waits) for e in graph.epochs if len(e.records) > 1 and e.waits]
         """Epochs with several records: their waits depend on whichever record fires first."""
         self.runs = compute_runs(graph, self.scopes, candidate)
-        self.demand = RangeMax.per_stream(graph, self._own_demand)
+        self.starvation = Starvation(graph, hb, RangeMax.per_stream(graph, self._own_demand), self.cores)
         self.streams_with_label: dict[Label, set[int]] = defaultdict(set)
         self.streams_with_candidates: dict[Label, set[int]] = defaultdict(set)
         for n in range(len(graph)):
@@ -344,40 +352,8 @@ class Former:
     def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,
                   others: list[FormedSk] | None) -> bool:
         """Whether an in-kernel wait on outside work could starve for cores (DESIGN §3 `deadlock`)."""
-        g, hb = self.graph, self.hb
-        inside = _RangeSet(g, ranges)
-        boundary = []
-        for w in waits:
-            record = g.epoch_of[w].records[0]
-            if not inside.contains(record):
-                boundary.append(record)
-        if not boundary:
-            return False
-        launch_ancestors = np.full(len(g.streams), -1, dtype=np.int64)
-        for t, (lo, _) in ranges.items():
-            launch_ancestors[t] = max(launch_ancestors[t], g.pos[lo] - 1)
-            if (prev := g.prev_on_stream(lo)) is not None:
-                np.maximum(launch_ancestors, hb.clock(prev), out=launch_ancestors)
-        sk_aic, sk_aiv = shape.demand()
-        for record in boundary:
-            reach = hb.clock(record)
-            need_aic = need_aiv = 0
-            for u in range(len(g.streams)):
-                lo_pos, hi_pos = int(launch_ancestors[u]) + 1, int(reach[u])
-                if u in ranges or hi_pos < lo_pos:
-                    continue
-                aic, aiv = self.demand.query(u, lo_pos, hi_pos)
-                need_aic, need_aiv = max(need_aic, aic), max(need_aiv, aiv)
-                for other in others or ():
-                    if other.ranges is ranges:
-                        continue
-                    span = other.ranges.get(u)
-                    if span is not None and g.pos[span[0]] <= hi_pos and g.pos[span[1]] >= lo_pos:
-                        o_aic, o_aiv = other.demand()
-                        need_aic, need_aiv = max(need_aic, o_aic), max(need_aiv, o_aiv)
-            if sk_aic + need_aic > self.cores[0] or sk_aiv + need_aiv > self.cores[1]:
-                return True
-        return False
+        beside = [(o.ranges, o.demand()) for o in others or () if o.ranges is not ranges]
+        return self.starvation.starves(ranges, waits, shape.demand(), beside)
 
     # ---- after the greedy pass --------------------------------------------------------
 
@@ -498,18 +474,6 @@ class Former:
                     if other == label and isinstance(self.graph.ops[n], LaunchOp):
                         self.fail[n] = (FailReason.IN_UNFUSIBLE_SCOPE, "bypass")
         return kept
-
-
-class _RangeSet:
-    """Membership of tasks in a set of per-stream ranges."""
-
-    def __init__(self, graph: TaskGraph, ranges: dict[int, tuple[int, int]]):
-        self.graph = graph
-        self.ranges = ranges
-
-    def contains(self, n: int) -> bool:
-        span = self.ranges.get(self.graph.stream_of[n])
-        return span is not None and span[0] <= n <= span[1]
 
 
 def form_superkernels(model: ModelOp, graph: TaskGraph, hb: HappensBefore, options: SkOptions,

@@ -13,7 +13,9 @@ the abstract machine of `skir.analysis.sync_machine`, and reports, one line each
   held back one at a time while everything else runs as far as it can);
 - a cell skir added that is not 0 at the end (the model could not be replayed), except 1 for a
   cell that converts an event epoch with no closing reset (the original event stays recorded);
-- a stream whose slot count changed.
+- a stream whose slot count changed;
+- a sub-task whose blocks are not its launch's (or, for a `block_dim_scale_up` batch kernel,
+  the SuperKernel's cores of its type).
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ def check_model(model: ModelOp) -> CheckReport:
     report.violations += [f"deadlock: {b.agent} waits on {b.what}" for b in blocked]
     _count(report, sks)
     _check_slots(report, model)
+    _check_blocks(report, model, sks)
     _check_edges(report, model, graph, machine)
     if not blocked:
         _check_leftovers(report, machine)
@@ -140,6 +143,34 @@ class _Members:
     def places(self, seq: int) -> list[tuple[int, CoreType, int]]:
         k, ident = self.of_seq[seq]
         return [(k, core, self.index[(k, core, ident)]) for core in CoreType if (k, core, ident) in self.index]
+
+
+def _check_blocks(report: CheckReport, model: ModelOp, sks: dict[str, SuperKernelOp]) -> None:
+    """Every sub-task runs with its launch's blocks; a `block_dim_scale_up` batch kernel with
+    the SuperKernel's cores of its type (design §3 "SuperKernel type and blocks")."""
+    from skir.analysis.superkernel_shape import SkShape
+
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    launches: dict[int, LaunchOp] = {}
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp):
+            for op in stream.body.block.ops:
+                task = op.was_task() if not isinstance(op, LaunchOp) else op
+                if isinstance(task, LaunchOp):
+                    launches[task.seq.data] = task
+    for sk in sks.values():
+        shape = SkShape(sk.type, sk.blocks.data, 0, 0)
+        for sub in sk.subtasks():
+            launch, kernel = launches.get(sub.seq.data), kernels.get(sub.kernel.root_reference.data)
+            if launch is None or kernel is None:
+                continue
+            want = shape.cores_of(kernel.type) if kernel.scales_up else launch.blocks.data
+            if sub.blocks.data != want:
+                report.violations.append(
+                    f"blocks: {sk.sym_name.data} sub-task {sub.ident} (@{sub.stream.root_reference.data} seq "
+                    f"{sub.seq.data}) runs on {sub.blocks.data} blocks; its launch asked for {launch.blocks.data}"
+                    + (f" and it scales up to the SuperKernel's {want}" if kernel.scales_up else "")
+                )
 
 
 def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine: SyncMachine) -> None:

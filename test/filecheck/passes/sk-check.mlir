@@ -8,6 +8,8 @@
 // RUN: %expect-exit 3 sk-opt %t.wait.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=WAIT
 // RUN: sed '/sk.notify id 9 /d' %t.ok.mlir > %t.notify.mlir
 // RUN: %expect-exit 3 sk-opt %t.notify.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=NOTIFY
+// RUN: sed 's/sk.subtask id 2 @c blocks 24/sk.subtask id 2 @c blocks 12/' %t.ok.mlir > %t.blocks.mlir
+// RUN: %expect-exit 3 sk-opt %t.blocks.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=BLOCKS
 
 // sk-check changes nothing and proves the rewritten module: it runs every stream and every
 // core type's program abstractly (counting barriers, flags, early-start and GM locks) and
@@ -57,3 +59,6 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // The record of @j after @s1's last member joined the range (design §3 (e')): without its
 // in-kernel notify the converted wait on @s0 never sees the cell.
 // NOTIFY:      sk-opt: error: sk-check found 1 violation: deadlock: @q/@s0/seq 10 waits on value_wait @j_cell eq 1 (cell is 0)
+
+// A sub-task must run with its launch's blocks.
+// BLOCKS: sk-opt: error: sk-check found 1 violation: blocks: q_sk0 sub-task 2 (@s0 seq 2) runs on 12 blocks; its launch asked for 24
