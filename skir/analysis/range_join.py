@@ -19,6 +19,8 @@ back block for `record e1` (k4 waits for the SuperKernel through the converted e
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from skir.analysis.scopes import Runs
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import PlaceholderOp, RecordOp, ScopeBeginOp, ScopeEndOp, WaitOp
@@ -35,26 +37,25 @@ def _joinable(graph: TaskGraph, runs: Runs, n: int, kind: type) -> bool | None:
     return False if isinstance(op, _SPARE) else None
 
 
+def _walk(graph: TaskGraph, runs: Runs, start: int, step: Callable[[int], int | None], kind: type,
+          used: set[int]) -> int:
+    """From member `start`, step away over tasks of `kind` and spare slots; the farthest task
+    of `kind` reached (`start` when none)."""
+    far = start
+    n = step(start)
+    while n is not None and n not in used:
+        joinable = _joinable(graph, runs, n, kind)
+        if joinable is None:
+            break
+        if joinable:
+            far = n
+        n = step(n)
+    return far
+
+
 def joined_range(graph: TaskGraph, runs: Runs, lo: int, hi: int, used: set[int],
                  waits: bool = True) -> tuple[int, int]:
     """The range (lo, hi) of one non-host member stream grown by its boundary events; tasks in
     `used` (other SuperKernels' ranges) never join. `waits=False` joins only the records."""
-    new_lo = lo
-    n = graph.prev_on_stream(lo)
-    while waits and n is not None and n not in used:
-        kind = _joinable(graph, runs, n, WaitOp)
-        if kind is None:
-            break
-        if kind:
-            new_lo = n
-        n = graph.prev_on_stream(n)
-    new_hi = hi
-    n = graph.next_on_stream(hi)
-    while n is not None and n not in used:
-        kind = _joinable(graph, runs, n, RecordOp)
-        if kind is None:
-            break
-        if kind:
-            new_hi = n
-        n = graph.next_on_stream(n)
-    return new_lo, new_hi
+    new_lo = _walk(graph, runs, lo, graph.prev_on_stream, WaitOp, used) if waits else lo
+    return new_lo, _walk(graph, runs, hi, graph.next_on_stream, RecordOp, used)
