@@ -25,9 +25,10 @@ from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.gc_pause import paused_gc
-from skir.parsing import LocatingParser, SourceMap
+from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import pipeline_passes
+from skir.source_text import BOM, guard_mlir, model_format, read_model
 
 
 def make_context() -> Context:
@@ -44,37 +45,36 @@ def make_context() -> Context:
 def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None) -> ModuleOp:
     """Parse and verify `.mlir` text; errors are one-line `SkirError`s."""
     source_map = source_map if source_map is not None else SourceMap()
+    guard_mlir(text, name)
     try:
         with paused_gc():
             module = LocatingParser(make_context(), text, name, source_map).parse_module()
-        module.verify()
+        verify_located(module)
     except (ParseError, DiagnosticException) as err:
         raise SkirError(located_message(err, source_map)) from None
     return module
 
 
 def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any]) -> ModuleOp:
-    """A verified module from a module, a `.mlir` / `.json` path, MLIR text or a capture dict."""
+    """A verified module from a module, a `.mlir` / `.json` path (`-`: standard input; another
+    name is read by its content), model text (MLIR or capture JSON) or a capture dict."""
     from skir.frontends import capture
 
     if isinstance(model, ModuleOp):
         try:
-            model.verify()
+            verify_located(model)
         except DiagnosticException as err:
             raise SkirError(located_message(err)) from None
         return model
     if isinstance(model, dict):
         return capture.from_dict(model)
     if isinstance(model, str) and "\n" in model:
-        return parse(model)
-    path = Path(model)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise SkirError(f"{path}: cannot read: {err.strerror}") from None
-    if path.suffix == ".json":
-        return capture.loads(text, str(path))
-    return parse(text, str(path))
+        text, source = model.removeprefix(BOM), "<string>"
+    else:
+        source, text = read_model(model)  # `-`: standard input
+    if model_format(text, source) == "json":
+        return capture.loads(text, source)
+    return parse(text, source)
 
 
 def the_model(module: ModuleOp) -> ModelOp:

@@ -12,6 +12,8 @@ from enum import IntEnum
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
 
+from skir.names import one_line
+
 
 class ExitCode(IntEnum):
     """Exit codes of `sk-opt` and `sk-compile` (DESIGN §1)."""
@@ -27,7 +29,7 @@ class SkirError(Exception):
     """A one-line diagnostic; `str()` is the message, `code` the exit code it maps to."""
 
     def __init__(self, message: str, code: ExitCode = ExitCode.BAD_INPUT):
-        super().__init__(message)
+        super().__init__(one_line(message))
         self.code = code
 
 
@@ -50,7 +52,7 @@ class TaskVerifyException(VerifyException):
     """A verification error attributed to one op (whose parse position may be known)."""
 
     def __init__(self, op: Operation | None, message: str):
-        super().__init__(message)
+        super().__init__(one_line(message))
         self.op = op
 
 

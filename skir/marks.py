@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from skir.errors import SkirError
+from skir.names import name_problem
 from skir.options import parse_options
 
 SCOPE_KEY = "skir.scope:"
@@ -80,8 +81,11 @@ def super_kernel_scope(scope: str | None, options: str = "") -> contextlib.Abstr
 
 def stream(name: str) -> contextlib.AbstractContextManager[None]:
     """Capture the ops run inside on stream `name` (the model's first stream is `s0`)."""
-    if not isinstance(name, str) or not name.isidentifier():
-        raise SkirError(f"stream: the stream name must be an identifier, not {name!r}")
+    if not isinstance(name, str):
+        raise SkirError(f"stream: the stream name must be a string, not {type(name).__name__}")
+    problem = name_problem(name)
+    if problem is not None:
+        raise SkirError(f"stream: {problem}")
     return _mark({STREAM_KEY: name})
 
 

@@ -16,11 +16,13 @@ opts.merged("early-start=1").early_start   # scope-level options override
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from skir.errors import SkirError
+from skir.names import shown
 
 
 def _binary(value: str) -> int:
@@ -71,8 +73,20 @@ def _name_list(value: str) -> tuple[str, ...]:
     return names
 
 
+_FLAG = re.compile(r"-[A-Za-z0-9_][A-Za-z0-9_+=./@%^-]*\Z")
+"""A compiler flag as `compile-options` may give it: a dash, then no whitespace and none of
+the characters a shell or a quoting mistake would act on (`;&|$`\\'"<>()*?![]{}~#` ...)."""
+
+
 def _flags(value: str) -> tuple[str, ...]:
-    return tuple(v.strip() for v in value.split(",") if v.strip())
+    flags = tuple(v.strip() for v in value.split(",") if v.strip())
+    for flag in flags:
+        if not _FLAG.match(flag):
+            raise ValueError(f"{shown(flag)} is not a compiler flag (a '-' then letters, digits and "
+                             "_+=./@%^- only; no spaces or shell characters)")
+    if not flags:
+        raise ValueError("expected comma-separated compiler flags")
+    return flags
 
 
 @dataclass(frozen=True)
@@ -156,15 +170,15 @@ def parse_options(text: str) -> tuple[SkOptions, list[str]]:
         if not segment:
             continue
         if "=" not in segment:
-            warnings.append(f"option segment '{segment}' has no '=' and is ignored")
+            warnings.append(f"option segment {shown(segment)} has no '=' and is ignored")
             continue
         raw_key, raw_value = segment.split("=", 1)
         key = raw_key.strip().replace("_", "-")
         value = _unquote(raw_value)
         if not key:
-            raise SkirError(f"option '{segment}': empty key")
+            raise SkirError(f"option {shown(segment)}: empty key")
         if key not in _PARSERS:
-            raise SkirError(f"unknown option '{key}' (known: {', '.join(_PARSERS)})")
+            raise SkirError(f"unknown option {shown(key)} (known: {', '.join(_PARSERS)})")
         if key in values:
             raise SkirError(f"option '{key}' is given twice")
         if not value:
@@ -172,6 +186,6 @@ def parse_options(text: str) -> tuple[SkOptions, list[str]]:
         try:
             values[key] = _PARSERS[key](value)
         except ValueError as err:
-            raise SkirError(f"option '{key}': {err}, got '{value}'") from None
+            raise SkirError(f"option '{key}': {err}, got {shown(value)}") from None
     options = SkOptions(given=frozenset(values), **{_FIELD_OF[k]: v for k, v in values.items()})
     return options, warnings

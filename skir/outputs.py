@@ -1,8 +1,9 @@
 """Writing `sk-compile`'s products (DESIGN §5) without ever leaving a partial output.
 
 Everything is written into a staging folder next to OUT first; only when every product
-(and, with `--emulate`, every emulation) succeeded are the files moved into OUT. On
-failure OUT gains no new files.
+(and, with `--emulate`, every emulation) succeeded does the stage take OUT's place, in one
+atomic swap. On failure OUT gains no new files; a run killed at any point leaves OUT as it
+was or complete (and at worst a hidden `.OUT.skir-stage-*` folder beside it).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -102,13 +104,21 @@ def _build(result: CompileResult, stage: Path, objects: Path) -> None:
 
 def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False,
                   build: Path | None = None) -> None:
-    """Write the products to `out_dir` (if given), run the emulation and the CANN build (if asked)."""
+    """Write the products to `out_dir` (if given), run the emulation and the CANN build (if asked).
+
+    The whole product set is staged in a folder beside OUT and swapped into place in one
+    step, so a run that fails, or is killed, leaves OUT as it was or complete."""
+    if out_dir is not None:
+        out_dir = Path(os.path.realpath(out_dir))
+        if out_dir.exists() and not out_dir.is_dir():
+            raise SkirError(f"{out_dir}: exists and is not a folder; give -o a folder (it is created)")
+        try:
+            out_dir.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise SkirError(f"{out_dir.parent}: cannot create the output's parent: {err.strerror or err}") from None
     parent = out_dir.parent if out_dir is not None else None
-    if parent is not None:
-        parent.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".skir-stage-", dir=parent))
+    stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name if out_dir else 'skir'}.skir-stage-", dir=parent))
     try:
-        written: dict[str, Path] = {}
         for rel, text in product_texts(result).items():
             path = stage / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -128,15 +138,51 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
             )
         if out_dir is None:
             return
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for root, _dirs, files in os.walk(stage):
-            for file in sorted(files):
-                src = Path(root) / file
-                rel = src.relative_to(stage)
-                dst = out_dir / rel
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(src, dst)
-                written[str(rel)] = dst
-        result.outputs.update(sorted(written.items()))
+        products = sorted(str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file())
+        _commit(stage, out_dir)
+        result.outputs.update((rel, out_dir / rel) for rel in products)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _commit(stage: Path, out_dir: Path) -> None:
+    """Put the staged products in place at once: a new OUT is a rename; an existing one first
+    lends the stage every file of its own that this run does not replace (hard links), then
+    the two folders swap in one `renameat2(RENAME_EXCHANGE)` (two renames where the system has
+    none) and the old OUT, now at the stage's path, is removed by the caller."""
+    if not out_dir.exists():
+        os.rename(stage, out_dir)
+        stage.mkdir()  # the caller removes it
+        return
+    for old in out_dir.rglob("*"):
+        rel = old.relative_to(out_dir)
+        new = stage / rel
+        if old.is_dir() and not old.is_symlink():
+            new.mkdir(parents=True, exist_ok=True)
+        elif not new.exists():
+            new.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(old, new, follow_symlinks=False)
+            except OSError:
+                shutil.copy2(old, new, follow_symlinks=False)
+    if not _exchange(stage, out_dir):
+        aside = stage.with_name(stage.name + "-old")
+        os.rename(out_dir, aside)
+        os.rename(stage, out_dir)
+        os.rename(aside, stage)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders atomically (Linux `renameat2` with RENAME_EXCHANGE); False if unsupported."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0

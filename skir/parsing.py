@@ -10,7 +10,11 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.ir import Operation
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
+
+from skir.errors import TaskVerifyException
+from skir.names import one_line
 
 
 class SourceMap:
@@ -45,6 +49,30 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:  # an attribute that does not verify while the op is built
+            if isinstance(err, ParseError):
+                raise
+            raise ParseError(Span(start, self._current_token.span.start, self.lexer.input, self._line_offset),
+                             one_line(str(err).split("\n")[0])) from None
         self._source_map.record(op, self.lexer.input, start, self._line_offset)
         return op
+
+
+def verify_located(module: Operation) -> None:
+    """`module.verify()`, but a failure of xDSL's own checks (a trait, a region's blocks) is
+    re-raised as a `TaskVerifyException` naming the failing op, so that drivers can add its
+    `file:line:col`. Finding the op costs one more walk, only on failure."""
+    try:
+        module.verify()
+    except TaskVerifyException:
+        raise
+    except VerifyException as err:
+        for op in module.walk(region_first=True):
+            try:
+                op.verify(verify_nested_ops=False)
+            except VerifyException as inner:
+                message = str(inner).split("\n")[0].removeprefix("Operation does not verify: ")
+                raise TaskVerifyException(op, message) from None
+        raise err

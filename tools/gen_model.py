@@ -92,7 +92,7 @@ class _Builder:
             self.kernels[name] = {"kernel_type": ktype, "params": params, **extra}
         for a in args:
             if a not in self.buffers:
-                base = a.split(".")[0]
+                base = a if a in _BUFFERS else a.rsplit("_", 1)[0]
                 self.buffers[a] = _BUFFERS.get(base, 1 << 20)
         jitter = round(duration * self.rng.uniform(0.9, 1.1), 2)
         self.add(stream, {"type": "kernel", "kernel": name, "blocks": blocks or default_blocks,
@@ -159,7 +159,7 @@ def _fork_join(b: _Builder, branches: int) -> None:
             b.wait(s, fork)
             for j in range(ln):
                 name = ("cube_op", "small_vec", "mix_op")[(s + j) % 3]
-                out = f"c.{s}"
+                out = f"c_{s}"
                 b.kernel(s, name, ["b", out] if name == "small_vec" else ["b", "w", out])
             joins.append(b.event("join"))
             b.record(s, joins[-1])
@@ -181,24 +181,24 @@ def _decode(b: _Builder, streams: int) -> None:
         b.add(0, {"type": "scope_begin", "scope": scope})
         b.add(0, {"type": "placeholder"})
         b.add(0, {"type": "placeholder"})
-        b.kernel(0, "rms_norm", ["hidden", f"w_norm1.{w}", "normed"])
-        b.kernel(0, "qkv_matmul", ["normed", f"w_qkv.{w}", "qkv"])
+        b.kernel(0, "rms_norm", ["hidden", f"w_norm1_{w}", "normed"])
+        b.kernel(0, "qkv_matmul", ["normed", f"w_qkv_{w}", "qkv"])
         fork, join = b.event("fork"), b.event("join")
         b.record(0, fork)
         b.wait(side, fork)
-        b.kernel(side, "rope_k", ["qkv", "cos_sin", f"k_cache.{w}"])
+        b.kernel(side, "rope_k", ["qkv", "cos_sin", f"k_cache_{w}"])
         if memcpy:
             b.add(side, {"type": "default", "kind": "memcpy"})
         b.record(side, join)
         b.kernel(0, "rope_q", ["qkv", "cos_sin"])
         b.wait(0, join)
-        b.kernel(0, "attention", ["qkv", f"k_cache.{w}", f"v_cache.{w}", "attn", "attn_ws"])
-        b.kernel(0, "o_proj", ["attn", f"w_o.{w}", "proj"])
+        b.kernel(0, "attention", ["qkv", f"k_cache_{w}", f"v_cache_{w}", "attn", "attn_ws"])
+        b.kernel(0, "o_proj", ["attn", f"w_o_{w}", "proj"])
         b.kernel(0, "add", ["hidden", "proj"])
-        b.kernel(0, "rms_norm", ["hidden", f"w_norm2.{w}", "normed"])
-        b.kernel(0, "gate_up", ["normed", f"w_gu.{w}", "gu"])
+        b.kernel(0, "rms_norm", ["hidden", f"w_norm2_{w}", "normed"])
+        b.kernel(0, "gate_up", ["normed", f"w_gu_{w}", "gu"])
         b.kernel(0, "swiglu", ["gu", "act"])
-        b.kernel(0, "down_proj", ["act", f"w_down.{w}", "proj"])
+        b.kernel(0, "down_proj", ["act", f"w_down_{w}", "proj"])
         b.kernel(0, "add", ["hidden", "proj"])
         if aicpu:
             b.add(0, {"type": "default", "kind": "aicpu"})

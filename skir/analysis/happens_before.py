@@ -28,7 +28,10 @@ from skir.errors import TaskVerifyException
 class HappensBefore:
     """Reachability over a task graph; raises `TaskVerifyException` on a cycle."""
 
-    def __init__(self, graph: TaskGraph):
+    def __init__(self, graph: TaskGraph | object):
+        """`graph`: a `TaskGraph`, or an `aclgraph.model` / a module holding one (its graph is built)."""
+        if not isinstance(graph, TaskGraph):
+            graph = TaskGraph(graph)  # type: ignore[arg-type]  # raises a TypeError for anything else
         self.graph = graph
         self.order = self._topological_order()
         self._build_clocks()

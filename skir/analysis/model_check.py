@@ -29,9 +29,12 @@ from skir.dialects.aclgraph import (
     ScopeEndOp,
     StreamOp,
     TaskOp,
+    ValueWaitOp,
 )
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
+from skir.dialects.aclgraph_enums import rule_holds
 from skir.errors import TaskVerifyException, task_path
+from skir.names import name_problem, shown
 
 # property name -> (declaration op name, what it is called in messages)
 _SYMBOL_FIELDS: dict[str, tuple[str, str]] = {
@@ -45,21 +48,35 @@ _SYMBOL_FIELDS: dict[str, tuple[str, str]] = {
 def check_model(model: ModelOp) -> None:
     """Raise `TaskVerifyException` on the first violated model invariant."""
     symbols: dict[str, Operation] = {}
+    _check_name(model)
     for op in model.body.block.ops:
         name = op.properties.get("sym_name")
         if name is not None:
             symbols[name.data] = op  # type: ignore[attr-defined]
+            _check_name(op)
     seen_seq: dict[int, TaskOp] = {}
     for stream in model.body.block.ops:
         if isinstance(stream, StreamOp):
             _check_stream(stream, symbols, seen_seq)
     graph = TaskGraph(model)
-    if not any(isinstance(op, LaunchSkOp | DisabledOp) for op in graph.ops):
+    rewritten = any(isinstance(op, LaunchSkOp | DisabledOp) for op in graph.ops)
+    if not rewritten:
         # after a rewrite, marker slots may have become value or disabled slots (spares)
         _check_markers(graph)
     hb = HappensBefore(graph)
     _check_resets(graph, hb)
     _check_cell_writes(graph, hb)
+    if not rewritten:
+        # a rewritten model that hangs is skir's fault, which sk-check reports (exit 3)
+        _check_satisfiable(graph, hb)
+
+
+def _check_name(op: Operation) -> None:
+    """docs/design.md §1 "Names": every symbol a C identifier of at most 128 bytes."""
+    name = op.properties["sym_name"].data  # type: ignore[attr-defined]
+    problem = name_problem(name)
+    if problem is not None:
+        raise TaskVerifyException(op, f"{op.name} {shown(name)}: {problem}")
 
 
 def _check_stream(stream: StreamOp, symbols: dict[str, Operation], seen_seq: dict[int, TaskOp]) -> None:
@@ -158,6 +175,35 @@ def _check_resets(graph: TaskGraph, hb: HappensBefore) -> None:
                     graph.ops[epoch.reset],
                     f"{graph.name(epoch.reset)}: reset of @{epoch.event} is not ordered after "
                     f"{graph.name(n)} of the epoch it closes; make the reset wait for it",
+                )
+
+
+def _check_satisfiable(graph: TaskGraph, hb: HappensBefore) -> None:
+    """A model must not deadlock by itself (docs/design.md §3): a `value_wait` that no write of
+    the model satisfies must be `external`; an event wait whose every record happens after it
+    can never be satisfied. (A single satisfying record or write after its wait is a cycle.)"""
+    for use in graph.cells.values():
+        if not use.waits or use.satisfying:
+            continue
+        rule, target = use.rule[use.waits[0]]
+        if rule_holds(rule, 0, target):
+            continue
+        for w in use.waits:
+            op = graph.ops[w]
+            if isinstance(op, ValueWaitOp) and op.external is None:
+                raise TaskVerifyException(
+                    op, f"{graph.name(w)}: value_wait on @{use.cell} ({rule.value} {target}) is satisfied by no "
+                    "write of the model, so the model deadlocks; write the value first or mark the wait external",
+                )
+    for epoch in graph.epochs:
+        if len(epoch.records) < 2:
+            continue
+        for w in epoch.waits:
+            if all(hb.before(w, r) for r in epoch.records):
+                raise TaskVerifyException(
+                    graph.ops[w], f"{graph.name(w)}: wait on @{epoch.event} can never be satisfied: every record of "
+                    f"its epoch ({', '.join(graph.name(r) for r in epoch.records[:3])}) happens after it, so the "
+                    "model deadlocks",
                 )
 
 

@@ -229,7 +229,8 @@ class SyncMachine:
             cell = op.cell.root_reference.data
             value, knowledge = self.cells.get(cell, (0, None))
             if not rule_holds(op.rule.data, value, op.value.data):
-                return False
+                # an external wait that nothing of the model satisfies is satisfied from outside
+                return op.external is not None and not self.graph.cells[cell].satisfying
             if knowledge is not None:
                 np.maximum(clock, knowledge, out=clock)
             return True

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from skir.dialects.aclgraph import (
@@ -81,10 +82,24 @@ class CellUse:
         self.rule[n] = (rule, value)
 
 
+def _the_model(model: object) -> ModelOp:
+    if isinstance(model, ModelOp):
+        return model
+    if isinstance(model, ModuleOp):
+        found = [op for op in model.ops if isinstance(op, ModelOp)]
+        if len(found) == 1:
+            return found[0]
+        raise TypeError(f"TaskGraph: the module holds {len(found)} aclgraph.model ops; pass one of them")
+    raise TypeError(f"TaskGraph takes an aclgraph.model (ModelOp) or a module holding one, not "
+                    f"{type(model).__name__}")
+
+
 class TaskGraph:
     """Nodes and edges of a model's happens-before graph (not yet closed transitively)."""
 
-    def __init__(self, model: ModelOp):
+    def __init__(self, model: ModelOp | ModuleOp):
+        """`model`: an `aclgraph.model`, or a module holding exactly one."""
+        model = _the_model(model)
         self.model = model
         self.streams: list[StreamOp] = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
         self.ops: list[TaskOp] = []

@@ -462,7 +462,11 @@ class ValueWriteOp(TaskOp):
 
 @irdl_op_definition
 class ValueWaitOp(TaskOp):
-    """Wait until a cell satisfies a rule: `aclgraph.value_wait seq 6 @c0 eq 1`."""
+    """Wait until a cell satisfies a rule: `aclgraph.value_wait seq 6 @c0 eq 1`.
+
+    `external`: the model expects the cell to be satisfied from outside (another model, the
+    host); without it, some write of the model must satisfy the wait.
+    """
 
     name = "aclgraph.value_wait"
     KIND: ClassVar[str] = "value_wait"
@@ -474,8 +478,10 @@ class ValueWaitOp(TaskOp):
     cell = prop_def(SymbolRefAttr)
     value = prop_def(IntAttr)
     rule = prop_def(WaitRuleAttr)
+    external = opt_prop_def(UnitAttr)
 
-    def __init__(self, seq: int, cell: str, rule: WaitRule, value: int, task_group: bool = False):
+    def __init__(self, seq: int, cell: str, rule: WaitRule, value: int, task_group: bool = False,
+                 external: bool = False):
         props: dict[str, Attribute] = {
             "seq": int_attr(seq),
             "cell": symbol_ref(cell),
@@ -484,6 +490,8 @@ class ValueWaitOp(TaskOp):
         }
         if task_group:
             props["task_group"] = _UNIT
+        if external:
+            props["external"] = _UNIT
         build_op(self, props)
 
     @classmethod
@@ -491,12 +499,17 @@ class ValueWaitOp(TaskOp):
         cell = parse_symbol(parser)
         rule = parse_enum(parser, WaitRule, "wait rule")
         value = parse_int_in(parser, 0, MAX_U64, "value")
-        return {"cell": cell, "rule": wait_rule_attr(rule), "value": int_attr(value)}
+        props = {"cell": cell, "rule": wait_rule_attr(rule), "value": int_attr(value)}
+        if parser.parse_optional_keyword("external"):
+            props["external"] = _UNIT
+        return props
 
     @classmethod
     def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
         print_symbol(printer, props["cell"])  # type: ignore[arg-type]
         printer.print_string(f" {props['rule'].data.value} {props['value'].data}")  # type: ignore
+        if "external" in props:
+            printer.print_string(" external")
 
 
 @irdl_op_definition

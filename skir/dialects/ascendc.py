@@ -50,6 +50,7 @@ from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
+from skir.names import name_problem, shown
 
 _i64 = i64_attr
 _CORES = CORES
@@ -62,6 +63,14 @@ def _in_entry() -> tuple[HasParent]:
 
 def _in_source() -> tuple[HasParent]:
     return (HasParent(SourceOp),)
+
+
+def _check_symbol(op: IRDLOperation, prop: str = "symbol") -> None:
+    """A symbol printed into C++ must be a C identifier (docs/design.md §1 "Names")."""
+    text = op.properties[prop].data  # type: ignore[attr-defined]
+    problem = name_problem(text)
+    if problem is not None:
+        raise TaskVerifyException(op, f"{op.name} {shown(text)}: {problem}")
 
 
 @irdl_op_definition
@@ -92,6 +101,7 @@ class SourceOp(IRDLOperation):
         raise TaskVerifyException(self, f"ascendc.source @{self.sym_name.data} has no ascendc.entry")
 
     def verify_(self) -> None:
+        _check_symbol(self, "sym_name")
         self.entry()
 
 
@@ -119,6 +129,9 @@ class DeclareOp(IRDLOperation):
     def __init__(self, symbol: str, copies: int):
         build_op(self, {"symbol": string_attr(symbol), "copies": _i64(copies)})
 
+    def verify_(self) -> None:
+        _check_symbol(self)
+
 
 @irdl_op_definition
 class EntryOp(IRDLOperation):
@@ -135,6 +148,9 @@ class EntryOp(IRDLOperation):
 
     def __init__(self, symbol: str, align: int, body: Region):
         build_op(self, {"symbol": StringAttr(symbol), "align": _i64(align)}, [body])
+
+    def verify_(self) -> None:
+        _check_symbol(self)
 
 
 @irdl_op_definition
@@ -155,6 +171,9 @@ class CoreFunctionOp(IRDLOperation):
     def __init__(self, symbol: str, core: CoreType, body: Region):
         build_op(self, {"symbol": StringAttr(symbol), "core": _CORES[core]}, [body])
 
+    def verify_(self) -> None:
+        _check_symbol(self)
+
 
 @irdl_op_definition
 class InvokeOp(IRDLOperation):
@@ -168,6 +187,9 @@ class InvokeOp(IRDLOperation):
 
     def __init__(self, symbol: str):
         build_op(self, {"symbol": StringAttr(symbol)})
+
+    def verify_(self) -> None:
+        _check_symbol(self)
 
 
 @irdl_op_definition
@@ -191,6 +213,10 @@ class CommentOp(IRDLOperation):
 
     def __init__(self, text: str):
         build_op(self, {"text": string_attr(text)})
+
+    def verify_(self) -> None:
+        if not self.text.data.isprintable():
+            raise TaskVerifyException(self, f"ascendc.comment {shown(self.text.data)}: a comment is one printable line")
 
 
 @irdl_op_definition
@@ -243,6 +269,7 @@ class CallOp(IRDLOperation):
         build_op(self, {"symbol": string_attr(symbol), "offset": _i64(offset), "copies": _i64(copies)})
 
     def verify_(self) -> None:
+        _check_symbol(self)
         if not 1 <= self.copies.value.data <= 64:
             raise TaskVerifyException(self, f"call of {self.symbol.data}: copies must be in [1, 64]")
 
@@ -284,6 +311,7 @@ class PreloadOp(IRDLOperation):
         build_op(self, {"symbol": string_attr(symbol), "units": _i64(units), "copies": _i64(copies)})
 
     def verify_(self) -> None:
+        _check_symbol(self)
         if not 1 <= self.units.value.data <= 16:
             raise TaskVerifyException(self, f"preload of {self.symbol.data}: units must be in [1, 16]")
         if not 1 <= self.copies.value.data <= 64:

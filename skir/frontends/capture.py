@@ -118,6 +118,8 @@ from skir.frontends.capture_export import (
 from skir.frontends.capture_seq import simulate_capture
 from skir.frontends.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
 from skir.gc_pause import paused_gc
+from skir.names import shown
+from skir.source_text import read_model
 
 __all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
            "loads", "save"]
@@ -129,7 +131,6 @@ DAV_C220_SOCS = frozenset({
 })
 
 _MAX_SEQ = (1 << 63) - 1
-_C_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")
 _UNIT = UnitAttr()
 _EVENT_CLS = {"event_record": RecordOp, "event_wait": WaitOp, "event_reset": ResetOp}
@@ -147,17 +148,8 @@ _OTHER, _RECORD, _WAIT, _RESET = 0, 1, 2, 3
 
 
 def load(path: str | os.PathLike[str]) -> ModuleOp:
-    """Import the capture JSON file at `path` (errors name the path as given)."""
-    source = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise SkirError(f"{source}: cannot read: {e.strerror or e}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise SkirError(f"{source}: invalid JSON: not UTF-8 (byte {e.start})") from None
+    """Import the capture JSON file at `path` (`-`: standard input; errors name the path as given)."""
+    source, text = read_model(path)
     return loads(text, source)
 
 
@@ -188,7 +180,7 @@ class _Importer(JsonReader):
         other = self.kind_of.get(name)
         if other is not None:
             what = "declared twice" if other[0] == kind else f"already used by {article(other[0])}"
-            self.fail(path, f"name '{name}' is {what} ({other[1]}); kernels, buffers, events, cells "
+            self.fail(path, f"name {shown(name)} is {what} ({other[1]}); kernels, buffers, events, cells "
                       "and streams share one namespace")
         self.kind_of[name] = (kind, path)
 
@@ -197,8 +189,8 @@ class _Importer(JsonReader):
         if name not in table:
             other = self.kind_of.get(name)
             if other is not None:
-                self.fail(path, f"'{name}' is {article(other[0])} ({other[1]}), not {article(kind)}")
-            self.fail(path, f"unknown {kind} '{name}'")
+                self.fail(path, f"{shown(name)} is {article(other[0])} ({other[1]}), not {article(kind)}")
+            self.fail(path, f"unknown {kind} {shown(name)}")
         return name
 
     # ---- the document ----
@@ -219,7 +211,7 @@ class _Importer(JsonReader):
         if soc is not None:
             self.str_(soc, "soc")
             if soc not in DAV_C220_SOCS:
-                self.fail("soc", f"'{soc}' is not a dav-c220 (Atlas A2/A3) SoC; expected one of "
+                self.fail("soc", f"{shown(soc)} is not a dav-c220 (Atlas A2/A3) SoC; expected one of "
                           f"{', '.join(sorted(DAV_C220_SOCS))}")
         cores = self.obj(d["cores"], "cores", ("aic", "aiv"), ("aic", "aiv"))
         aic = self.int_(cores["aic"], "cores.aic", 1, MAX_BLOCKS)
@@ -276,14 +268,8 @@ class _Importer(JsonReader):
                 out[key] = tuple(self.bool_(flags.get(lb, False), f"{path}.{key}.{lb}") for lb in labels)
         if "code_bytes" in k:
             out["code_bytes"] = self.int_(k["code_bytes"], path + ".code_bytes", 0, 1 << 40)
-        if "sk_symbol" in k:
-            sym = self.str_(k["sk_symbol"], path + ".sk_symbol")
-            if not _C_IDENT.match(sym):
-                self.fail(path + ".sk_symbol", f"'{sym}' is not a C identifier")
-            out["sk_symbol"] = sym
-        elif not _C_IDENT.match(name):
-            self.fail(path, f"kernel name '{name}' is not a C identifier; rename the kernel or give "
-                      "'sk_symbol'")
+        if "sk_symbol" in k:  # a C symbol, like the names
+            out["sk_symbol"] = self.name(k["sk_symbol"], path + ".sk_symbol")
         if "split_copies" in k:
             out["split_copies"] = self.int_(k["split_copies"], path + ".split_copies", 1, 64)
         if "sync_flags" in k:
@@ -352,6 +338,8 @@ class _Importer(JsonReader):
             props["value"] = int_attr(self.int_(task["value"], p("value"), 0, MAX_U64))
             if kind == "value_wait":
                 props["rule"] = self.enum(task["rule"], p("rule"), _RULES, "a wait rule")
+                if "external" in task and self.bool_(task["external"], p("external")):
+                    props["external"] = _UNIT
                 cls = ValueWaitOp
             else:
                 cls = ValueWriteOp
@@ -363,7 +351,10 @@ class _Importer(JsonReader):
                 if op_kind not in _NOTIFY_KINDS:
                     self.fail(p("notify"), f"only notify_record / notify_wait tasks name a notify, "
                               f"not {op_kind}")
-                props["notify"] = string_attr(self.name(task["notify"], p("notify")))
+                notify = self.str_(task["notify"], p("notify"), "a notify name (string)")
+                if not notify:
+                    self.fail(p("notify"), "a notify name must not be empty")
+                props["notify"] = string_attr(notify)
         elif kind == "scope_begin" or kind == "scope_end":
             scope = task["scope"]
             if scope is not None:

@@ -75,7 +75,7 @@ TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "event_wait": (("event",), ("external",)),
     "event_reset": (("event",), ("external",)),
     "value_write": (("cell", "value"), ()),
-    "value_wait": (("cell", "value", "rule"), ()),
+    "value_wait": (("cell", "value", "rule"), ("external",)),
     "default": (("kind",), ("notify",)),
     "scope_begin": (("scope",), ("options",)),
     "scope_end": (("scope",), ()),
@@ -157,6 +157,8 @@ def _task(op: Operation) -> dict[str, Any]:
         out["value"] = p["value"].data  # type: ignore[attr-defined]
         if cls is ValueWaitOp:
             out["rule"] = p["rule"].data.value  # type: ignore[attr-defined]
+            if "external" in p:
+                out["external"] = True
     elif cls is OpaqueOp:
         out["type"] = "default"
         out["kind"] = p["kind"].data.value  # type: ignore[attr-defined]

@@ -12,8 +12,11 @@ import re
 from typing import Any, NoReturn
 
 from skir.errors import SkirError
+from skir.names import name_problem, shown
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")
+_UNWRITABLE = re.compile("[\0\ud800-\udfff]")
+"""What a JSON string may escape but no product can hold: NUL and lone surrogates."""
 
 
 class DupDict(dict):  # type: ignore[type-arg]
@@ -116,17 +119,24 @@ class JsonReader:
     def str_(self, value: Any, path: str, what: str = "a string") -> str:
         if type(value) is not str:
             self.fail(path, f"expected {what}, got {describe_value(value)}")
+        bad = _UNWRITABLE.search(value)
+        if bad is not None:
+            what = "a NUL character" if bad.group() == "\0" else f"a lone surrogate (\\u{ord(bad.group()):04x})"
+            self.fail(path, f"{what} at character {bad.start()} of the string")
         return value
 
     def name(self, value: Any, path: str) -> str:
+        """A model, kernel, stream, event, cell or buffer name: a C identifier of at most 128
+        bytes (docs/design.md §1 "Names")."""
         name = self.str_(value, path, "a name (string)")
-        if not name:
-            self.fail(path, "a name must not be empty")
+        problem = name_problem(name)
+        if problem is not None:
+            self.fail(path, problem)
         return name
 
     def enum(self, value: Any, path: str, table: dict[str, Any], what: str) -> Any:
         if type(value) is not str or value not in table:
-            got = repr(value) if type(value) is str else describe_value(value)
+            got = shown(value) if type(value) is str else describe_value(value)
             self.fail(path, f"expected {what} (one of {', '.join(table)}), got {got}")
         return table[value]
 

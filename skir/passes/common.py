@@ -80,3 +80,20 @@ def i64(value: int) -> IntegerAttr:
 def group_of(op: Operation) -> int | None:
     attr = op.attributes.get(GROUP_ATTR)
     return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def formed(module: ModuleOp) -> bool:
+    """Whether `sk-form-scopes` has decided on every kernel task of the module's models (each
+    carries `sk.group` or `sk.fail`, or was outlined): a target may then print an empty result
+    for a model that fuses nothing, as `sk-compile` writes one."""
+    from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+
+    for model in module.ops:
+        if not isinstance(model, ModelOp):
+            continue
+        for stream in model.body.block.ops:
+            if isinstance(stream, StreamOp):
+                for op in stream.body.block.ops:
+                    if isinstance(op, LaunchOp) and GROUP_ATTR not in op.attributes and FAIL_ATTR not in op.attributes:
+                        return False
+    return True

@@ -28,6 +28,7 @@ aclgraph.launch seq 3 @c blocks 48 attributes {sk.cut = "default_node", sk.fail 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -37,8 +38,9 @@ from xdsl.passes import ModulePass
 from skir.analysis.formation import Formation, form_superkernels
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
-from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.aclgraph import LaunchOp, ModelOp, ScopeBeginOp, StreamOp
 from skir.dialects.syntax import string_attr
+from skir.names import shown
 from skir.options import SkOptions
 from skir.passes.common import (
     CUT_ATTR,
@@ -47,6 +49,7 @@ from skir.passes.common import (
     FAIL_DETAIL_ATTR,
     GROUP_ATTR,
     LABEL_ATTR,
+    SkirWarning,
     i64,
     kernel_table,
     models,
@@ -56,9 +59,25 @@ from skir.passes.common import (
 _ATTRS = (CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR)
 
 
+def _warn_unknown_kernels(model: ModelOp, options: SkOptions, graph: TaskGraph) -> None:
+    """A dcci list naming no kernel of the model is a warning naming the names (they may be
+    meant for another model compiled with the same options)."""
+    kernels = kernel_table(model)
+    known = set(kernels) | {k.sub_symbol for k in kernels.values()}
+    texts = [options] + [options.merged(op.options.data) for op in graph.ops
+                         if isinstance(op, ScopeBeginOp) and op.options is not None]
+    for opts in texts:
+        for key in ("dcci-before-kernel-start", "dcci-after-kernel-end", "dcci-disable-on-kernel"):
+            unknown = [n for n in getattr(opts, key.replace("-", "_")) if n not in known]
+            if unknown:
+                warnings.warn(f"option '{key}' names no kernel of model @{model.sym_name.data}: "
+                              f"{', '.join(shown(n) for n in unknown)}", SkirWarning, stacklevel=2)
+
+
 def form_model(model: ModelOp, options: SkOptions) -> Formation:
     """Run formation on `model` and record it as attributes; returns the formation."""
     graph = TaskGraph(model)
+    _warn_unknown_kernels(model, options, graph)
     hb = HappensBefore(graph)
     formation = form_superkernels(model, graph, hb, options, kernel_table(model))
     for stream in model.body.block.ops:

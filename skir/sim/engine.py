@@ -166,7 +166,9 @@ class Engine:
                 self.succ[p].append(target)
                 self.remaining[target] += 1
         for node, op in enumerate(g.ops):
-            if isinstance(op, ValueWaitOp) and not rule_holds(op.rule.data, 0, op.value.data):
+            if isinstance(op, ValueWaitOp) and not rule_holds(op.rule.data, 0, op.value.data) and not (
+                op.external is not None and not g.cells[op.cell.root_reference.data].satisfying
+            ):  # an external wait nothing of the model satisfies is satisfied from outside
                 self.cell_waiters[op.cell.root_reference.data].append(node)
                 self.remaining[node] += 1
         self.satisfying = {w for use in g.cells.values() for w in use.satisfying}

@@ -61,6 +61,7 @@ from skir.dialects.ascendc_intrinsics import (
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.hardware import CoreType
 from skir.errors import SkirError
+from skir.passes.common import formed
 
 _FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
                13: "AscendC::SYNC_AIC_AIV_FLAG", 14: "AscendC::SYNC_AIV_ONLY_ALL"}
@@ -363,6 +364,8 @@ class AscendCTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         found = sources(module)
+        if not found and formed(module) and not self.sk:
+            return  # the pipeline ran and nothing fused: no entries
         if not found:
             raise SkirError(
                 "no Ascend C entries in the module; run 'superkernel-pipeline' (or up to "

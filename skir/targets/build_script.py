@@ -12,6 +12,8 @@ names the variable and exits 2; a missing tool or sub-kernel object exits 2 nami
 
 from __future__ import annotations
 
+import shlex
+
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.superkernel import SuperKernelOp
@@ -81,8 +83,10 @@ def build_script(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
     copies = options.split_mode
     lines = [_PROLOGUE.format(name=name, kernel_type=kernel_type.value, blocks=sk.blocks.data,
                               objects=" ".join(symbols))]
+    # every define and user flag is a validated word (docs/design.md §1), and quoted all the same
     flags = ["-c", "-O3", "-x cce", "--cce-disable-kernel-global-attr-check", "$inc",
-             *compile_defines(sk, options), "-std=c++17", "-DTILING_KEY_VAR=0UL", _MLLVM]
+             *(shlex.quote(flag) for flag in compile_defines(sk, options)), "-std=c++17", "-DTILING_KEY_VAR=0UL",
+             _MLLVM]
     if copies > 1:
         flags.append(_SPLIT)
     if kernel_type in (KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2):

@@ -33,7 +33,7 @@ from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.errors import SkirError
 from skir.options import SkOptions
-from skir.passes.common import kernel_table, models
+from skir.passes.common import formed, kernel_table, models
 from skir.passes.to_ascendc import entry_symbol
 
 FORMAT = "skir.sk_descriptor"
@@ -147,7 +147,7 @@ class DescriptorTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         found = descriptors(module)
-        if not found:
+        if not found and not formed(module):
             raise SkirError("no SuperKernels in the module; run 'superkernel-pipeline' (or up to 'sk-outline') first")
         if self.sk:
             if self.sk not in found:

@@ -50,6 +50,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
+from skir.passes.common import formed
 from skir.hostsim.from_ir import entry_buffers
 
 FORMAT = "skir.rewrite_plan"
@@ -143,7 +144,7 @@ class PlanTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from skir.targets.sk_meta import sk_meta
 
-        if not any(isinstance(op, SuperKernelOp) for model in module.ops if isinstance(model, ModelOp)
-                   for op in model.body.block.ops):
+        if not formed(module) and not any(isinstance(op, SuperKernelOp) for model in module.ops
+                                          if isinstance(model, ModelOp) for op in model.body.block.ops):
             raise SkirError("no SuperKernels in the module; run 'superkernel-pipeline' first")
         output.write(dump_plan(plan(module, sk_meta(module))))

@@ -2,9 +2,10 @@
 
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate]
-           [--report [--costs FILE]] [--dump-ir DIR] [--verify-each=false] [-v | -q]
+           [--report [--costs FILE]] [--dump-ir DIR] [--verify-each=false] [-v | -q] [--version]
 ```
-Exit codes: 0 ok, 1 bad input, 2 a missing tool, 3 a check failed, 4 internal error.
+MODEL `-` reads standard input. Exit codes: 0 ok, 1 bad input (the command line too: one
+line, never argparse's usage block), 2 a missing tool, 3 a check failed, 4 internal error.
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ from pathlib import Path
 
 from skir.diagnostics import describe_exception, one_line_warnings
 from skir.errors import CheckFailedError, ExitCode, SkirError
+from skir.tools.cli import ArgumentParser, UsageError, version_text
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="sk-compile",
         description="Fuse the kernel tasks of a captured aclgraph model into SuperKernels and "
         "emit their Ascend C entries.",
     )
-    p.add_argument("model", help="the model: .mlir, or capture JSON (.json)")
+    p.add_argument("model", help="the model: .mlir or capture JSON (.json); '-' reads standard input "
+                   "(the format is told by the content)")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder")
     p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
     p.add_argument("--check", action="store_true", help="prove the result with sk-check (order, deadlock, credits)")
@@ -45,14 +48,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-v", "--verbose", action="store_true", help="more detail; tracebacks on internal errors")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    p.add_argument("--version", action="version", version=version_text("sk-compile"),
+                   help="print skir's and xDSL's versions and exit")
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point; returns the exit code."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except UsageError as err:
+        print(f"sk-compile: error: {err}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
     import skir
 
+    model_dir = Path.cwd() if args.model == "-" else Path(args.model).parent
     with one_line_warnings("sk-compile"):
         try:
             result = skir.compile(
@@ -61,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 out_dir=Path(args.output),
                 emulate=args.emulate,
                 check=args.check,
-                build=None if args.build is None else Path(args.build or Path(args.model).parent / "kernels"),
+                build=None if args.build is None else Path(args.build or model_dir / "kernels"),
                 verify_each=args.verify_each == "true",
                 dump_ir=args.dump_ir,
                 report=args.report or args.costs is not None,

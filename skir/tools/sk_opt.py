@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import inspect
 import sys
 from collections.abc import Sequence
 from io import StringIO
@@ -17,26 +18,59 @@ from pathlib import Path
 from typing import IO
 
 import xdsl.targets
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
-from xdsl.xdsl_opt_main import xDSLOptMain
+from xdsl.ir import Attribute
+from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[reportPrivateUsage]
 
 from skir import registry
 from skir.diagnostics import describe_exception, one_line_warnings, write_atomically
 from skir.errors import ExitCode, SkirError
 from skir.gc_pause import paused_gc
-from skir.parsing import LocatingParser, SourceMap
+from skir.names import shown
+from skir.parsing import LocatingParser, SourceMap, verify_located
+from skir.tools.cli import ArgumentParser, version_text
+from skir.source_text import decode_model, guard_mlir, model_format
+
+
+_SNIFF = "<content>"
+"""The frontend that tells capture JSON from `.mlir` by the text."""
 
 
 class SkOptMain(xDSLOptMain):
     """`xDSLOptMain` with skir's registry and one-line diagnostics."""
 
-    version_format = "sk-opt (skir) built on xdsl {xdsl_version}"
+    version_format = version_text("sk-opt").replace("{", "{{").replace("}", "}}")
 
     def __init__(self, args: Sequence[str] | None = None):
+        # xDSLOptMain.__init__, with skir's one-line argument parser (docs/design.md §1: a bad
+        # command line is exit 1 and one line, not argparse's usage block and exit 2)
         self.source_map = SourceMap()
         self.chunk_line_offset = 0
-        super().__init__(description="skir modular optimizer driver", args=args)
+        self.available_frontends = {}
+        self.available_passes = {}
+        self.available_targets = {}
+        self.ctx = Context()
+        self.register_all_dialects()
+        self.register_all_frontends()
+        self.register_all_passes()
+        self.register_all_targets()
+        arg_parser = ArgumentParser(prog="sk-opt", description="skir modular optimizer driver")
+        self.register_all_arguments(arg_parser)
+        self.args = arg_parser.parse_args(args=args)
+        target = parse_spec(self.args.target)
+        if target.name not in self.available_targets:
+            arg_parser.error(f"argument -t/--target: unknown target {shown(target.name)} "
+                             f"(one of {', '.join(self.available_targets)})")
+        self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
+        if self.args.disable_verify:  # xdsl-opt's meaning: no attribute verification either
+            Attribute.__post_init__ = _empty_post_init  # type: ignore[method-assign]
+        if self.args.syntax_highlight:
+            Diagnostic.colored = True
+        self.setup_pipeline()
 
     def register_all_dialects(self) -> None:
         from xdsl.dialects.builtin import Builtin
@@ -46,26 +80,46 @@ class SkOptMain(xDSLOptMain):
             self.ctx.register_dialect(name, factory)
 
     def register_all_frontends(self) -> None:
-        def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            parser = LocatingParser(
-                self.ctx, io.read().decode(), self.get_input_name(), self.source_map, self.chunk_line_offset
-            )
+        def parse_mlir_text(text: str) -> ModuleOp:
+            guard_mlir(text, self.get_input_name())
+            parser = LocatingParser(self.ctx, text, self.get_input_name(), self.source_map, self.chunk_line_offset)
             with paused_gc():
                 return parser.parse_module(not self.args.no_implicit_module)
 
-        def parse_json(io: IO[bytes]) -> ModuleOp:
+        def parse_json_text(text: str) -> ModuleOp:
             from skir.frontends.capture import loads
 
-            return loads(io.read().decode(), self.get_input_name())
+            return loads(text, self.get_input_name())
 
-        self.available_frontends["mlir"] = parse_mlir
-        self.available_frontends["json"] = parse_json
+        def decoded(io: IO[bytes]) -> str:
+            return decode_model(io.read(), self.get_input_name())
+
+        def parse_any(io: IO[bytes]) -> ModuleOp:  # standard input, or a name that says nothing
+            text = decoded(io)
+            return (parse_json_text if model_format(text) == "json" else parse_mlir_text)(text)
+
+        self.available_frontends["mlir"] = lambda io: parse_mlir_text(decoded(io))
+        self.available_frontends["json"] = lambda io: parse_json_text(decoded(io))
+        self.available_frontends[_SNIFF] = parse_any
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        name = self.args.input_file
+        if name is None or name == "-":
+            return sys.stdin.buffer, _SNIFF
+        stream, extension = super().get_input_stream()
+        return stream, extension if extension in ("mlir", "json") else _SNIFF
+
+    def get_input_name(self) -> str:
+        name = self.args.input_file
+        return "<stdin>" if name is None or name == "-" else name
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
         self.chunk_line_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
 
     def apply_passes(self, prog: ModuleOp) -> None:
+        if not self.args.disable_verify:
+            verify_located(prog)  # the input, with its op's location when a check fails
         with paused_gc():
             super().apply_passes(prog)
 
@@ -79,6 +133,11 @@ class SkOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        # `-v` means --verbose in both skir tools (docs/design.md §1); xdsl-opt spells --version -v
+        version = arg_parser._option_string_actions.pop("-v")  # pyright: ignore[reportPrivateUsage]
+        version.option_strings.remove("-v")
+        arg_parser.add_argument("-v", "--verbose", action="store_true",
+                                help="a traceback on an internal error (as sk-compile -v; also --traceback)")
         arg_parser.add_argument(
             "--verify-each",
             type=_parse_bool,
@@ -88,6 +147,7 @@ class SkOptMain(xDSLOptMain):
         )
 
     def setup_pipeline(self) -> None:
+        self._check_specs()
         # Set after xDSLOptMain.__init__ has looked at --disable-verify, so that skipping
         # the verifier between passes does not also switch off attribute verification.
         if not self.args.verify_each:
@@ -99,6 +159,26 @@ class SkOptMain(xDSLOptMain):
                 for p in self.pipeline.passes
             )
             self.pipeline = dataclasses.replace(self.pipeline, passes=passes)
+
+    def _check_specs(self) -> None:
+        """Each pass and the target accept their arguments, else one line naming them (xDSL's
+        own message names neither)."""
+        from xdsl.utils.arg_spec import parse_pipeline
+
+        checks = []
+        if self.args.passes:
+            for spec in parse_pipeline(self.args.passes):
+                if spec.name in self.available_passes:
+                    checks.append(("pass", spec, self.available_passes[spec.name]))
+        target = parse_spec(self.args.target)
+        factory = self.available_targets.get(target.name)
+        if factory is not None and not inspect.signature(factory).parameters:
+            checks.append(("target", target, factory))
+        for kind, spec, factory in checks:
+            try:
+                factory().from_spec(spec)  # type: ignore[operator]
+            except ValueError as err:
+                raise SkirError(f"{kind} '{spec.name}': {err}") from None
 
     def run(self) -> None:  # type: ignore[override]
         chunks, extension = self.prepare_input()
@@ -140,16 +220,15 @@ def _parse_bool(text: str) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    verbose = "--traceback" in argv
-    if verbose:
-        argv.remove("--traceback")
+    verbose = any(a in ("--traceback", "-v", "--verbose") for a in argv)
+    argv = [a for a in argv if a != "--traceback"]
     source_map: SourceMap | None = None
     with one_line_warnings("sk-opt"):
         try:
             tool = SkOptMain(argv)
             source_map = tool.source_map
             tool.run()
-        except SystemExit as err:  # argparse errors and --help / --version
+        except SystemExit as err:  # --help / --version
             return int(err.code or 0) if isinstance(err.code, int) else ExitCode.BAD_INPUT
         except (Exception, ArgSpecParseError) as err:
             if verbose:

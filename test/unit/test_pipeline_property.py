@@ -44,6 +44,9 @@ from skir.passes.pipeline import pipeline_passes
 from skir.passes.prune_sync import PruneSyncPass
 from skir.testing import random_model
 
+pytestmark = pytest.mark.filterwarnings("ignore:option '.*' names no kernel of model")
+"""The random option strings name kernels a random model may not have."""
+
 REASONS = {
     "in_unfusible_scope", "not_in_scope", "dynamic_task", "op_unsupported", "exceed_core_max", "external_depend",
     "default_node", "isolated_event", "non_convex", "stream_fusion_off", "syncall_block_mismatch", "deadlock",

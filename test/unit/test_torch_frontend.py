@@ -54,10 +54,10 @@ def test_kernel_type_by_op_class() -> None:
     assert names == ["linear", "linear_2", "matmul", "relu", "softmax", "layer_norm", "add", "sum", "conv2d"]
     assert types_of(model) == ["mix_aic_1_2", "aic_only", "aic_only"] + ["aiv_only"] * 5 + ["mix_aic_1_2"]
     linear = kernel_tasks(model)[0][1]
-    assert linear["args"] == ["input.x", "param.fc.weight", "param.fc.bias", "linear.out"]
+    assert linear["args"] == ["input_x", "param_fc_weight", "param_fc_bias", "linear_out"]
     assert model["kernels"]["linear"]["params"] == ["in", "in", "in", "out"]
-    assert model["buffers"]["param.fc.weight"] == 64 * 64 * 4
-    assert model["buffers"]["linear.out"] == 64 * 64 * 4
+    assert model["buffers"]["param_fc_weight"] == 64 * 64 * 4
+    assert model["buffers"]["linear_out"] == 64 * 64 * 4
     for _, task in kernel_tasks(model):
         assert 1 <= task["blocks"] <= 48 and task["duration_us"] >= 1.0
     assert all(t["blocks"] <= 24 for t, ty in zip((t for _, t in kernel_tasks(model)), types_of(model))
@@ -82,10 +82,10 @@ def test_graphs_with_leaf_modules_read_their_parameters() -> None:
     ShapeProp(traced).propagate(torch.randn(4, 16))
     model = graph_model(traced, "leaf")
     (_, fc), (_, norm) = kernel_tasks(model)
-    assert fc["args"] == ["input.x", "param.fc.weight", "param.fc.bias", "fc.out"]
+    assert fc["args"] == ["input_x", "param_fc_weight", "param_fc_bias", "fc_out"]
     assert model["kernels"][fc["kernel"]]["kernel_type"] == "mix_aic_1_2"
-    assert norm["kernel"] == "layer_norm" and norm["args"][1:3] == ["param.norm.weight", "param.norm.bias"]
-    assert model["buffers"]["param.fc.weight"] == 16 * 8 * 4
+    assert norm["kernel"] == "layer_norm" and norm["args"][1:3] == ["param_norm_weight", "param_norm_bias"]
+    assert model["buffers"]["param_fc_weight"] == 16 * 8 * 4
 
 
 def test_bigger_tensors_get_more_blocks_and_time() -> None:
@@ -108,8 +108,8 @@ def test_in_place_op_updates_its_buffer() -> None:
     model = capture_dict(Acc(), torch.randn(8), torch.randn(8))
     (_, add), (_, exp) = kernel_tasks(model)
     assert model["kernels"][add["kernel"]]["params"] == ["inout", "in"]
-    assert add["args"] == ["input.x", "input.y"]
-    assert exp["args"] == ["input.x", "exp.out"]
+    assert add["args"] == ["input_x", "input_y"]
+    assert exp["args"] == ["input_x", "exp_out"]
 
 
 class TwoStreams(torch.nn.Module):
@@ -246,7 +246,7 @@ def test_torch_compile_backend_keeps_scopes_and_streams(tmp_path: Path) -> None:
     name = sk.name.removesuffix("_sk0")
     assert (tmp_path / name / f"{sk.name}" / f"{sk.name}_kernel.cpp").is_file()
     buffers = {op.sym_name.data for op in result.original.walk() if op.name == "aclgraph.buffer"}
-    assert {"input.x", "param.fc.weight", "param.fc.bias"} <= buffers
+    assert {"input_x", "param_fc_weight", "param_fc_bias"} <= buffers
 
 
 class TwoStreamsScoped(torch.nn.Module):

@@ -29,6 +29,7 @@ import torch
 from torch import fx
 
 from skir.errors import SkirError
+from skir.names import identifier
 from skir.frontends.torch.op_table import (
     FLOPS_PER_ELEMENT,
     SCATTERS,
@@ -112,6 +113,8 @@ class GraphCapture:
     def __post_init__(self) -> None:
         self.streams = StreamCapture()
         self.buffers: dict[str, int] = {}
+        self.buffer_source: dict[str, str] = {}
+        """Buffer name -> the torch path it was named after (`param_fc_weight` -> `param.fc.weight`)."""
         self.kernels: dict[str, dict[str, Any]] = {}
         self._kernel_keys: dict[tuple[Any, ...], str] = {}
         self._buffer_of: dict[fx.Node, Any] = {}
@@ -122,14 +125,21 @@ class GraphCapture:
     # -- buffers -------------------------------------------------------------------------------
 
     def _new_buffer(self, name: str, info: Any) -> Any:
-        """Declare the buffer(s) of a tensor (or tuple of tensors); names carry a dot, so they never
-        clash with kernel, stream and event names, which are identifiers."""
+        """Declare the buffer(s) of a tensor (or tuple of tensors). `name` is a dotted torch path
+        (`param.fc.weight`, `linear.out`); the buffer is its identifier (`param_fc_weight`,
+        docs/design.md §1 "Names"), made unique among the model's names with `_<n>`."""
         if isinstance(info, tuple):
             return tuple(self._new_buffer(f"{name}_{i}", item) for i, item in enumerate(info))
         if not isinstance(info, TensorInfo):
             return None
-        self.buffers[name] = info.nbytes
-        return name
+        base = identifier(name)
+        buffer, n = base, 1
+        while buffer in self.buffers or buffer in self.kernels:
+            n += 1
+            buffer = f"{base}_{n}"
+        self.buffers[buffer] = info.nbytes
+        self.buffer_source[buffer] = name
+        return buffer
 
     def _tensors_in(self, args: Any) -> Iterator[fx.Node]:
         for arg in _flatten(args):
@@ -287,7 +297,7 @@ class GraphCapture:
         for node in self.graph_module.graph.nodes:
             if node.op in ("placeholder", "get_attr"):
                 name = f"param.{node.target}" if node.op == "get_attr" else _placeholder_buffer(node)
-                if node.op == "placeholder" and name in self.buffers:
+                if node.op == "placeholder" and name in self.buffer_source.values():
                     name = f"input.{node.name}"  # every graph input is a buffer of its own
                 self._buffer_of[node] = self._new_buffer(name, node_info(node))
             elif node.op in ("call_function", "call_method", "call_module"):

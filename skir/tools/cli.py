@@ -1,0 +1,37 @@
+"""What `sk-compile` and `sk-opt` share on the command line (docs/design.md §1).
+
+- `ArgumentParser`: argparse that reports an unknown flag or a bad flag value as one line
+  and exit 1 (`UsageError`), not a usage block and exit 2 (2 means a missing tool);
+- `version_text(tool)`: what `--version` prints: skir's version and xDSL's.
+"""
+
+from __future__ import annotations
+
+import argparse
+from importlib import metadata
+from typing import NoReturn
+
+from skir.errors import SkirError
+
+
+class UsageError(SkirError):
+    """A bad command line (exit 1)."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one-line `UsageError`s naming `--help`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def version_text(tool: str) -> str:
+    """`<tool> (skir <version>) built on xdsl <version>`."""
+
+    def of(package: str) -> str:
+        try:
+            return metadata.version(package)
+        except metadata.PackageNotFoundError:
+            return "unknown"
+
+    return f"{tool} (skir {of('skir')}) built on xdsl {of('xdsl')}"
