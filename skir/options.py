@@ -165,6 +165,9 @@ def parse_options(text: str) -> tuple[SkOptions, list[str]]:
     """Parse an option string; returns the options and the warnings (one line each)."""
     values: dict[str, Any] = {}
     warnings: list[str] = []
+    if not text.isprintable() and any(not ch.isprintable() and ch not in " \t" for ch in text):
+        bad = next(ch for ch in text if not ch.isprintable() and ch not in " \t")
+        raise SkirError(f"options {shown(text)}: a character that is not printable text ({shown(bad)})")
     for segment in _unquote(text).split(":"):
         segment = segment.strip()
         if not segment:

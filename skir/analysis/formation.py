@@ -42,6 +42,7 @@ from skir.analysis.deadlock_rule import Starvation
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
+from skir.analysis.range_join import joined_range
 from skir.analysis.range_max import RangeMax
 from skir.analysis.scopes import (
     Label,
@@ -53,7 +54,6 @@ from skir.analysis.scopes import (
     task_options,
 )
 from skir.analysis.sk_program import class_types, program_steps, queue_nodes
-from skir.analysis.range_join import joined_range
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, SkShape, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp

@@ -72,6 +72,7 @@ from skir.dialects.aclgraph_enums import (
 )
 from skir.dialects.syntax import (
     build_op,
+    float_literal,
     int_attr,
     parse_body,
     parse_enum,
@@ -351,8 +352,8 @@ class LaunchOp(TaskOp):
         if parser.parse_optional_keyword("duration"):
             start = parser.pos
             value = float(parser.parse_number())
-            if value < 0:
-                parser.raise_error("duration must be non-negative", start, parser.pos)
+            if not 0 <= value < float("inf"):
+                parser.raise_error("duration must be a finite non-negative number", start, parser.pos)
             props["duration"] = FloatData(value)
         return props
 
@@ -365,7 +366,7 @@ class LaunchOp(TaskOp):
             printer.print_list(args, lambda a: printer.print_symbol_name(a.root_reference.data))  # type: ignore
             printer.print_string(")")
         if (duration := props.get("duration")) is not None:
-            printer.print_string(f" duration {duration.data!r}")  # type: ignore[attr-defined]
+            printer.print_string(f" duration {float_literal(duration.data)}")  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
         if not 1 <= self.blocks.data <= MAX_BLOCKS:

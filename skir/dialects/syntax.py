@@ -98,9 +98,21 @@ def print_list(printer: Printer, items: Iterable[str]) -> None:
 
 
 def quoted(text: str) -> str:
-    """`text` as an MLIR string literal."""
+    """`text` as an MLIR string literal (control characters as `\\XX` hex escapes, which
+    xDSL's lexer reads back)."""
     out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    if not out.isprintable():
+        out = "".join(ch if ch.isprintable() or ord(ch) > 0x7F else f"\\{ord(ch):02X}" for ch in out)
     return f'"{out}"'
+
+
+def float_literal(value: float) -> str:
+    """`value` as an MLIR float literal that parses back to it (`1e+20` is `1.0e+20`)."""
+    text = repr(float(value))
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
 
 
 OpT = TypeVar("OpT", bound=Operation)

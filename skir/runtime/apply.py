@@ -19,7 +19,6 @@ original must give the view of the rewritten model.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
@@ -39,6 +38,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
 from skir.frontends.json_reader import JsonReader, parse_json
+from skir.source_text import read_model
 
 FORMAT = "skir.rewrite_plan"
 MAJOR_VERSION = 1
@@ -53,11 +53,8 @@ _SOURCES = ("ffts_base", "task", "cell", "workspace", "profiling", "profiling_ta
 
 def load_plan(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a plan file (a JSON object; checked by `apply_plan`)."""
-    try:
-        text = Path(path).read_text()
-    except OSError as err:
-        raise _Reader(str(path)).fail("", f"cannot read: {err.strerror}") from None
-    return parse_json(text, str(path))
+    source, text = read_model(path)  # strict UTF-8 and no NUL, as every input file
+    return parse_json(text, source)
 
 
 class _Reader(JsonReader):

@@ -130,10 +130,9 @@ def load_costs(source: str | os.PathLike[str] | dict[str, Any] | Costs | None) -
     if isinstance(source, dict):
         return costs_from_dict(source)
     path = Path(source)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise SkirError(f"{path}: cannot read the costs file: {err.strerror}") from None
+    from skir.source_text import read_model
+
+    _, text = read_model(path)  # strict UTF-8 and no NUL, as every input file
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates(str(path)))
     except json.JSONDecodeError as err:

@@ -61,6 +61,7 @@ from skir.dialects.ascendc_intrinsics import (
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.hardware import CoreType
 from skir.errors import SkirError
+from skir.names import shown
 from skir.passes.common import formed
 
 _FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
@@ -202,7 +203,8 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
         elif isinstance(op, CallOp):
             _split_dispatch(w, op.symbol.data, op.copies.value.data, f"{{}}({op.offset.value.data});")
         elif isinstance(op, PreloadOp):
-            _split_dispatch(w, op.symbol.data, op.copies.value.data, f"preload((const void *){{}}, {op.units.value.data});")
+            statement = f"preload((const void *){{}}, {op.units.value.data});"
+            _split_dispatch(w, op.symbol.data, op.copies.value.data, statement)
         elif isinstance(op, PreloadAllOp):
             w.line(f"AscendC::PreLoad({op.units.value.data});")
         elif isinstance(op, CrossCoreSetOp):
@@ -368,14 +370,14 @@ class AscendCTarget(Target):
             return  # the pipeline ran and nothing fused: no entries
         if not found:
             raise SkirError(
-                "no Ascend C entries in the module; run 'superkernel-pipeline' (or up to "
+                "target 'ascendc': no Ascend C entries in the module; run 'superkernel-pipeline' (or up to "
                 "'sk-to-ascendc') first"
             )
         if self.sk:
             match = [s for s in found if s.sym_name.data == self.sk]
             if not match:
                 names = ", ".join(s.sym_name.data for s in found)
-                raise SkirError(f"no SuperKernel named '{self.sk}' (have: {names})")
+                raise SkirError(f"target 'ascendc': no SuperKernel named {shown(self.sk)} (have: {names})")
             output.write(emit_source(match[0]))
             return
         for source in found:

@@ -32,6 +32,7 @@ from skir.analysis.superkernel_shape import TASK_RATIO
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.errors import SkirError
+from skir.names import shown
 from skir.options import SkOptions
 from skir.passes.common import formed, kernel_table, models
 from skir.passes.to_ascendc import entry_symbol
@@ -148,10 +149,12 @@ class DescriptorTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         found = descriptors(module)
         if not found and not formed(module):
-            raise SkirError("no SuperKernels in the module; run 'superkernel-pipeline' (or up to 'sk-outline') first")
+            raise SkirError("target 'sk-descriptor': no SuperKernels in the module; run 'superkernel-pipeline' "
+                            "(or up to 'sk-outline') first")
         if self.sk:
             if self.sk not in found:
-                raise SkirError(f"no SuperKernel named '{self.sk}' (have: {', '.join(found)})")
+                raise SkirError(f"target 'sk-descriptor': no SuperKernel named {shown(self.sk)} "
+                                f"(have: {', '.join(found)})")
             output.write(dump_descriptor(found[self.sk]))
             return
         output.write(json.dumps(found, indent=1) + "\n")

@@ -50,8 +50,8 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
-from skir.passes.common import formed
 from skir.hostsim.from_ir import entry_buffers
+from skir.passes.common import formed
 
 FORMAT = "skir.rewrite_plan"
 VERSION = 1
@@ -146,5 +146,5 @@ class PlanTarget(Target):
 
         if not formed(module) and not any(isinstance(op, SuperKernelOp) for model in module.ops
                                           if isinstance(model, ModelOp) for op in model.body.block.ops):
-            raise SkirError("no SuperKernels in the module; run 'superkernel-pipeline' first")
+            raise SkirError("target 'sk-plan': no SuperKernels in the module; run 'superkernel-pipeline' first")
         output.write(dump_plan(plan(module, sk_meta(module))))

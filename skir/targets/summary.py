@@ -7,7 +7,6 @@ from collections import Counter
 from skir.api import CompileResult, the_model
 from skir.dialects.aclgraph import StreamOp
 
-
 _MAX_LISTED = 8
 """Cuts and warnings listed one per line; the rest are counted (all are in SK meta)."""
 

@@ -7,7 +7,8 @@ A model is built in capture order, one or more *phases* long:
 
 - each phase appends random tasks to random streams: kernels of every type (blocks mostly
   within the model's cores, sometimes above; batch (some with `block_dim_scale_up`),
-  early-start, not-sk-capable, dcci and split kernels; param roles, or none), event records and waits (a wait only after a record
+  early-start, not-sk-capable, dcci and split kernels; param roles, or none), event records
+  and waits (a wait only after a record
   of its event in the phase; sometimes two records in one epoch; external waits and records
   on their own events), value write / wait pairs on fresh cells (the satisfying write first,
   sometimes a `value_write 0` on stream 0 after the phase's join), opaque tasks (named notify

@@ -12,6 +12,7 @@ from importlib import metadata
 from typing import NoReturn
 
 from skir.errors import SkirError
+from skir.names import shown
 
 
 class UsageError(SkirError):
@@ -23,6 +24,14 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def check_argv(argv: list[str]) -> None:
+    """An argument must be text: one that held bytes that are not UTF-8 (Python keeps them as
+    lone surrogates) is a `UsageError` naming it."""
+    for i, arg in enumerate(argv, start=1):
+        if any("\ud800" <= ch <= "\udfff" for ch in arg):
+            raise UsageError(f"argument {i} ({shown(arg)}) is not UTF-8 text")
 
 
 def version_text(tool: str) -> str:

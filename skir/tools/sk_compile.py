@@ -17,7 +17,7 @@ from pathlib import Path
 
 from skir.diagnostics import describe_exception, one_line_warnings
 from skir.errors import CheckFailedError, ExitCode, SkirError
-from skir.tools.cli import ArgumentParser, UsageError, version_text
+from skir.tools.cli import ArgumentParser, UsageError, check_argv, version_text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,7 +55,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        check_argv(argv)
         args = _parser().parse_args(argv)
     except UsageError as err:
         print(f"sk-compile: error: {err}", file=sys.stderr)

@@ -20,10 +20,10 @@ from typing import IO
 import xdsl.targets
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
-from xdsl.ir import Attribute
 from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[reportPrivateUsage]
 
 from skir import registry
@@ -32,9 +32,8 @@ from skir.errors import ExitCode, SkirError
 from skir.gc_pause import paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
-from skir.tools.cli import ArgumentParser, version_text
 from skir.source_text import decode_model, guard_mlir, model_format
-
+from skir.tools.cli import ArgumentParser, check_argv, version_text
 
 _SNIFF = "<content>"
 """The frontend that tells capture JSON from `.mlir` by the text."""
@@ -225,18 +224,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     source_map: SourceMap | None = None
     with one_line_warnings("sk-opt"):
         try:
+            check_argv(argv)
             tool = SkOptMain(argv)
             source_map = tool.source_map
             tool.run()
         except SystemExit as err:  # --help / --version
             return int(err.code or 0) if isinstance(err.code, int) else ExitCode.BAD_INPUT
         except (Exception, ArgSpecParseError) as err:
-            if verbose:
+            code = int(err.code if isinstance(err, SkirError) else _exit_code(err))
+            if verbose and code == ExitCode.INTERNAL:
                 raise
             print(f"sk-opt: {describe_exception(err, source_map)}", file=sys.stderr)
             for line in getattr(err, "details", [])[1:]:
                 print(f"sk-opt: {line}", file=sys.stderr)
-            return int(err.code if isinstance(err, SkirError) else _exit_code(err))
+            return code
     return ExitCode.OK
 
 

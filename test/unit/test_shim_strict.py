@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 AUDIT: dict[str, tuple[str, str, str]] = {
     # name: (prototype the shim declares, how the entry calls it, source)
-    "get_block_idx": ("int64_t get_block_idx()", "get_block_idx() < 24", "ascendc-api §1.3: raw builtins return int64_t"),
+    "get_block_idx": ("int64_t get_block_idx()", "get_block_idx() < 24",
+                      "ascendc-api §1.3: raw builtins return int64_t"),
     "get_block_num": ("int64_t get_block_num()", "(uint64_t)get_block_num() * 512", "ascendc-api §1.3"),
     "get_coreid": ("int64_t get_coreid()", "(uint8_t)get_coreid()", "ascendc-api §1.3; split dispatch §3.3"),
     "get_para_base": ("int64_t get_para_base()", "(GM_ADDR *)get_para_base()", "ascendc-api §1.3, §3 item 7"),
@@ -105,7 +106,8 @@ CXX = {"if", "for", "while", "return", "sizeof", "static_cast", "defined", "__at
 def _lit_entries() -> dict[str, str]:
     """Every distinct entry the pass and target lit suites emit, with every option string they use."""
     found: dict[str, str] = {}
-    for path in sorted([*(ROOT / "filecheck" / "passes").glob("*.mlir"), *(ROOT / "filecheck" / "targets").glob("*.mlir")]):
+    lit = ROOT / "filecheck"
+    for path in sorted([*(lit / "passes").glob("*.mlir"), *(lit / "targets").glob("*.mlir")]):
         text = path.read_text()
         options = sorted(set(re.findall(r'options="([^"]*)"', text)) | {""})
         for chunk in re.split(r"^// -----$", text, flags=re.MULTILINE):

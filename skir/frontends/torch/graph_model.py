@@ -29,7 +29,6 @@ import torch
 from torch import fx
 
 from skir.errors import SkirError
-from skir.names import identifier
 from skir.frontends.torch.op_table import (
     FLOPS_PER_ELEMENT,
     SCATTERS,
@@ -43,6 +42,7 @@ from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us,
 from skir.frontends.torch.stream_capture import StreamCapture
 from skir.frontends.torch.tracer import is_user_file
 from skir.marks import STREAM_KEY, scopes_of
+from skir.names import identifier
 
 PLACEHOLDERS_PER_MARK = 2
 """Spare slots captured after a scope begin and before a scope end, as the vendor's markers do."""
