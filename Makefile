@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 
-.PHONY: venv extras demo test lit pytest bench torch-examples clean
+.PHONY: venv extras demo test lit pytest fuzz bench torch-examples clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,12 +34,19 @@ lit: venv
 pytest: venv
 	$(BIN)/python -m pytest -q test/unit
 
-test: lit pytest
+# The fixed-seed fuzzing campaign (tools/fuzz.py): fails on any traceback, internal error, hang,
+# unlocated or multi-line message, stray file or invalid product. FUZZ_MUTANTS=100000 for a long run.
+FUZZ_MUTANTS ?= 12000
+fuzz: venv
+	$(BIN)/python tools/fuzz.py --mutants $(FUZZ_MUTANTS) --seed 1
+
+test: lit pytest fuzz
 
 bench: venv
 	$(BIN)/python tools/bench_compile.py
 	$(BIN)/python tools/bench_sync.py
 	$(BIN)/python tools/bench_schedule.py
+	$(BIN)/python tools/bench_scale.py
 
 clean:
 	rm -rf out build *.egg-info test/filecheck/**/Output

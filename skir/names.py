@@ -50,13 +50,19 @@ def one_line(message: str) -> str:
                    for ch in message)
 
 
-def name_problem(name: str) -> str | None:
-    """Why `name` cannot name a model, kernel, stream, event, cell or buffer (None: it can)."""
+SYMBOL_MAX_BYTES = 200
+"""The longest symbol skir derives from names (`auto_gen_<model>_sk<N>_kernel_aic`,
+`<kernel>_middle_split<i>`): generated symbols are held to this, not to `NAME_MAX_BYTES`."""
+
+
+def name_problem(name: str, max_bytes: int = NAME_MAX_BYTES) -> str | None:
+    """Why `name` cannot name a model, kernel, stream, event, cell or buffer (None: it can);
+    `max_bytes=SYMBOL_MAX_BYTES` for a symbol skir derives from names."""
     if not name:
         return "a name must not be empty"
     size = len(name.encode("utf-8", "surrogatepass"))
-    if size > NAME_MAX_BYTES:
-        return f"name {shown(name)} is {size} bytes long; names are at most {NAME_MAX_BYTES} bytes"
+    if size > max_bytes:
+        return f"name {shown(name)} is {size} bytes long; names are at most {max_bytes} bytes"
     if not _IDENT.match(name):
         return f"{shown(name)} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)"
     return None

@@ -45,15 +45,15 @@ def decode_model(raw: bytes, source: str) -> str:
     return text
 
 
-def read_model(path: str | os.PathLike[str]) -> tuple[str, str]:
-    """(source name, text) of the model at `path`; `-` reads standard input."""
+def read_model(path: str | os.PathLike[str], what: str = "") -> tuple[str, str]:
+    """(source name, text) of the model (or the `what` file) at `path`; `-` reads standard input."""
     if os.fspath(path) == "-":
         return "<stdin>", decode_model(sys.stdin.buffer.read(), "<stdin>")
     source = os.fspath(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
-        raise SkirError(f"{source}: cannot read: {err.strerror or err}") from None
+        raise SkirError(f"{source}: cannot read{' the ' + what if what else ''}: {err.strerror or err}") from None
     return source, decode_model(raw, source)
 
 

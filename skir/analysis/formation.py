@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -42,6 +43,7 @@ from skir.analysis.deadlock_rule import Starvation
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
+from skir.analysis.range_hull import HullBuilder, RangeHull
 from skir.analysis.range_join import joined_range
 from skir.analysis.range_max import RangeMax
 from skir.analysis.scopes import (
@@ -84,6 +86,10 @@ class FormedSk:
     """The cut that closed it (None: the end of its label group)."""
     waits: list[int] = field(default_factory=list)
     """Event waits inside the ranges."""
+    boundary: list[int] = field(default_factory=list)
+    """The waits of `waits` whose record lies outside the ranges (in-kernel waits on outside work)."""
+    hull: RangeHull | None = None
+    """While it takes members: the ranges with their aggregated hb vectors."""
     queue: bool = False
     """Some members are unordered by happens-before (stream fusion)."""
     early: bool = False
@@ -144,6 +150,7 @@ class Former:
         self.multi_epochs = [(e.records, e.waits) for e in graph.epochs if len(e.records) > 1 and e.waits]
         """Epochs with several records: their waits depend on whichever record fires first."""
         self.runs = compute_runs(graph, self.scopes, candidate)
+        self.hulls = HullBuilder(graph, hb, self._absorbable, self._isolated)
         self.starvation = Starvation(graph, hb, RangeMax.per_stream(graph, self._own_demand), self.cores)
         self.streams_with_label: dict[Label, set[int]] = defaultdict(set)
         self.streams_with_candidates: dict[Label, set[int]] = defaultdict(set)
@@ -192,10 +199,12 @@ class Former:
                 if not closes:
                     continue
                 current.closed_by = Cut(reason, c, detail)
+                current.hull = None
                 self.cuts.append(current.closed_by)
                 out.append(current)
             current = self._start(label, options, c)
         if current is not None:
+            current.hull = None
             out.append(current)
         return out
 
@@ -206,8 +215,9 @@ class Former:
             self.fail[c] = (FailReason.SYNCALL_BLOCK_MISMATCH, shape.detail)
             return None
         seq = self.graph.seq[c]
-        return FormedSk(label, options, [c], {self.graph.stream_of[c]: (c, c)}, shape, demand, (seq, seq), c,
-                        early=has_early_start(self.kernel_of[c]))
+        hull = RangeHull.of(self.graph, self.hb, c)
+        return FormedSk(label, options, [c], hull.ranges, shape, demand, (seq, seq), c,
+                        early=has_early_start(self.kernel_of[c]), hull=hull)
 
     def _add_demand(self, demand: Demand, n: int) -> Demand:
         kernel = self.kernel_of[n]
@@ -228,12 +238,14 @@ class Former:
             i = bisect.bisect_right(fences, lo)
             if i < len(fences) and fences[i] < hi:
                 return FailReason.DEFAULT_NODE, None, True
-        ranges = dict(sk.ranges)
-        ranges[s] = (ranges[s][0], c) if s in ranges else (c, c)
-        witness = self._close_ranges(ranges, sk.label)
+        assert sk.hull is not None
+        witness, hull, changed = self.hulls.extend(sk.hull, c, sk.label)
+        if witness is None:
+            witness = self._or_wait_cycle(hull.ranges, hull.anc, hull.desc)
         if witness is not None:
             return witness, None, True
-        after_all = self._after_all(sk, c)
+        ranges = hull.ranges
+        after_all = sk.hull.after_all(self.hb.clock(c))
         if options.stream_fusion == 0 and not after_all:
             return FailReason.STREAM_FUSION_OFF, None, True
         early = has_early_start(self.kernel_of[c])
@@ -244,15 +256,17 @@ class Former:
         shape = launch_shape(demand, options, self.cores)
         if isinstance(shape, ShapeMismatch):
             return FailReason.SYNCALL_BLOCK_MISMATCH, shape.detail, True
-        waits = [*sk.waits, *self._new_waits(sk.ranges, ranges)]
-        if self._deadlock(ranges, waits, shape, None):
+        new_waits = self._new_waits(sk.ranges, ranges, changed)
+        boundary = [w for w in (*sk.boundary, *new_waits) if not _inside(g, ranges, g.epoch_of[w].records[0])]
+        if boundary and self._deadlock(ranges, boundary, shape, None):
             return FailReason.DEADLOCK, None, True
         sk.members.append(c)
-        sk.ranges = ranges
+        sk.ranges, sk.hull = ranges, hull
         sk.shape = shape
         sk.demand_of_members = demand
         sk.seqs = (lo, hi)
-        sk.waits = waits
+        sk.waits += new_waits
+        sk.boundary = boundary
         sk.queue = sk.queue or not after_all
         sk.early = sk.early or early
         return None, None, False
@@ -264,50 +278,6 @@ class Former:
         return None
 
     # ---- rules ------------------------------------------------------------------------
-
-    def _close_ranges(self, ranges: dict[int, tuple[int, int]], label: Label) -> FailReason | None:
-        """Extend `ranges` (in place) to a convex set, or say why that is impossible.
-
-        A task before a range on its stream that is hb-after the set, or after a range that is
-        hb-before the set, must join it; only event tasks and placeholders of the same run can.
-        A task on another stream that is both after and before the set makes it non-convex
-        (`isolated_event` when the path runs only through event tasks of the scope there).
-        """
-        hb, g = self.hb, self.graph
-        big = np.iinfo(np.int64).max
-        while True:
-            streams = list(ranges)
-            anc = np.stack([hb.clock(ranges[t][1]) for t in streams])
-            desc = np.stack([hb.first_after(ranges[t][0]) for t in streams])
-            rows, cols = np.arange(len(streams)), np.array(streams)
-            anc[rows, cols] = -1
-            desc[rows, cols] = big
-            amax, dmin = anc.max(axis=0), desc.min(axis=0)
-            changed = False
-            for u in range(len(g.streams)):
-                if u not in ranges:
-                    if dmin[u] <= amax[u]:
-                        between = range(g.start[u] + int(dmin[u]), g.start[u] + int(amax[u]) + 1)
-                        isolated = all(
-                            isinstance(g.ops[n], RecordOp | WaitOp | PlaceholderOp) and self.scopes.label[n] == label
-                            for n in between
-                        )
-                        return FailReason.ISOLATED_EVENT if isolated else FailReason.NON_CONVEX
-                    continue
-                lo, hi = ranges[u]
-                if dmin[u] < g.pos[lo]:
-                    new_lo = g.start[u] + int(dmin[u])
-                    if not self._absorbable(new_lo, lo, lo):
-                        return FailReason.NON_CONVEX
-                    lo, changed = new_lo, True
-                if amax[u] > g.pos[hi]:
-                    new_hi = g.start[u] + int(amax[u])
-                    if not self._absorbable(hi + 1, new_hi + 1, hi):
-                        return FailReason.NON_CONVEX
-                    hi, changed = new_hi, True
-                ranges[u] = (lo, hi)
-            if not changed:
-                return self._or_wait_cycle(ranges, amax, dmin)
 
     def _or_wait_cycle(self, ranges: dict[int, tuple[int, int]], amax: np.ndarray,
                        dmin: np.ndarray) -> FailReason | None:
@@ -329,6 +299,12 @@ class Former:
                 return FailReason.NON_CONVEX
         return None
 
+    def _isolated(self, first: int, last: int, label: Label) -> bool:
+        """Whether nodes first..last of one stream are only event tasks and spare slots of `label`."""
+        g = self.graph
+        return all(isinstance(g.ops[n], RecordOp | WaitOp | PlaceholderOp) and self.scopes.label[n] == label
+                   for n in range(first, last + 1))
+
     def _absorbable(self, first: int, stop: int, anchor: int) -> bool:
         """Whether tasks first..stop-1 (one stream) can join a range: same run, no kernels."""
         run = self.runs.run_of[anchor]
@@ -336,14 +312,13 @@ class Former:
             self.runs.run_of[n] == run and not isinstance(self.graph.ops[n], LaunchOp) for n in range(first, stop)
         )
 
-    def _after_all(self, sk: FormedSk, c: int) -> bool:
-        clock = self.hb.clock(c)
-        return all(clock[t] >= self.graph.pos[hi] for t, (_, hi) in sk.ranges.items())
-
-    def _new_waits(self, old: dict[int, tuple[int, int]], new: dict[int, tuple[int, int]]) -> list[int]:
-        """Event waits that the extension from `old` to `new` ranges brings inside."""
+    def _new_waits(self, old: dict[int, tuple[int, int]], new: dict[int, tuple[int, int]],
+                   changed: Iterable[int] | None = None) -> list[int]:
+        """Event waits that the extension from `old` to `new` ranges (on the `changed` streams,
+        every stream when not given) brings inside."""
         found = []
-        for t, (lo, hi) in new.items():
+        for t in (new if changed is None else changed):
+            lo, hi = new[t]
             spans = [(lo, hi + 1)] if t not in old else [(lo, old[t][0]), (old[t][1] + 1, hi + 1)]
             for first, stop in spans:
                 found.extend(n for n in range(first, stop) if isinstance(self.graph.ops[n], WaitOp))
@@ -352,6 +327,9 @@ class Former:
     def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,
                   others: list[FormedSk] | None) -> bool:
         """Whether an in-kernel wait on outside work could starve for cores (DESIGN §3 `deadlock`)."""
+        g = self.graph
+        if all(_inside(g, ranges, g.epoch_of[w].records[0]) for w in waits):
+            return False  # no in-kernel wait on outside work
         beside = [(o.ranges, o.demand()) for o in others or () if o.ranges is not ranges]
         return self.starvation.starves(ranges, waits, shape.demand(), beside)
 
@@ -474,6 +452,11 @@ class Former:
                     if other == label and isinstance(self.graph.ops[n], LaunchOp):
                         self.fail[n] = (FailReason.IN_UNFUSIBLE_SCOPE, "bypass")
         return kept
+
+
+def _inside(graph: TaskGraph, ranges: dict[int, tuple[int, int]], n: int) -> bool:
+    span = ranges.get(graph.stream_of[n])
+    return span is not None and span[0] <= n <= span[1]
 
 
 def form_superkernels(model: ModelOp, graph: TaskGraph, hb: HappensBefore, options: SkOptions,

@@ -68,6 +68,16 @@ class HappensBefore:
             self._seq_order = _lowest_seq_first(self.graph)
         return self._seq_order
 
+    @property
+    def seq_rank(self) -> list[int]:
+        """Each task's index in `seq_order`."""
+        if self._seq_rank is None:
+            rank = [0] * len(self.graph)
+            for i, n in enumerate(self.seq_order):
+                rank[n] = i
+            self._seq_rank = rank
+        return self._seq_rank
+
     def first_after(self, n: int) -> np.ndarray:
         """For each stream, the first position that happens after or at node `n` (stream length: none)."""
         g = self.graph
@@ -137,6 +147,7 @@ class HappensBefore:
         self.rows, self.join_row = _vector_clocks(lists, self.order, g.cross_pred, len(g))
         self._desc: tuple[np.ndarray, np.ndarray] | None = None
         self._seq_order: list[int] | None = None
+        self._seq_rank: list[int] | None = None
         self._lengths = np.array([len(nodes) for nodes in lists], dtype=np.int64)
 
     def _descendant_clocks(self) -> tuple[np.ndarray, np.ndarray]:

@@ -34,7 +34,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import rule_holds
 from skir.errors import TaskVerifyException, task_path
-from skir.names import name_problem, shown
+from skir.names import NAME_MAX_BYTES, SYMBOL_MAX_BYTES, name_problem, shown
 
 # property name -> (declaration op name, what it is called in messages)
 _SYMBOL_FIELDS: dict[str, tuple[str, str]] = {
@@ -72,9 +72,10 @@ def check_model(model: ModelOp) -> None:
 
 
 def _check_name(op: Operation) -> None:
-    """docs/design.md §1 "Names": every symbol a C identifier of at most 128 bytes."""
+    """docs/design.md §1 "Names": every symbol a C identifier of at most 128 bytes (a
+    SuperKernel's, which skir derives from the model's, of at most `SYMBOL_MAX_BYTES`)."""
     name = op.properties["sym_name"].data  # type: ignore[attr-defined]
-    problem = name_problem(name)
+    problem = name_problem(name, SYMBOL_MAX_BYTES if op.name == "sk.kernel" else NAME_MAX_BYTES)
     if problem is not None:
         raise TaskVerifyException(op, f"{op.name} {shown(name)}: {problem}")
 

@@ -50,7 +50,7 @@ from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
-from skir.names import name_problem, shown
+from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
 
 _i64 = i64_attr
 _CORES = CORES
@@ -68,7 +68,7 @@ def _in_source() -> tuple[HasParent]:
 def _check_symbol(op: IRDLOperation, prop: str = "symbol") -> None:
     """A symbol printed into C++ must be a C identifier (docs/design.md §1 "Names")."""
     text = op.properties[prop].data  # type: ignore[attr-defined]
-    problem = name_problem(text)
+    problem = name_problem(text, SYMBOL_MAX_BYTES)
     if problem is not None:
         raise TaskVerifyException(op, f"{op.name} {shown(text)}: {problem}")
 

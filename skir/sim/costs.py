@@ -132,7 +132,7 @@ def load_costs(source: str | os.PathLike[str] | dict[str, Any] | Costs | None) -
     path = Path(source)
     from skir.source_text import read_model
 
-    _, text = read_model(path)  # strict UTF-8 and no NUL, as every input file
+    _, text = read_model(path, "costs file")  # strict UTF-8 and no NUL, as every input file
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates(str(path)))
     except json.JSONDecodeError as err:

@@ -62,6 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"sk-compile: error: {err}", file=sys.stderr)
         return ExitCode.BAD_INPUT
+    except SystemExit as done:  # --help, --version
+        return int(done.code or 0) if isinstance(done.code, int) else ExitCode.BAD_INPUT
     import skir
 
     model_dir = Path.cwd() if args.model == "-" else Path(args.model).parent

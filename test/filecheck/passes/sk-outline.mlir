@@ -168,12 +168,12 @@ aclgraph.model @w cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: sk.kernel @w_sk0 mix_aic_1_2 blocks 24 queue slots 9 {
 // CHECK-NEXT: aic {
 // CHECK-NEXT: sk.subtask id 1 @D blocks 24 offset 3 from @s1 seq 3 after [0]
-// CHECK-NEXT: sk.subtask id 3 @C blocks 24 offset 7 from @s0 seq 7 after [2, 1]
+// CHECK-NEXT: sk.subtask id 3 @C blocks 24 offset 7 from @s0 seq 7 after [1, 2]
 // CHECK-NEXT: }
 // CHECK-NEXT: aiv {
 // CHECK-NEXT: sk.subtask id 0 @A blocks 48 offset 1 from @s0 seq 0
 // CHECK-NEXT: sk.subtask id 2 @B blocks 48 offset 5 from @s0 seq 5 after [0]
-// CHECK-NEXT: sk.subtask id 3 @C blocks 24 offset 7 from @s0 seq 7 after [2, 1]
+// CHECK-NEXT: sk.subtask id 3 @C blocks 24 offset 7 from @s0 seq 7 after [1, 2]
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }

@@ -74,4 +74,4 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:  ]
 // CHECK-NEXT: }
 
-// RAW: sk-opt: error: no SuperKernels in the module; run 'superkernel-pipeline' first
+// RAW: sk-opt: error: target 'sk-plan': no SuperKernels in the module; run 'superkernel-pipeline' first

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Scale benchmark: time in the number of streams and events, capture JSON -> every output.
+
+Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]`
+
+Two shapes (docs/design.md §7 "Scale in the other dimensions"), each size in a fresh process
+on one core:
+
+- `streams S`: stream s0 forks to S streams (one event), each runs 10 vector kernels and
+  records its join event, s0 waits for every join: one stream-fused SuperKernel of 10·S
+  sub-tasks over S+1 streams, S+1 events;
+- `events E`: two streams hand over E times (kernel, record, wait on the other stream), E
+  events: one chain SuperKernel of E sub-tasks with E inner events.
+
+Columns: import (capture dict -> verified module), passes (the pipeline, verification between
+passes off), verify (the verification between passes that `sk-compile` does by default),
+outputs (every product `sk-compile` writes), total = import + passes + verify + outputs. The
+goal is total under 10 s at 1,000 streams and at 10k events, and time linear in each (the
+last lines give the ratio per 10x and per 3.3x step).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def streams_model(n: int, kernels: int = 10) -> dict[str, Any]:
+    tasks: list[list[dict[str, Any]]] = [[] for _ in range(n + 1)]
+    seq = 0
+
+    def add(s: int, task: dict[str, Any]) -> None:
+        nonlocal seq
+        tasks[s].append({"seq": seq, **task})
+        seq += 1
+
+    events = ["fork"] + [f"join{s}" for s in range(1, n + 1)]
+    add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
+    add(0, {"type": "event_record", "event": "fork"})
+    for s in range(1, n + 1):
+        add(s, {"type": "event_wait", "event": "fork"})
+        for _ in range(kernels):
+            add(s, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", f"b{s}"]})
+        add(s, {"type": "event_record", "event": f"join{s}"})
+    for e in events[1:]:
+        add(0, {"type": "event_wait", "event": e})
+    for e in events:
+        add(0, {"type": "event_reset", "event": e})
+    return _model(f"streams_{n}", events, tasks)
+
+
+def events_model(n: int) -> dict[str, Any]:
+    tasks: list[list[dict[str, Any]]] = [[], []]
+    seq = 0
+
+    def add(s: int, task: dict[str, Any]) -> None:
+        nonlocal seq
+        tasks[s].append({"seq": seq, **task})
+        seq += 1
+
+    events = [f"e{i}" for i in range(n)]
+    for i, e in enumerate(events):
+        add(i % 2, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
+        add(i % 2, {"type": "event_record", "event": e})
+        add(1 - i % 2, {"type": "event_wait", "event": e})
+    add(n % 2, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
+    return _model(f"events_{n}", events, tasks)
+
+
+def _model(name: str, events: list[str], tasks: list[list[dict[str, Any]]]) -> dict[str, Any]:
+    return {"format": "skir.aclgraph.capture", "version": 1, "model": name, "cores": {"aic": 24, "aiv": 48},
+            "kernels": {"v": {"kernel_type": "aiv_only", "params": ["in", "out"]}}, "events": events,
+            "streams": [{"name": f"s{i}", "tasks": t} for i, t in enumerate(tasks)]}
+
+
+def measure(shape: str, n: int) -> dict[str, float]:
+    from skir.api import CompileResult, make_context, summarize
+    from skir.frontends.capture import from_dict
+    from skir.gc_pause import paused_gc
+    from skir.outputs import write_outputs
+    from skir.passes.pipeline import pipeline_passes
+
+    data = streams_model(n) if shape == "streams" else events_model(n)
+    row = {"n": n, "tasks": sum(len(s["tasks"]) for s in data["streams"])}
+    start = time.perf_counter()
+    module = from_dict(data)
+    original = module.clone()
+    row["import"] = time.perf_counter() - start
+    ctx = make_context()
+    passes = verify = 0.0
+    with paused_gc():
+        for p in pipeline_passes(""):
+            t = time.perf_counter()
+            p.apply(ctx, module)
+            passes += time.perf_counter() - t
+            t = time.perf_counter()
+            module.verify()
+            verify += time.perf_counter() - t
+    row["passes"], row["verify"] = passes, verify
+    t = time.perf_counter()
+    superkernels, unfused, cuts, warnings = summarize(module)
+    result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
+    with tempfile.TemporaryDirectory() as out:
+        write_outputs(result, Path(out) / "out")
+    row["outputs"] = time.perf_counter() - t
+    row["total"] = row["import"] + passes + verify + row["outputs"]
+    row["subtasks"] = sum(len(sk.members) for sk in superkernels)
+    return row
+
+
+COLUMNS = (("n", "{:>7.0f}"), ("tasks", "{:>7.0f}"), ("subtasks", "{:>8.0f}"), ("import", "{:>7.2f}"),
+           ("passes", "{:>7.2f}"), ("verify", "{:>7.2f}"), ("outputs", "{:>8.2f}"), ("total", "{:>7.2f}"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--streams", default="100,300,1000")
+    parser.add_argument("--events", default="1000,3000,10000")
+    parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one[0], int(args.one[1]))))
+        return 0
+    print("skir scale benchmark: capture JSON -> every output, seconds (one process per size, one core)")
+    for shape, sizes in (("streams", args.streams), ("events", args.events)):
+        rows = []
+        for n in (int(x) for x in sizes.split(",") if x):
+            out = subprocess.run([sys.executable, __file__, "--one", shape, str(n)], check=True, capture_output=True,
+                                 text=True, env={"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+                                                 "PATH": "/usr/bin:/bin"}).stdout
+            rows.append(json.loads(out.strip().splitlines()[-1]))
+        print(f"  {shape:<8}" + "".join(f"{name:>{len(fmt.format(0)) + 1}}" for name, fmt in COLUMNS))
+        for row in rows:
+            print("  " + " " * 8 + "".join(" " + fmt.format(row[name]) for name, fmt in COLUMNS))
+        for a, b in zip(rows, rows[1:]):
+            print(f"  {shape} {a['n']} -> {b['n']}: x{b['n'] / a['n']:.1f} size, x{b['total'] / a['total']:.2f} time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
