@@ -70,6 +70,7 @@ from skir.dialects.aclgraph_enums import (
     opaque_kind_attr,
     wait_rule_attr,
 )
+from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.syntax import (
     build_op,
     float_literal,
@@ -737,3 +738,4 @@ ACLGraph = Dialect(
     [ModelOp, StreamOp, KernelOp, BufferOp, EventOp, CellOp, *TASK_OPS],
     [KernelTypeAttr, ParamRoleAttr, SchedModeAttr, WaitRuleAttr, OpaqueKindAttr],
 )
+fast_verify_all(ACLGraph.operations)

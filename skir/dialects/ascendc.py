@@ -48,6 +48,7 @@ from skir.dialects.ascendc_feed import FEED_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.hardware import CoreType
+from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
@@ -355,3 +356,4 @@ AscendC = Dialect(
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )
+fast_verify_all(AscendC.operations)

@@ -62,6 +62,7 @@ from skir.dialects.superkernel_sync import (
     WaitFlagOp,
     WaitLockOp,
 )
+from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.syntax import (
     build_op,
     int_attr,
@@ -343,3 +344,4 @@ def _check_barrier_region(where: str, label: str, op: BarrierOp) -> None:
 
 
 SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS], [SkFormAttr, SkCoreAttr, *SYNC_ATTRS])
+fast_verify_all(SK.operations)
