@@ -21,10 +21,10 @@ A SuperKernel whose needs cannot be met is reported in `failures` (the caller dr
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.member_order import MemberIndex
 from skir.analysis.task_graph import EventEpoch, TaskGraph
 from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp
 
@@ -92,6 +92,7 @@ class _Planner:
         self.outside: dict[int, tuple[str, str, int]] = {}
         self.used: set[int] = set()
         self.resets: set[tuple[int, str]] = set()
+        self.member_index: dict[int, MemberIndex] = {}
         self.unreset: list[tuple[str, str]] = []
 
     def new_cell(self, base: str) -> str:
@@ -168,25 +169,30 @@ class _Planner:
         first = p.by_stream()[p.host][1][0]
         return self.hb.before(record, first)
 
+    def _index(self, p: SkPlan) -> MemberIndex:
+        if p.index not in self.member_index:
+            self.member_index[p.index] = MemberIndex(self.graph, p.members)
+        return self.member_index[p.index]
+
     def _last_member_before(self, p: SkPlan, n: int) -> int | None:
         """The latest member (in seq order) that happens before task `n`, if any."""
-        clock, g = self.hb.clock(n), self.graph
-        found = []
-        for t, (positions, members) in p.by_stream().items():
-            i = bisect.bisect_right(positions, clock[t] - (1 if t == g.stream_of[n] else 0))
-            if i:
-                found.append(members[i - 1])
-        return max(found, key=g.seq.__getitem__) if found else None
+        g, index = self.graph, self._index(p)
+        clock = self.hb.clock(n)[index.columns]
+        if g.stream_of[n] in index.column_of:
+            clock[index.column_of[g.stream_of[n]]] -= 1
+        found = index.last_at_or_before(clock)
+        found = found[found >= 0]
+        return max((int(m) for m in found), key=g.seq.__getitem__) if len(found) else None
 
     def _first_member_after(self, p: SkPlan, n: int) -> int | None:
         """The earliest member (in seq order) that happens after task `n`, if any."""
-        first, g = self.hb.first_after(n), self.graph
-        found = []
-        for t, (positions, members) in p.by_stream().items():
-            i = bisect.bisect_left(positions, first[t] + (1 if t == g.stream_of[n] else 0))
-            if i < len(members):
-                found.append(members[i])
-        return min(found, key=g.seq.__getitem__) if found else None
+        g, index = self.graph, self._index(p)
+        first = self.hb.first_after(n)[index.columns]
+        if g.stream_of[n] in index.column_of:
+            first[index.column_of[g.stream_of[n]]] += 1
+        found = index.first_at_or_after(first)
+        found = found[found >= 0]
+        return min((int(m) for m in found), key=g.seq.__getitem__) if len(found) else None
 
     # ---- slots -----------------------------------------------------------------------
 
@@ -201,7 +207,7 @@ class _Planner:
                 p.slots[n] = ("disable", None, 0)
             if s == host:
                 continue
-            members = [m for m in p.members if g.stream_of[m] == s]
+            members = p.by_stream()[s][1]
             order = [n for n in range(lo, hi + 1)] + self._spares_after(hi)
             k = 0
             if g.pos[lo] > 0 and hb.clock(host_lo)[s] < g.pos[lo] - 1:

@@ -27,39 +27,65 @@ def member_order(graph: TaskGraph, hb: HappensBefore, members: list[int]) -> lis
     return sorted(members, key=rank.__getitem__)
 
 
+class MemberIndex:
+    """Members by stream, for vectorised questions over every member stream at once: the last
+    member at or before a position, the first at or after one (numpy, one flat array each)."""
+
+    def __init__(self, graph: TaskGraph, members: list[int]):
+        by_stream: dict[int, list[int]] = defaultdict(list)
+        for m in sorted(members):  # node ids run along each stream
+            by_stream[graph.stream_of[m]].append(m)
+        self.streams = sorted(by_stream)
+        self.by_stream = by_stream
+        self.column_of = {t: i for i, t in enumerate(self.streams)}
+        offsets, firsts, lasts, before, after, start = [], [], [], [], [], 0
+        for t in self.streams:
+            ms = by_stream[t]
+            first, last_pos = graph.pos[ms[0]], graph.pos[ms[-1]]
+            at = np.full(last_pos - first + 1, -1, dtype=np.int64)
+            nxt = np.full(last_pos - first + 1, np.iinfo(np.int64).max, dtype=np.int64)
+            for m in ms:
+                at[graph.pos[m] - first] = m
+                nxt[graph.pos[m] - first] = m
+            before.append(np.maximum.accumulate(at))
+            after.append(np.minimum.accumulate(nxt[::-1])[::-1])
+            offsets.append(start)
+            firsts.append(first)
+            lasts.append(last_pos)
+            start += len(at)
+        self.columns = np.array(self.streams, dtype=np.int64)
+        self.offset = np.array(offsets, dtype=np.int64)
+        self.first_pos = np.array(firsts, dtype=np.int64)
+        self.last_pos = np.array(lasts, dtype=np.int64)
+        self.before = np.concatenate(before)
+        self.after = np.concatenate(after)
+
+    def last_at_or_before(self, positions: np.ndarray) -> np.ndarray:
+        """Per member stream (in `streams` order), the last member at or before the given
+        position of that stream (`positions` per member stream), -1 for none."""
+        known = positions >= self.first_pos
+        out = np.full(len(self.streams), -1, dtype=np.int64)
+        at = np.minimum(positions, self.last_pos)[known] - self.first_pos[known]
+        out[known] = self.before[self.offset[known] + at]
+        return out
+
+    def first_at_or_after(self, positions: np.ndarray) -> np.ndarray:
+        """Per member stream, the first member at or after the given position, -1 for none."""
+        known = positions <= self.last_pos
+        out = np.full(len(self.streams), -1, dtype=np.int64)
+        at = np.maximum(positions, self.first_pos)[known] - self.first_pos[known]
+        out[known] = self.after[self.offset[known] + at]
+        return out
+
+
 def member_deps(graph: TaskGraph, hb: HappensBefore, order: list[int]) -> dict[int, list[int]]:
     """For each member, the last member of each stream that happens before it."""
-    by_stream: dict[int, list[int]] = defaultdict(list)
-    for m in sorted(order, key=graph.pos.__getitem__):
-        by_stream[graph.stream_of[m]].append(m)
-    streams = sorted(by_stream)
-    # flat[offset[t] + p - first[t]] = the last member of stream t at or before position p, for p
-    # from t's first member to its last (below: none; above: the last member)
-    offsets, firsts, lasts, pieces, start = [], [], [], [], 0
-    for t in streams:
-        ms = by_stream[t]
-        first, last_pos = graph.pos[ms[0]], graph.pos[ms[-1]]
-        last = np.full(last_pos - first + 1, -1, dtype=np.int64)
-        for m in ms:
-            last[graph.pos[m] - first] = m
-        pieces.append(np.maximum.accumulate(last))
-        offsets.append(start)
-        firsts.append(first)
-        lasts.append(last_pos)
-        start += len(last)
-    flat = np.concatenate(pieces)
-    offset = np.array(offsets, dtype=np.int64)
-    first_pos = np.array(firsts, dtype=np.int64)
-    last_pos = np.array(lasts, dtype=np.int64)
-    columns = np.array(streams, dtype=np.int64)
-    column_of = {t: i for i, t in enumerate(streams)}
+    index = MemberIndex(graph, order)
     rank = hb.seq_rank
     deps: dict[int, list[int]] = {}
     for m in order:
-        clock = hb.clock(m)[columns]
-        clock[column_of[graph.stream_of[m]]] -= 1  # strictly before m on its own stream
-        known = clock >= first_pos
-        at = np.minimum(clock, last_pos)[known] - first_pos[known]
-        found = flat[offset[known] + at]
+        clock = hb.clock(m)[index.columns]
+        clock[index.column_of[graph.stream_of[m]]] -= 1  # strictly before m on its own stream
+        found = index.last_at_or_before(clock)
         deps[m] = sorted((int(d) for d in found[found >= 0]), key=rank.__getitem__)
     return deps
