@@ -16,7 +16,7 @@ from skir.names import one_line
 
 
 class ExitCode(IntEnum):
-    """Exit codes of `sk-opt` and `sk-compile` (DESIGN §1)."""
+    """Exit codes of `sk-opt` and `sk-compile` (docs/design.md §1)."""
 
     OK = 0
     BAD_INPUT = 1

@@ -91,7 +91,7 @@ def _flags(value: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class SkOptions:
-    """Typed SuperKernel options; defaults follow the vendor's AOT layer (DESIGN §1)."""
+    """Typed SuperKernel options; defaults follow the vendor's AOT layer (docs/design.md §1)."""
 
     early_start: int = 0
     stream_fusion: int = 1

@@ -1,4 +1,4 @@
-"""Writing `sk-compile`'s products (DESIGN §5) without ever leaving a partial output.
+"""Writing `sk-compile`'s products (docs/design.md §5) without ever leaving a partial output.
 
 Everything is written into a staging folder next to OUT first; only when every product
 (and, with `--emulate`, every emulation) succeeded does the stage take OUT's place, in one

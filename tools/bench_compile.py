@@ -10,7 +10,7 @@ process, measures (single process, one core):
 - parse / print: the module's `.mlir` text in custom syntax;
 - verify: `module.verify()` of the parsed module;
 - each pass from an in-memory module, verification between passes off;
-- T_passes: the whole pipeline; T_floor: parse + print; their ratio (DESIGN §7 goal <= 1.5);
+- T_passes: the whole pipeline; T_floor: parse + print; their ratio (docs/design.md §7 goal <= 1.5);
 - peak RSS above the post-import baseline while parsing the `.mlir` and running every
   pass, per task, in a process of its own (goal <= 2 KB).
 

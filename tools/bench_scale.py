@@ -3,7 +3,7 @@
 
 Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]`
 
-Two shapes (docs/design.md §7 "Scale in the other dimensions"), each size in a fresh process
+Two shapes (docs/design.md §7 "Other dimensions"), each size in a fresh process
 on one core:
 
 - `streams S`: stream s0 forks to S streams (one event), each runs 10 vector kernels and
@@ -22,6 +22,7 @@ last lines give the ratio per 10x and per 3.3x step).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import subprocess
 import sys
@@ -138,7 +139,7 @@ def main() -> int:
         print(f"  {shape:<8}" + "".join(f"{name:>{len(fmt.format(0)) + 1}}" for name, fmt in COLUMNS))
         for row in rows:
             print("  " + " " * 8 + "".join(" " + fmt.format(row[name]) for name, fmt in COLUMNS))
-        for a, b in zip(rows, rows[1:]):
+        for a, b in itertools.pairwise(rows):
             print(f"  {shape} {a['n']} -> {b['n']}: x{b['n'] / a['n']:.1f} size, x{b['total'] / a['total']:.2f} time")
     return 0
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Schedule benchmark: simulated makespan per mode against the lower bound (DESIGN §7).
+"""Schedule benchmark: simulated makespan per mode against the lower bound (docs/design.md §7).
 
 Usage: `python tools/bench_schedule.py [--sizes 100,1000] [--seeds 3] [--costs FILE] [--options OPTS]`
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seeded synthetic aclgraph models, as capture JSON (DESIGN §8) or `.mlir`.
+"""Seeded synthetic aclgraph models, as capture JSON (docs/design.md §8) or `.mlir`.
 
     python tools/gen_model.py {chain,diamond,fork-join,decode} -n N [--seed S] [--streams K]
                               [--format json|mlir] [-o FILE] [-v]

@@ -1,4 +1,5 @@
-"""The boundary of each SuperKernel and the slot-preserving rewrite (DESIGN §3 "Boundary", "Slots").
+"""The boundary of each SuperKernel and the slot-preserving rewrite (docs/design.md §3
+"The boundary of a SuperKernel", "Slots").
 
 Given the SuperKernels (members and per-stream ranges), plan:
 

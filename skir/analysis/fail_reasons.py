@@ -1,4 +1,4 @@
-"""Why a kernel task stays unfused: the reason names of DESIGN §3 and the vendor's enums.
+"""Why a kernel task stays unfused: the reason names of docs/design.md §3 and the vendor's enums.
 
 The names are part of skir's output contract (`sk.fail` attributes, SK meta). Each maps to
 the AOT layer's `FusionFailReason` name (`vendor_reason`); where the vendor records the
@@ -64,4 +64,4 @@ PER_TASK_ORDER = (
     FailReason.EXCEED_CORE_MAX,
     FailReason.EXTERNAL_DEPEND,
 )
-"""Precedence of the per-task tests (DESIGN §3 formation step 1): first match wins."""
+"""Precedence of the per-task tests (docs/design.md §3 formation step 1): first match wins."""

@@ -23,7 +23,7 @@ included). Rules, in order, judged on the set with the candidate added:
 
 Afterwards a SuperKernel of one kernel is dropped (its kernel gets the reason of the cut
 beside it, else `single_task`), the boundary events of each non-host member stream join the
-range (design §3 (e'), `skir.analysis.range_join`), the final deadlock check and
+range (docs/design.md §3 (e'), `skir.analysis.range_join`), the final deadlock check and
 `resource_insufficient` drop whole SuperKernels, and `strict-scope-check` handles broken
 scopes.
 """
@@ -326,7 +326,7 @@ class Former:
 
     def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,
                   others: list[FormedSk] | None) -> bool:
-        """Whether an in-kernel wait on outside work could starve for cores (DESIGN §3 `deadlock`)."""
+        """Whether an in-kernel wait on outside work could starve for cores (docs/design.md §3 `deadlock`)."""
         g = self.graph
         if all(_inside(g, ranges, g.epoch_of[w].records[0]) for w in waits):
             return False  # no in-kernel wait on outside work

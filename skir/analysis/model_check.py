@@ -5,7 +5,7 @@ symbols resolve to the right kind; kernel args match the kernel's parameter coun
 `seq` is unique in the model and increasing along each stream; a stream's recorded
 slot count matches its tasks; scope markers are balanced (in seq order, an end closes
 the most recent open scope of its name; not checked once a rewrite has used marker
-slots as spares); the happens-before rules of DESIGN §3 (a non-external wait has a
+slots as spares); the happens-before rules of docs/design.md §3 (a non-external wait has a
 record in its epoch; a reset is after every record and wait of the epoch it closes; one
 satisfying write per cell, writes to a cell totally ordered; waits on a cell agree; no
 cycle).

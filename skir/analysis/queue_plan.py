@@ -1,8 +1,8 @@
 """The naive synchronisation of a stream-fused (queue) SuperKernel, with cross-core flag ids.
 
 One queue per core type holds, in program order, the nodes (sub-tasks, GM-lock ops) that
-run on that type; a mix sub-task is in both. For every dependency u -> v (DESIGN §3 "Queue
-SuperKernel"):
+run on that type; a mix sub-task is in both. For every dependency u -> v (docs/design.md §3
+"Synchronisation inside a SuperKernel", **Queue**):
 
 - an all-core barrier of each of u's types right after u (shared by all of u's consumers);
 - for each type X of u and each type Y != X of v: after X's barrier, a mode-2 set X -> Y

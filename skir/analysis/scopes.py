@@ -1,4 +1,4 @@
-"""Scope labels, candidate kernels, per-task fail reasons and runs (DESIGN §3).
+"""Scope labels, candidate kernels, per-task fail reasons and runs (docs/design.md §3).
 
 Walking the tasks in seq order with a stack of open scopes gives each task its *label*:
 the sorted names of the named scopes open around it. A task inside any "do not fuse"
@@ -106,7 +106,7 @@ def has_early_start(kernel: KernelOp) -> bool:
 def kernel_fail_reason(
     graph: TaskGraph, scopes: ScopeInfo, kernel: KernelOp, n: int, model: ModelOp, early_start: int
 ) -> tuple[FailReason, str | None] | None:
-    """The first per-task reason that keeps kernel task `n` unfused (DESIGN §3 step 1), with a detail."""
+    """The first per-task reason that keeps kernel task `n` unfused (docs/design.md §3 step 1), with a detail."""
     launch = graph.ops[n]
     assert isinstance(launch, LaunchOp)
     if scopes.unfusible[n]:
@@ -119,7 +119,7 @@ def kernel_fail_reason(
         return FailReason.OP_UNSUPPORTED, "not_sk_capable"
     if early_start != 1 and has_early_start(kernel):
         # Without the handshake (early-start=0) the kernel's own set would leave a credit that
-        # satisfies the next barrier (DESIGN §3); early-start=2 disables the sub-kernels' own
+        # satisfies the next barrier (docs/design.md §3); early-start=2 disables the sub-kernels' own
         # handshake, which a compiled kernel cannot honour.
         return FailReason.OP_UNSUPPORTED, "early_start_capability"
     aic, aiv = core_demand(kernel.type, launch.blocks.data)
@@ -154,7 +154,7 @@ class Runs:
 
 
 def compute_runs(graph: TaskGraph, scopes: ScopeInfo, candidate: list[bool]) -> Runs:
-    """Cut every stream into runs at breakers and label changes (DESIGN §3 formation step 2)."""
+    """Cut every stream into runs at breakers and label changes (docs/design.md §3 formation step 2)."""
     run_of = [-1] * len(graph)
     runs = Runs(run_of)
     has_candidates = [False] * len(graph.streams)

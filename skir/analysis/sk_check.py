@@ -147,7 +147,7 @@ class _Members:
 
 def _check_blocks(report: CheckReport, model: ModelOp, sks: dict[str, SuperKernelOp]) -> None:
     """Every sub-task runs with its launch's blocks; a `block_dim_scale_up` batch kernel with
-    the SuperKernel's cores of its type (design §3 "SuperKernel type and blocks")."""
+    the SuperKernel's cores of its type (docs/design.md §3 "Launch shape")."""
     from skir.analysis.superkernel_shape import SkShape
 
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}

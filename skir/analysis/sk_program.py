@@ -2,7 +2,7 @@
 
 `sk-outline` builds the `sk.kernel` from it, and formation uses it to check that a
 stream-fused SuperKernel gets the cross-core flag ids it needs (`resource_insufficient`)
-before anything is rewritten. Order (DESIGN §3 (d)-(h)): notifies with no preceding member,
+before anything is rewritten. Order (docs/design.md §3 (d)-(h)): notifies with no preceding member,
 then per member its lock waits, the member, its notifies; then waits with no following member,
 then the resets at exit. A lock access runs on block 0 of the member's class (the AIC for mix).
 """
@@ -79,7 +79,7 @@ def program_steps(graph: TaskGraph, hb: HappensBefore, kernel_of: Callable[[int]
 
 def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], tuple[CoreType, ...]],
                 stream_of: Callable[[int], Hashable]) -> list[Node]:
-    """The dependency nodes of a queue SuperKernel (DESIGN §3 (f)-(g)), keyed by the given ids.
+    """The dependency nodes of a queue SuperKernel (docs/design.md §3 (f)-(g)), keyed by the given ids.
 
     A notify depends on the sub-task before it; a sub-task on its members' sub-tasks and on
     the lock waits just before it; a trailing wait or a reset on nothing.

@@ -1,5 +1,5 @@
 """SuperKernel type and launch blocks from its members: the vendor's newer launch-shape rule
-(docs/design.md §3 "SuperKernel type and blocks").
+(docs/design.md §3 "Launch shape").
 
 Over the members: minCube / minVec = the largest cube / vector demand, `mix12` when any
 member is 1:2. A batch-mode member (it calls SyncAll) without the `block_dim_scale_up`

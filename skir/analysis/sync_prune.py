@@ -19,7 +19,7 @@ O(E log E) in the dependencies.
 
 *Chain* SuperKernels. In the gap between two consecutive sub-tasks a barrier is dropped
 when a later barrier of the same gap runs on at least its core types and no notify lies
-between them (a notify needs the full barrier before it, DESIGN §3 (f)), or when an earlier
+between them (a notify needs the full barrier before it, docs/design.md §3 (f)), or when an earlier
 one does and only notifies lie between them.
 """
 

@@ -2,7 +2,7 @@
 
 Nodes are the task slots, numbered stream by stream in stream order, so stream order
 is implicit (node i precedes node i+1 on the same stream). Explicit *cross* edges come
-from (DESIGN §3):
+from (docs/design.md §3):
 
 - `record` -> every `wait` of the same event and epoch, when the epoch has exactly one
   record (an event's tasks in seq order fall into epochs; each `reset` closes one);

@@ -177,7 +177,7 @@ class KernelOp(_SymbolDecl):
     @property
     def needs_exact_blocks(self) -> bool:
         """A batch kernel without `block_dim_scale_up`: the SuperKernel's cores of its type
-        must equal its own demand (docs/design.md §3 "SuperKernel type and blocks")."""
+        must equal its own demand (docs/design.md §3 "Launch shape")."""
         return self.is_batch and self.block_dim_scale_up is None
 
     @property

@@ -47,8 +47,8 @@ from skir.dialects.ascendc_attrs import (
 from skir.dialects.ascendc_feed import FEED_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
-from skir.dialects.hardware import CoreType
 from skir.dialects.fast_verify import fast_verify_all
+from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown

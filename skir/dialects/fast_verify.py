@@ -19,10 +19,9 @@ import re
 from collections.abc import Iterable
 
 from xdsl.irdl import IRDLOperation
+from xdsl.irdl.constraints import VerificationContext as _Context
 from xdsl.irdl.operations import OptAttributeDef, OptPropertyDef, irdl_op_verify_regions
 from xdsl.utils.exceptions import VerifyException
-
-from xdsl.irdl.constraints import VerificationContext as _Context
 
 
 def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:

@@ -43,6 +43,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.superkernel_base import CoreType, SkCoreAttr, SkProgramOp
 from skir.dialects.superkernel_sync import (
     SYNC_ATTRS,
@@ -62,7 +63,6 @@ from skir.dialects.superkernel_sync import (
     WaitFlagOp,
     WaitLockOp,
 )
-from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.syntax import (
     build_op,
     int_attr,

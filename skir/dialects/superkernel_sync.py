@@ -141,7 +141,7 @@ class LockOp(SkProgramOp):
 class NotifyOp(LockOp):
     """Block 0 of the core type stores 1 to the cell and cleans the line (an in-kernel record).
 
-    It follows a full barrier of the producing sub-task's class (DESIGN §3 (f)).
+    It follows a full barrier of the producing sub-task's class (docs/design.md §3 (f)).
     """
 
     name = "sk.notify"
@@ -151,7 +151,7 @@ class NotifyOp(LockOp):
 class WaitLockOp(LockOp):
     """Block 0 of the core type polls the cell until it holds 1 (an in-kernel wait).
 
-    A barrier of the consumer's class follows, so every core of it waits (DESIGN §3 (g)).
+    A barrier of the consumer's class follows, so every core of it waits (docs/design.md §3 (g)).
     """
 
     name = "sk.wait_lock"

@@ -1,4 +1,4 @@
-"""The capture JSON v1 importer (DESIGN §8): capture JSON -> `builtin.module { aclgraph.model }`.
+"""The capture JSON v1 importer (docs/design.md §8): capture JSON -> `builtin.module { aclgraph.model }`.
 
 ```python
 from skir.frontends import capture
@@ -49,7 +49,7 @@ Required keys: `format`, `version`, `cores` (`aic`, `aiv`), `streams` (each `nam
 `tasks`), a task's `type` and its fields, a kernel's `kernel_type`. Optional: `model`
 (default `"model"`), `soc` (a dav-c220 name), `kernels`, `buffers`, `events`, `cells`.
 
-skir extensions to DESIGN §8 (the exporter writes them only when needed):
+skir extensions to docs/design.md §8 (the exporter writes them only when needed):
 - a kernel may carry `dcci`: `{"before": bool, "after": bool, "disable": bool}` (each
   default false), the kernel's data-cache clean/invalidate flags;
 - a kernel's `params` may be an integer: that many parameter slots without roles (written
@@ -60,7 +60,7 @@ Declaration order in the module: kernels, buffers (listed ones in JSON order, th
 first named in `args`, in stream and task order), events, cells, then streams; each stream
 records `slots` = its number of tasks. Tasks keep their JSON order within a stream.
 
-Where no task has `seq`, capture is simulated (DESIGN §8): repeatedly the next task of
+Where no task has `seq`, capture is simulated (docs/design.md §8): repeatedly the next task of
 the lowest-index stream whose next task is not an `event_wait` (non-external) with no
 record yet in its event's epoch (an `event_reset` starts a new epoch) is numbered next.
 """

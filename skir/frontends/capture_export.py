@@ -1,4 +1,4 @@
-"""The capture JSON v1 exporter (DESIGN §8) and the stable text layout of capture files.
+"""The capture JSON v1 exporter (docs/design.md §8) and the stable text layout of capture files.
 
 `dump(module)` turns a module holding one `aclgraph.model` into a capture dict that
 `skir.frontends.capture.from_dict` reads back to a module that prints identically (for a
@@ -31,7 +31,7 @@ A rewritten model (`aclgraph.launch_sk`, `aclgraph.disabled`, `sk.*` ops) cannot
 expressed in v1 and is rejected.
 
 `dumps` lays the dict out stably: one line per kernel, buffer and task, keys in the order
-of the DESIGN §8 example. This module depends on nothing else of the front end; the
+of the docs/design.md §8 example. This module depends on nothing else of the front end; the
 importer takes `FORMAT`, `VERSION` and the key orders from here.
 """
 

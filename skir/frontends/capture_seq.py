@@ -1,4 +1,4 @@
-"""Capture order for a capture JSON model without `seq` (DESIGN §8).
+"""Capture order for a capture JSON model without `seq` (docs/design.md §8).
 
 Repeatedly take the next task of the lowest-index stream whose next task is not an
 `event_wait` with no record yet in its epoch (a reset starts a new epoch; external waits

@@ -1,4 +1,4 @@
-"""Host emulation of emitted SuperKernel entries (DESIGN §6).
+"""Host emulation of emitted SuperKernel entries (docs/design.md §6).
 
 `include/kernel_operator.h` is a C++17 shim of the Ascend C surface the entry uses, with one thread
 per sub-core, credit-counting cross-core flags, vector clocks and a deadlock watchdog

@@ -75,7 +75,7 @@ class _FinalLocks:
     """What each lock word must hold when a SuperKernel has finished, from the streams alone.
 
     A lock the SuperKernel notifies stays 1 for its waiters. Any other (it waits on it, or
-    only resets it, like a front-wait cell) is the SuperKernel's to clear at exit (DESIGN §3
+    only resets it, like a front-wait cell) is the SuperKernel's to clear at exit (docs/design.md §3
     (h)) when every stream task that waits on the cell happens before its launch; otherwise
     a later waiter still needs it: 1.
     """

@@ -18,7 +18,7 @@ from skir.options import SkOptions, parse_options
 GROUP_ATTR = "sk.group"
 """On a kernel task: the index of the SuperKernel formation put it in."""
 FAIL_ATTR = "sk.fail"
-"""On a kernel task left unfused: the reason (DESIGN §3 fail reasons)."""
+"""On a kernel task left unfused: the reason (docs/design.md §3 fail reasons)."""
 FAIL_DETAIL_ATTR = "sk.fail_detail"
 """On a kernel task left unfused: more detail on the reason, when there is some."""
 LABEL_ATTR = "sk.label"

@@ -1,6 +1,6 @@
 """`sk-form-scopes`: decide which kernel tasks fuse into which SuperKernel, and why the rest do not.
 
-Runs formation (`skir.analysis.formation`, DESIGN §3) and records the result as
+Runs formation (`skir.analysis.formation`, docs/design.md §3) and records the result as
 attributes, so that each rule is visible to FileCheck and to `sk-outline`:
 
 - `sk.label = ["a", "b"]` on kernel tasks inside named scopes (their label);

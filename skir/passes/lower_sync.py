@@ -1,7 +1,7 @@
 """`sk-lower-sync`: turn every dependency inside each SuperKernel into synchronisation.
 
 *Chain* SuperKernels (members totally ordered) run one program order on both core types.
-Between consecutive sub-tasks it places a barrier chosen by the class pair (DESIGN §3):
+Between consecutive sub-tasks it places a barrier chosen by the class pair (docs/design.md §3):
 aiv -> aiv an all-AIV barrier (mode-0 flag 14), aic -> aic an all-AIC barrier (flag 11),
 any other pair `SyncAll<false>`; with `early-start=1` the handshake instead: each core type
 of the previous sub-task sets (`SetNextTaskStart`, only on its idle cores when the
@@ -12,7 +12,7 @@ class(prev) + class(cur), aic 0 / aiv 1 / mix 2).
 each producer, and a mode-2 cross-core flag pair for every dependency across core types
 (`skir.analysis.queue_plan`); no `SyncAll<false>`, no early-start.
 
-GM locks get the barriers of DESIGN §3 (f)-(g): an in-kernel notify follows a full barrier of
+GM locks get the barriers of docs/design.md §3 (f)-(g): an in-kernel notify follows a full barrier of
 the producer's class; an in-kernel wait is followed by a barrier of the consumer's class.
 `sk-prune-sync` then drops every sync the others imply.
 
@@ -168,7 +168,7 @@ class _Lowering:
         """The syncs between two consecutive sub-tasks (None: the entry's start or end).
 
         With early-start and no lock access in between: the handshake alone. Otherwise
-        barriers: a full barrier of prev's class before its notifies (DESIGN §3 (f)), the
+        barriers: a full barrier of prev's class before its notifies (docs/design.md §3 (f)), the
         class-pair barrier, the waits and a barrier of cur's class (g). A sub-task that sets
         (waits) itself is then closed by an epilogue (opened by a prologue) handshake, so that
         no barrier meets a pending early-start credit.

@@ -160,7 +160,7 @@ class _Outliner:
                 m = step.member
                 kernel = self._kernel(m)
                 sub_id[m] = ident
-                # a block_dim_scale_up batch kernel runs on every core of its type (design.md §3)
+                # a block_dim_scale_up batch kernel runs on every core of its type (docs/design.md §3)
                 blocks = shape.cores_of(kernel.type) if kernel.scales_up else launches[m].blocks.data  # type: ignore
                 sub = SubtaskOp(ident, kernel.sym_name.data, blocks, slots[m][0],
                                 g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in step.deps])

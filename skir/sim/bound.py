@@ -1,4 +1,4 @@
-"""Lower bounds on the makespan (DESIGN §7): max(critical path, work per core type / cores).
+"""Lower bounds on the makespan (docs/design.md §7): max(critical path, work per core type / cores).
 
 - critical path: the longest path of kernel durations through the happens-before DAG
   (stream order and the `TaskGraph` edges); every other task counts 0;

@@ -74,7 +74,7 @@ class _Capture:
 
 
 def moe6_model() -> dict[str, Any]:
-    """The 6-scope MoE-like model as a capture dict (DESIGN §8)."""
+    """The 6-scope MoE-like model as a capture dict (docs/design.md §8)."""
     c = _Capture()
     events: list[str] = []
     c.kernel("s0", "embedding", ["ids", "w_embed", "hidden"])

@@ -3,7 +3,7 @@
 The run starts when the SuperKernel's cores are all free (it is launched in batch mode:
 every block co-resident) and ends when the last core finishes its program. Each core
 keeps a `Stamp`; the SuperKernel has `blocks` AICs and `blocks x ratio` AIVs as its type
-says. Ops (DESIGN §3, §4):
+says. Ops (docs/design.md §3, §4):
 
 - `sk.subtask`: runs on its block-guarded cores (others skip it): the duration of the
   original task, plus an instruction-cache miss unless a preload covered it (a preload

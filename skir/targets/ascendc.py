@@ -2,10 +2,9 @@
 
 `sk-opt model.mlir -p superkernel-pipeline -t ascendc` prints every entry, each after a
 line `// ----- sk @name`; `-t 'ascendc{sk=name}'` prints just that one, ready to compile.
-The text follows the shape of the vendor's generated entries
-(`reference/ascend-superkernel.md` §3): GM-lock helper templates, `extern "C"` sub-kernel
-declarations, the entry reading `get_para_base()`, guarded calls and the kernel-type
-meta trailer.
+The text follows the shape of the vendor's generated entries (docs/design.md §5): GM-lock
+helper templates, `extern "C"` sub-kernel declarations, the entry reading `get_para_base()`,
+guarded calls and the kernel-type meta trailer.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The CANN build of a SuperKernel: `OUT/<name>/build.sh` (DESIGN §5).
+"""The CANN build of a SuperKernel: `OUT/<name>/build.sh` (docs/design.md §5).
 
 `sh build.sh OBJDIR [BUILDDIR]` compiles `<name>_kernel.cpp` with bisheng for the core types
 the SuperKernel uses (`dav-c220-cube` for the AIC, `dav-c220-vec` for the AIV; a MIX

@@ -1,4 +1,4 @@
-"""The `sk-meta` target: SK meta (DESIGN §5) as JSON, and the fail-reason log for people.
+"""The `sk-meta` target: SK meta (docs/design.md §5) as JSON, and the fail-reason log for people.
 
 `sk-opt model.mlir -p superkernel-pipeline -t sk-meta` prints the JSON; `sk-compile` writes it
 to `OUT/sk_meta.json` and `render_fail_reasons` to `OUT/sk_fusion_fail_reasons.log`. It reads
@@ -186,7 +186,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         if sk.type is KernelType.MIX_AIC_1_2 and kernel is not None and kernel.type is KernelType.MIX_AIC_1_1:
             warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
     for cell in dict.fromkeys(_sym(op.cell) for op in locks):
-        if cell in unreset:  # design.md §3 (e): the original was not safe to replay either
+        if cell in unreset:  # docs/design.md §3 (e): the original was not safe to replay either
             warnings.append({"warning": "unreset_event", "event": unreset[cell], "cell": cell})
     return {
         "name": name,

@@ -1,4 +1,4 @@
-"""Random valid capture-JSON models (DESIGN §8) for property tests.
+"""Random valid capture-JSON models (docs/design.md §8) for property tests.
 
 `random_model(rng)` returns a capture dict that imports and verifies; `models()` is the
 hypothesis strategy over it (hypothesis is imported only when `models` is called).

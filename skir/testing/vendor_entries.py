@@ -1,4 +1,4 @@
-"""SuperKernel entry text in the shape of the vendor generator (ascend-superkernel.md §3.3 / §3.11),
+"""SuperKernel entry text in the shape of the vendor generator's entries (docs/design.md §5),
 written by hand for host-emulation tests, and the `EmulationSpec` that runs it.
 
 - `LOCK_HELPERS`, `AIV_BARRIER`, `AIC_BARRIER`, `SYNC_ALL_MIX`: vendor code snippets.

@@ -2,7 +2,7 @@
 
 It registers skir's dialects, passes and targets, reads `.mlir` and capture `.json`
 models, adds `--verify-each=false`, and turns every error into one located line on
-stderr with a non-zero exit (DESIGN §1 exit codes) instead of a traceback. Output files
+stderr with a non-zero exit (docs/design.md §1 exit codes) instead of a traceback. Output files
 are written only on success.
 """
 

@@ -1,4 +1,4 @@
-"""The capture JSON v1 importer's error reports (skir.frontends.capture, DESIGN §8): every error
+"""The capture JSON v1 importer's error reports (skir.frontends.capture, docs/design.md §8): every error
 kind is one line naming the JSON path, and bad input never escapes as anything but a SkirError.
 Valid input and the exporter are in test_capture_import.py."""
 

@@ -1,4 +1,4 @@
-"""The capture JSON v1 importer and exporter on valid input (skir.frontends.capture, DESIGN §8):
+"""The capture JSON v1 importer and exporter on valid input (skir.frontends.capture, docs/design.md §8):
 every task type, the capture-order seq simulation, and the exporter round trip.  Error reports are
 in test_capture_errors.py."""
 

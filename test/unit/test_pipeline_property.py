@@ -175,7 +175,7 @@ _VEC = {"mix_aic_1_0": 0, "mix_aiv_1_0": 1, "mix_aic_1_1": 1, "mix_aic_1_2": 2}
 
 
 def _demand(kernel_type: str, blocks: int) -> tuple[int, int]:
-    """Cube and vector cores of a launch, from the kernel-type table (design §3), by hand."""
+    """Cube and vector cores of a launch, from the kernel-type table (docs/design.md §3), by hand."""
     return {"aic_only": (blocks, 0), "mix_aic_1_0": (blocks, 0), "aiv_only": (0, blocks),
             "mix_aiv_1_0": (0, blocks), "mix_aic_1_1": (blocks, blocks),
             "mix_aic_1_2": (blocks, 2 * blocks)}[kernel_type]

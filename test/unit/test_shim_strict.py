@@ -5,9 +5,8 @@ every entry the lit suites emit compiles with -Wall -Werror.
 
 AUDIT below is the audit itself: for each Ascend C function or template an entry calls, the
 prototype the shim declares, the call as skir emits it, and where the prototype comes from
-(the project's reference notes on the Ascend C surface, `ascendc-api` §1-2 and §6, and on the
-vendor's generated entries, `ascend-superkernel` §3-4, whose spellings the vendor's golden
-entries confirm).
+(the groups of docs/design.md §6 "The Ascend C surface": core identity, synchronisation, and
+what the vendor's generated entries call, whose spellings the vendor's golden entries confirm).
 """
 
 from __future__ import annotations
@@ -34,67 +33,70 @@ ROOT = Path(__file__).resolve().parents[1]
 AUDIT: dict[str, tuple[str, str, str]] = {
     # name: (prototype the shim declares, how the entry calls it, source)
     "get_block_idx": ("int64_t get_block_idx()", "get_block_idx() < 24",
-                      "ascendc-api §1.3: raw builtins return int64_t"),
-    "get_block_num": ("int64_t get_block_num()", "(uint64_t)get_block_num() * 512", "ascendc-api §1.3"),
-    "get_coreid": ("int64_t get_coreid()", "(uint8_t)get_coreid()", "ascendc-api §1.3; split dispatch §3.3"),
-    "get_para_base": ("int64_t get_para_base()", "(GM_ADDR *)get_para_base()", "ascendc-api §1.3, §3 item 7"),
+                      "core identity: raw builtins return int64_t"),
+    "get_block_num": ("int64_t get_block_num()", "(uint64_t)get_block_num() * 512", "core identity"),
+    "get_coreid": ("int64_t get_coreid()", "(uint8_t)get_coreid()",
+                   "core identity; the vendor entries' split dispatch"),
+    "get_para_base": ("int64_t get_para_base()", "(GM_ADDR *)get_para_base()",
+                      "core identity; the vendor entries read their arguments through it"),
     "set_ffts_base_addr": ("void set_ffts_base_addr(uint64_t config)", "set_ffts_base_addr((uint64_t)ffts_addr)",
-                           "ascendc-api §3 item 7"),
+                           "vendor entries: FFTS base set-up"),
     "ffts_cross_core_sync": ("void ffts_cross_core_sync(pipe_t pipe, uint64_t config)",
                              "ffts_cross_core_sync(PIPE_MTE3, AscendC::GetffstMsg(0x0, AscendC::SYNC_AIV_ONLY_ALL))",
-                             "ascendc-api §2"),
+                             "synchronisation"),
     "wait_flag_dev": ("void wait_flag_dev(int64_t flagID)", "wait_flag_dev(AscendC::SYNC_AIV_ONLY_ALL)",
-                      "ascendc-api §2: dav-c220 takes one argument (the two-argument form is c310's)"),
-    "pipe_barrier": ("void pipe_barrier(pipe_t pipe)", "pipe_barrier(PIPE_ALL)", "ascendc-api §2"),
+                      "synchronisation: dav-c220 takes one argument (the two-argument form is c310's)"),
+    "pipe_barrier": ("void pipe_barrier(pipe_t pipe)", "pipe_barrier(PIPE_ALL)", "synchronisation"),
     "dcci": ("void dcci(__gm__ volatile void* dst, uint64_t entire, uint64_t type)",
              "dcci((__gm__ uint64_t *)lock_addr, 0, 2); dcci((__gm__ uint64_t *)0, "
              "cache_line_t::ENTIRE_DATA_CACHE, dcci_dst_t::CACHELINE_OUT)",
-             "ascendc-api §2; the vendor passes integer literals, the unscoped enumerators and volatile "
+             "synchronisation; the vendor passes integer literals, the unscoped enumerators and volatile "
              "pointers, which only integer parameters and a volatile address all accept"),
     "preload": ("void preload(const void* addr, int64_t prefetchLen)", "preload((const void *)f_middle, 3)",
-                "ascendc-api §2 (raw preload(const void*, int64)); ascendc-api §3 item 10: the function is "
-                "cast to (const void *)"),
+                "synchronisation (raw preload(const void*, int64)); vendor entries: the function is cast "
+                "to (const void *)"),
     "copy_ubuf_to_gm": ("void copy_ubuf_to_gm(__gm__ void* dst, __ubuf__ void* src, uint8_t sid, uint16_t nBurst, "
                         "uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride)",
                         "copy_ubuf_to_gm(workspace + off, (__ubuf__ void *)0, 0, 1, 16, 1, 1)",
-                        "ascendc-api §3 item 8"),
+                        "vendor entries: feed-sync-all workspace clear"),
     "copy_cbuf_to_gm": ("void copy_cbuf_to_gm(__gm__ void* dst, __cbuf__ void* src, uint8_t sid, uint16_t nBurst, "
                         "uint16_t lenBurst, uint16_t srcStride, uint16_t dstStride)",
                         "copy_cbuf_to_gm(workspace + off, (__cbuf__ void *)0, 0, 1, 16, 1, 1)",
-                        "ascend-superkernel §3.9 (AIC workspace clear)"),
+                        "vendor entries: feed-sync-all workspace clear (AIC)"),
     "create_cbuf_matrix": ("void create_cbuf_matrix(__cbuf__ uint32_t* dst, int64_t config, uint32_t value)",
                            "create_cbuf_matrix((__cbuf__ uint32_t *)0, 0x10010, (uint32_t)0)",
-                           "ascend-superkernel §3.9; the vendor's feed-sync-all entries fill 512 B of uint32 zeros"),
-    "AscendC::GetBlockIdx": ("int64_t GetBlockIdx()", "AscendC::GetBlockIdx() < 48", "ascendc-api §1.3"),
-    "AscendC::GetBlockNum": ("int64_t GetBlockNum()", "(uint64_t)AscendC::GetBlockNum() * 512", "ascendc-api §1.3"),
+                           "vendor entries: feed-sync-all workspace clear (512 B of uint32 zeros)"),
+    "AscendC::GetBlockIdx": ("int64_t GetBlockIdx()", "AscendC::GetBlockIdx() < 48", "core identity"),
+    "AscendC::GetBlockNum": ("int64_t GetBlockNum()", "(uint64_t)AscendC::GetBlockNum() * 512", "core identity"),
     "AscendC::GetSystemCycle": ("int64_t GetSystemCycle()", "static_cast<uint64_t>(AscendC::GetSystemCycle())",
-                                "ascendc-api §3 item 2: what the vendor's profiling records use"),
+                                "vendor entries: what the profiling records use"),
     "AscendC::GetffstMsg": ("uint64_t GetffstMsg(uint16_t mode, uint16_t flagId)",
-                            "AscendC::GetffstMsg(0x2, 15)", "ascendc-api §2 (msg packing)"),
+                            "AscendC::GetffstMsg(0x2, 15)", "synchronisation (message packing)"),
     "AscendC::SyncAll": ("template <bool isAIVOnly = true> void SyncAll()", "AscendC::SyncAll<false>()",
-                         "ascendc-api §2"),
+                         "synchronisation"),
     "AscendC::SetNextTaskStart": ("template <pipe_t AIV_PIPE = PIPE_MTE3, pipe_t AIC_PIPE = PIPE_FIX, "
                                   "bool FORCE = false> void SetNextTaskStart()", "AscendC::SetNextTaskStart()",
-                                  "ascendc-api §2"),
+                                  "synchronisation"),
     "AscendC::WaitPreTaskEndImpl": ("template <int8_t cfg> void WaitPreTaskEndImpl()",
-                                    "AscendC::WaitPreTaskEndImpl<5>()", "ascendc-api §2"),
+                                    "AscendC::WaitPreTaskEndImpl<5>()", "synchronisation"),
     "AscendC::PipeBarrier": ("template <pipe_t pipe> void PipeBarrier()", "AscendC::PipeBarrier<PIPE_ALL>()",
-                             "ascendc-api §2"),
+                             "synchronisation"),
     "AscendC::SetFlag": ("template <HardEvent evt> void SetFlag(int32_t eventID)",
-                         "AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0)", "ascendc-api §2"),
+                         "AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0)", "synchronisation"),
     "AscendC::WaitFlag": ("template <HardEvent evt> void WaitFlag(int32_t eventID)",
-                          "AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0)", "ascendc-api §2"),
+                          "AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0)", "synchronisation"),
     "AscendC::PreLoad": ("void PreLoad(const int64_t preFetchLen)", "AscendC::PreLoad(8)",
-                         "ascendc-api §2 (ICachePreLoad = PreLoad(n))"),
+                         "synchronisation (ICachePreLoad = PreLoad(n))"),
     "AscendC::DuplicateImpl": ("template <typename T> void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, "
                                "const int32_t& calCount)",
                                "AscendC::DuplicateImpl<uint32_t>((__ubuf__ uint32_t *)0, (uint32_t)0, 128)",
-                               "ascendc-api §3 item 8"),
+                               "vendor entries: feed-sync-all workspace clear"),
     "AscendC::SuperKernelAutoSyncAllEndImpl": ("void SuperKernelAutoSyncAllEndImpl()",
-                                               "AscendC::SuperKernelAutoSyncAllEndImpl()", "ascendc-api §3 item 10"),
+                                               "AscendC::SuperKernelAutoSyncAllEndImpl()",
+                                               "vendor entries: SuperKernel SyncAll helpers"),
     "AscendC::SuperKernelAutoSyncAllComplementImpl": ("void SuperKernelAutoSyncAllComplementImpl()",
                                                       "AscendC::SuperKernelAutoSyncAllComplementImpl()",
-                                                      "ascendc-api §3 item 10"),
+                                                      "vendor entries: SuperKernel SyncAll helpers"),
 }
 """Every Ascend C function an entry calls (the test below fails on a call not listed here)."""
 

@@ -50,7 +50,7 @@ CORPUS = [
     Case("decode_layer", ROOT / "examples" / "decode_layer.json", ""),
     Case("chain", ROOT / "examples" / "chain.mlir", ""),
     Case("chain_data", ROOT / "examples" / "chain.mlir", "sync-mode=data"),
-    # the second model there keeps a barrier DESIGN §3 (f) asks for after a sub-task that
+    # the second model there keeps a barrier docs/design.md §3 (f) asks for after a sub-task that
     # sets early-start itself, which its own handshake already covers
     *(Case(f"early{i}", c, "early-start=1")
       for i, c in enumerate(_chunks(LIT / "passes" / "sk-lower-sync-early.mlir", first_only=True))),
@@ -153,7 +153,7 @@ def test_every_compile_in_the_suite_is_proved() -> None:
 
 
 def test_tiling_params_are_read_only() -> None:
-    """design §3: a `tiling` param is read, never written, so two readers of one tiling buffer
+    """docs/design.md §3: a `tiling` param is read, never written, so two readers of one tiling buffer
     are independent and only a writer of it orders them (hand-derived access sets)."""
     from skir.analysis.data_deps import launch_access
     from skir.api import load_model

@@ -1,7 +1,7 @@
 // kernel_operator.h -- host (g++ -std=c++17) shim of the Ascend C surface used by skir SuperKernel
 // entries.  An emitted entry (`#include "kernel_operator.h"`) compiles UNCHANGED against this header
 // and runs with one std::thread per sub-core.  The shim models control flow and synchronisation,
-// not math (see /work/shared/reference/ascendc-api.md §6).
+// not math (docs/design.md §6).
 //
 // Files
 //   kernel_operator.h  the Ascend C surface (macros, enums, builtins, AscendC::*), cheap to include.
@@ -319,7 +319,7 @@ inline thread_local int64_t g_superKernelAutoSyncAllSyncIdx = 0;
 inline thread_local GM_ADDR g_superKernelAutoSyncAllConfigGmAddr = nullptr;
 inline thread_local GM_ADDR g_superKernelAutoSyncAllConfigGmBaseAddr = nullptr;
 
-// ---- hard SyncAll: exactly the primitive sequence of reference ascendc-api §2.
+// ---- hard SyncAll: exactly the primitive sequence Ascend C documents for it.
 // <true>  (AIV only): PipeBarrier<ALL>; AIV sets mode-0 flag 14 on MTE3, waits 14; AIC returns.
 // <false> (mix):      AIV sets mode-2 flag 12 on MTE3, waits 13;
 //                     AIC waits 12, sets mode-0 flag 11 on FIX, waits 11, sets mode-2 flag 13 on FIX.

@@ -56,7 +56,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // WAIT-NEXT: sk-opt: edge not enforced: @q/@s1/seq 4 -> @q/@s0/seq 7 (not after every aic core of q_sk0)
 // WAIT-NEXT: sk-opt: leftover: q_sk0 aiv flag 15 holds 1 credit(s) at the end
 
-// The record of @j after @s1's last member joined the range (design §3 (e')): without its
+// The record of @j after @s1's last member joined the range (docs/design.md §3 (e')): without its
 // in-kernel notify the converted wait on @s0 never sees the cell.
 // NOTIFY:      sk-opt: error: sk-check found 1 violation: deadlock: @q/@s0/seq 10 waits on value_wait @j_cell eq 1 (cell is 0)
 

@@ -3,7 +3,7 @@
 // RUN: sk-opt %s -p 'sk-form-scopes{options="debug-aic-num=24:debug-aiv-num=48"}' | filecheck %s --check-prefix=MISMATCH
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="debug-aic-num=20:debug-aiv-num=40"},sk-check' > /dev/null
 
-// The launch-shape rule is re-checked after debug-aic-num / debug-aiv-num (design §3): the
+// The launch-shape rule is re-checked after debug-aic-num / debug-aiv-num (docs/design.md §3): the
 // forced shape must still give the batch kernel @vb exactly its 40 vector cores.
 aclgraph.model @forced cores(aic = 24, aiv = 48) {
   aclgraph.kernel @v aiv_only params 0

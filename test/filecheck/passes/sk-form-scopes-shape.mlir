@@ -3,7 +3,7 @@
 // RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline,sk-check' > /dev/null
 // RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline{options="feed-sync-all=1"},sk-check' > /dev/null
 
-// The vendor's newer launch-shape rule (design §3 "SuperKernel type and blocks"): one model
+// The vendor's newer launch-shape rule (docs/design.md §3 "Launch shape"): one model
 // per candidate path and per conflict. minCube / minVec are the members' largest cube /
 // vector demands; a batch member without block_dim_scale_up fixes the SuperKernel's vector
 // (aiv class) or cube (others) cores to its own demand ("exact"); the SuperKernel is cut

@@ -39,7 +39,7 @@ aclgraph.model @es cores(aic = 24, aiv = 48) {
 // With early-start=1 such a kernel never joins a stream-fused (queue) SuperKernel, which
 // has no handshake to consume its credit: @s1's `b`, unordered with `a`, closes the
 // SuperKernel (stream_fusion_off) when `a` is a member. Without `a` (ES0, FEED) the two
-// `b` fuse, and @s1's boundary events join the range (design §3 (e')): `wait @e` before its
+// `b` fuse, and @s1's boundary events join the range (docs/design.md §3 (e')): `wait @e` before its
 // first member and `record @j` after its last, so no back block (and no spare slot) is needed.
 aclgraph.model @esq cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params 0 early_start(set)

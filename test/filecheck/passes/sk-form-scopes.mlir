@@ -186,7 +186,7 @@ aclgraph.model @pertask cores(aic = 24, aiv = 48) {
 
 // -----
 
-// Fork/join across two streams (DESIGN §9): with stream-fusion=1 the candidates A, D, B, C
+// Fork/join across two streams (docs/design.md §9): with stream-fusion=1 the candidates A, D, B, C
 // form one SuperKernel; its range on each stream takes the inner event tasks (e0 and e1
 // are recorded and waited inside), so no front wait or back block is needed. The resets
 // stay outside.
@@ -411,7 +411,7 @@ aclgraph.model @noslot cores(aic = 24, aiv = 48) {
 // -----
 
 // e0 is recorded inside and waited outside, and its epoch has no closing reset: it is
-// converted all the same (design §3 (e)); its cell will end at 1, as the event stays
+// converted all the same (docs/design.md §3 (e)); its cell will end at 1, as the event stays
 // recorded in the original model (SK meta warns unreset_event, sk-check accepts the 1).
 aclgraph.model @noreset cores(aic = 24, aiv = 48) {
   aclgraph.kernel @v aiv_only params 0
@@ -470,7 +470,7 @@ aclgraph.model @batch cores(aic = 24, aiv = 48) {
 // -----
 
 // Formation visits candidates in a topological order of happens-before (ties: lowest seq),
-// not in seq order (design §3 formation step 3): here the waits on @s1 were captured before
+// not in seq order (docs/design.md §3 formation step 3): here the waits on @s1 were captured before
 // the records they wait for (the vendor's "crossed" scenarios). In seq order the candidate
 // seq 3 would come before seq 4, which it depends on, and close the SuperKernel as
 // non_convex; in hb order all four kernels form one chain.
@@ -507,7 +507,7 @@ aclgraph.model @crossed cores(aic = 24, aiv = 48) {
 
 // -----
 
-// Boundary events join the range (design §3 (e')): on @s1, which is not the host stream,
+// Boundary events join the range (docs/design.md §3 (e')): on @s1, which is not the host stream,
 // the wait before its first member (on @ein, recorded outside by @s2) and the record after
 // its last member (@eout, waited outside by @s3) join SuperKernel 0. Without that, @s1's
 // prefix would need a front wait in a spare slot before the launch, and there is none.

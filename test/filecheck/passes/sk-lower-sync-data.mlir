@@ -44,7 +44,7 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 
 // -----
 
-// `tiling` params are read-only (design §3): two kernels that share a tiling buffer @t and
+// `tiling` params are read-only (docs/design.md §3): two kernels that share a tiling buffer @t and
 // write different outputs are independent (a local pipe barrier between them), while a
 // kernel that writes @t (an `out` param) before a tiling reader of it is not (a real barrier).
 aclgraph.model @tiling cores(aic = 24, aiv = 48) {

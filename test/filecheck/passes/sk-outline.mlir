@@ -123,7 +123,7 @@ aclgraph.model @types cores(aic = 24, aiv = 48) {
 
 // -----
 
-// The fork/join of DESIGN §9: one SuperKernel over two streams; inner events become
+// The fork/join of docs/design.md §9: one SuperKernel over two streams; inner events become
 // dependencies (D after A; C after B and D); every range slot but the launch is disabled.
 // The argument table follows seq order: A 1, D 3, B 5, C 7.
 aclgraph.model @w cores(aic = 24, aiv = 48) {
@@ -331,7 +331,7 @@ aclgraph.model @front cores(aic = 24, aiv = 48) {
 
 // -----
 
-// Boundary events that joined the range (design §3 (e')): the wait on @ein before @s1's
+// Boundary events that joined the range (docs/design.md §3 (e')): the wait on @ein before @s1's
 // first member becomes an in-kernel lock wait before it (its record on @s2 is not before the
 // launch), which the SuperKernel resets at exit as every wait of that epoch is inside; the
 // record of @eout after @s1's last member becomes an in-kernel notify after it. Neither

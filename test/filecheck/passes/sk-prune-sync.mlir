@@ -60,7 +60,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // -----
 
 // A chain: the class-pair barrier after a notify repeats the full barrier before it
-// (nothing ran in between), so it goes; the barrier before the notify stays (DESIGN §3 (f)).
+// (nothing ran in between), so it goes; the barrier before the notify stays (docs/design.md §3 (f)).
 aclgraph.model @n cores(aic = 24, aiv = 48) {
   aclgraph.kernel @v aiv_only params 0
   aclgraph.kernel @x mix_aic_1_1 params 0

@@ -5,7 +5,7 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // m_sk1 holds a 1:2 member (x), so it is a mix_aic_1_2 SuperKernel although its vector demand
-// (24) does not exceed its cube demand (design §3 "SuperKernel type and blocks").
+// (24) does not exceed its cube demand (docs/design.md §3 "Launch shape").
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in)
   aclgraph.kernel @c aic_only params(in, out)
