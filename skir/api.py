@@ -182,13 +182,11 @@ def run_pipeline(
 
 def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused], list[CutInfo], list[SkWarning]]:
     """The SuperKernels, unfused kernels, detailed cuts and warnings of a compiled module."""
-    from skir.analysis.original import unreset_cells
-    from skir.dialects.superkernel import LockOp
+    from skir.analysis.original import unreset_by_superkernel
 
     model = the_model(module)
     superkernels, unfused, cuts, warnings = [], [], [], []
-    sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
-    unreset = unreset_cells(model) if sks else {}
+    unreset = unreset_by_superkernel(model)
     for op in model.body.block.ops:
         if isinstance(op, SuperKernelOp):
             members = tuple(
@@ -196,8 +194,8 @@ def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused], l
                 for s in op.subtasks()
             )
             superkernels.append(SuperKernelInfo(op.sym_name.data, op.type.value, op.blocks.data, members))
-            cells = dict.fromkeys(lk.cell.root_reference.data for lk in op.program() if isinstance(lk, LockOp))
-            warnings += [SkWarning(op.sym_name.data, "unreset_event", unreset[c], c) for c in cells if c in unreset]
+            name = op.sym_name.data
+            warnings += [SkWarning(name, "unreset_event", event, cell) for cell, event in unreset.get(name, ())]
         elif isinstance(op, StreamOp):
             for task in op.body.block.ops:
                 reason = task.attributes.get(FAIL_ATTR)

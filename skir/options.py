@@ -82,8 +82,9 @@ def _flags(value: str) -> tuple[str, ...]:
     flags = tuple(v.strip() for v in value.split(",") if v.strip())
     for flag in flags:
         if not _FLAG.match(flag):
-            raise ValueError(f"{shown(flag)} is not a compiler flag (a '-' then letters, digits and "
-                             "_+=./@%^- only; no spaces or shell characters)")
+            which = f"; {shown(flag)} is not one" if len(flags) > 1 else ""
+            raise ValueError("expected comma-separated compiler flags, each a '-' then letters, digits and "
+                             f"_+=./@%^- only (no spaces or shell characters){which}")
     if not flags:
         raise ValueError("expected comma-separated compiler flags")
     return flags
@@ -165,8 +166,8 @@ def parse_options(text: str) -> tuple[SkOptions, list[str]]:
     """Parse an option string; returns the options and the warnings (one line each)."""
     values: dict[str, Any] = {}
     warnings: list[str] = []
-    if not text.isprintable() and any(not ch.isprintable() and ch not in " \t" for ch in text):
-        bad = next(ch for ch in text if not ch.isprintable() and ch not in " \t")
+    bad = None if text.isprintable() else next((ch for ch in text if not ch.isprintable() and ch not in " \t"), None)
+    if bad is not None:
         raise SkirError(f"options {shown(text)}: a character that is not printable text ({shown(bad)})")
     for segment in _unquote(text).split(":"):
         segment = segment.strip()

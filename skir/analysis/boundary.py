@@ -177,23 +177,13 @@ class _Planner:
 
     def _last_member_before(self, p: SkPlan, n: int) -> int | None:
         """The latest member (in seq order) that happens before task `n`, if any."""
-        g, index = self.graph, self._index(p)
-        clock = self.hb.clock(n)[index.columns]
-        if g.stream_of[n] in index.column_of:
-            clock[index.column_of[g.stream_of[n]]] -= 1
-        found = index.last_at_or_before(clock)
-        found = found[found >= 0]
-        return max((int(m) for m in found), key=g.seq.__getitem__) if len(found) else None
+        found = self._index(p).last_before(self.hb.clock(n), self.graph.stream_of[n])
+        return max(found, key=self.graph.seq.__getitem__, default=None)
 
     def _first_member_after(self, p: SkPlan, n: int) -> int | None:
         """The earliest member (in seq order) that happens after task `n`, if any."""
-        g, index = self.graph, self._index(p)
-        first = self.hb.first_after(n)[index.columns]
-        if g.stream_of[n] in index.column_of:
-            first[index.column_of[g.stream_of[n]]] += 1
-        found = index.first_at_or_after(first)
-        found = found[found >= 0]
-        return min((int(m) for m in found), key=g.seq.__getitem__) if len(found) else None
+        found = self._index(p).first_after(self.hb.first_after(n), self.graph.stream_of[n])
+        return min(found, key=self.graph.seq.__getitem__, default=None)
 
     # ---- slots -----------------------------------------------------------------------
 

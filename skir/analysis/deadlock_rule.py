@@ -17,10 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.range_hull import Ranges, in_ranges
 from skir.analysis.range_max import RangeMax
 from skir.analysis.task_graph import TaskGraph
-
-Ranges = dict[int, tuple[int, int]]
 
 
 class Starvation:
@@ -35,12 +34,7 @@ class Starvation:
         `waits` inside are in-kernel waits, could starve; `others` are the other SuperKernels
         (ranges, demand) whose work an outside record may depend on."""
         g, hb = self.graph, self.hb
-        boundary = []
-        for w in waits:
-            record = g.epoch_of[w].records[0]
-            span = ranges.get(g.stream_of[record])
-            if span is None or not span[0] <= record <= span[1]:
-                boundary.append(record)
+        boundary = [r for r in (g.epoch_of[w].records[0] for w in waits) if not in_ranges(g, ranges, r)]
         if not boundary:
             return False
         launch_ancestors = np.full(len(g.streams), -1, dtype=np.int64)

@@ -43,7 +43,7 @@ from skir.analysis.deadlock_rule import Starvation
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
-from skir.analysis.range_hull import HullBuilder, RangeHull
+from skir.analysis.range_hull import HullBuilder, RangeHull, in_ranges
 from skir.analysis.range_join import joined_range
 from skir.analysis.range_max import RangeMax
 from skir.analysis.scopes import (
@@ -257,7 +257,7 @@ class Former:
         if isinstance(shape, ShapeMismatch):
             return FailReason.SYNCALL_BLOCK_MISMATCH, shape.detail, True
         new_waits = self._new_waits(sk.ranges, ranges, changed)
-        boundary = [w for w in (*sk.boundary, *new_waits) if not _inside(g, ranges, g.epoch_of[w].records[0])]
+        boundary = [w for w in (*sk.boundary, *new_waits) if not in_ranges(g, ranges, g.epoch_of[w].records[0])]
         if boundary and self._deadlock(ranges, boundary, shape, None):
             return FailReason.DEADLOCK, None, True
         sk.members.append(c)
@@ -327,9 +327,6 @@ class Former:
     def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,
                   others: list[FormedSk] | None) -> bool:
         """Whether an in-kernel wait on outside work could starve for cores (docs/design.md §3 `deadlock`)."""
-        g = self.graph
-        if all(_inside(g, ranges, g.epoch_of[w].records[0]) for w in waits):
-            return False  # no in-kernel wait on outside work
         beside = [(o.ranges, o.demand()) for o in others or () if o.ranges is not ranges]
         return self.starvation.starves(ranges, waits, shape.demand(), beside)
 
@@ -452,11 +449,6 @@ class Former:
                     if other == label and isinstance(self.graph.ops[n], LaunchOp):
                         self.fail[n] = (FailReason.IN_UNFUSIBLE_SCOPE, "bypass")
         return kept
-
-
-def _inside(graph: TaskGraph, ranges: dict[int, tuple[int, int]], n: int) -> bool:
-    span = ranges.get(graph.stream_of[n])
-    return span is not None and span[0] <= n <= span[1]
 
 
 def form_superkernels(model: ModelOp, graph: TaskGraph, hb: HappensBefore, options: SkOptions,

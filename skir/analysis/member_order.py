@@ -77,6 +77,25 @@ class MemberIndex:
         out[known] = self.after[self.offset[known] + at]
         return out
 
+    def last_before(self, clock: np.ndarray, stream: int) -> list[int]:
+        """The last member of each member stream that happens before a task of `stream` whose
+        hb clock (over every stream) is `clock`: at or before its clock entry there, strictly
+        before the task on its own stream."""
+        positions = clock[self.columns]
+        if stream in self.column_of:
+            positions[self.column_of[stream]] -= 1
+        found = self.last_at_or_before(positions)
+        return [int(m) for m in found[found >= 0]]
+
+    def first_after(self, first: np.ndarray, stream: int) -> list[int]:
+        """The first member of each member stream that happens after a task of `stream` whose
+        `HappensBefore.first_after` vector is `first` (strictly after it on its own stream)."""
+        positions = first[self.columns]
+        if stream in self.column_of:
+            positions[self.column_of[stream]] += 1
+        found = self.first_at_or_after(positions)
+        return [int(m) for m in found[found >= 0]]
+
 
 def member_deps(graph: TaskGraph, hb: HappensBefore, order: list[int]) -> dict[int, list[int]]:
     """For each member, the last member of each stream that happens before it."""
@@ -84,8 +103,5 @@ def member_deps(graph: TaskGraph, hb: HappensBefore, order: list[int]) -> dict[i
     rank = hb.seq_rank
     deps: dict[int, list[int]] = {}
     for m in order:
-        clock = hb.clock(m)[index.columns]
-        clock[index.column_of[graph.stream_of[m]]] -= 1  # strictly before m on its own stream
-        found = index.last_at_or_before(clock)
-        deps[m] = sorted((int(d) for d in found[found >= 0]), key=rank.__getitem__)
+        deps[m] = sorted(index.last_before(hb.clock(m), graph.stream_of[m]), key=rank.__getitem__)
     return deps

@@ -64,3 +64,20 @@ def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, 
             if epoch is not None and epoch.reset is None:
                 found[cell] = epoch.event
     return {cell: event for cell, event in found.items() if cell not in reset}
+
+
+def unreset_by_superkernel(model: ModelOp, original: ModelOp | None = None) -> dict[str, list[tuple[str, str]]]:
+    """For each SuperKernel of a rewritten `model` that notifies or waits on an `unreset_cells`
+    cell, its (cell, event) pairs in program order: the `unreset_event` warnings of SK meta
+    and the summary."""
+    from skir.dialects.superkernel import LockOp, SuperKernelOp
+
+    sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
+    unreset = unreset_cells(model, original) if sks else {}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for sk in sks:
+        cells = dict.fromkeys(lk.cell.root_reference.data for lk in sk.program() if isinstance(lk, LockOp))
+        pairs = [(cell, unreset[cell]) for cell in cells if cell in unreset]
+        if pairs:
+            out[sk.sym_name.data] = pairs
+    return out

@@ -30,6 +30,12 @@ from skir.analysis.task_graph import TaskGraph
 Ranges = dict[int, tuple[int, int]]
 
 
+def in_ranges(graph: TaskGraph, ranges: Ranges, n: int) -> bool:
+    """Whether node `n` lies in the range of its stream."""
+    span = ranges.get(graph.stream_of[n])
+    return span is not None and span[0] <= n <= span[1]
+
+
 @dataclass
 class RangeHull:
     """Ranges (stream -> (first, last) node) with their aggregated hb vectors."""

@@ -66,12 +66,12 @@ def _warn_unknown_kernels(model: ModelOp, options: SkOptions, graph: TaskGraph) 
     known = set(kernels) | {k.sub_symbol for k in kernels.values()}
     texts = [options] + [options.merged(op.options.data) for op in graph.ops
                          if isinstance(op, ScopeBeginOp) and op.options is not None]
-    for opts in texts:
-        for key in ("dcci-before-kernel-start", "dcci-after-kernel-end", "dcci-disable-on-kernel"):
-            unknown = [n for n in getattr(opts, key.replace("-", "_")) if n not in known]
-            if unknown:
-                warnings.warn(f"option '{key}' names no kernel of model @{model.sym_name.data}: "
-                              f"{', '.join(shown(n) for n in unknown)}", SkirWarning, stacklevel=2)
+    for key in ("dcci-before-kernel-start", "dcci-after-kernel-end", "dcci-disable-on-kernel"):
+        # once per key: a scope's options repeat the model's lists they merge with
+        unknown = dict.fromkeys(n for opts in texts for n in getattr(opts, key.replace("-", "_")) if n not in known)
+        if unknown:
+            warnings.warn(f"option '{key}' names no kernel of model @{model.sym_name.data}: "
+                          f"{', '.join(shown(n) for n in unknown)}", SkirWarning, stacklevel=2)
 
 
 def form_model(model: ModelOp, options: SkOptions) -> Formation:

@@ -52,7 +52,7 @@ from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
 from skir.analysis.fail_reasons import FailReason
-from skir.analysis.original import unreset_cells
+from skir.analysis.original import unreset_by_superkernel
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import KernelType
@@ -169,7 +169,7 @@ def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[Lock
 
 
 def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[str, list[Json]],
-                 unreset: dict[str, str]) -> Json:
+                 unreset: list[tuple[str, str]]) -> Json:
     name = sk.sym_name.data
     program = sk.program()
     locks = [op for op in program if isinstance(op, LockOp)]
@@ -185,9 +185,8 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         kernel = kernels.get(_sym(sub.kernel))
         if sk.type is KernelType.MIX_AIC_1_2 and kernel is not None and kernel.type is KernelType.MIX_AIC_1_1:
             warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
-    for cell in dict.fromkeys(_sym(op.cell) for op in locks):
-        if cell in unreset:  # docs/design.md §3 (e): the original was not safe to replay either
-            warnings.append({"warning": "unreset_event", "event": unreset[cell], "cell": cell})
+    for cell, event in unreset:  # docs/design.md §3 (e): the original was not safe to replay either
+        warnings.append({"warning": "unreset_event", "event": event, "cell": cell})
     return {
         "name": name,
         "entry": entry_symbol(name),
@@ -267,8 +266,8 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any
     for stream, task in tasks:
         if isinstance(task, LaunchSkOp):
             hosts.setdefault(_sym(task.sk), []).append({"stream": stream, "seq": task.seq.data})
-    unreset = unreset_cells(model, before) if sks else {}
-    superkernels = [_superkernel(sk, kernels, hosts, unreset) for sk in sks]
+    unreset = unreset_by_superkernel(model, before)
+    superkernels = [_superkernel(sk, kernels, hosts, unreset.get(sk.sym_name.data, [])) for sk in sks]
     launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
     unfused, pending, grouped = [], 0, 0
     for stream, task in sorted(launches, key=lambda st: st[1].seq.data):

@@ -113,8 +113,9 @@ class GraphCapture:
     def __post_init__(self) -> None:
         self.streams = StreamCapture()
         self.buffers: dict[str, int] = {}
-        self.buffer_source: dict[str, str] = {}
-        """Buffer name -> the torch path it was named after (`param_fc_weight` -> `param.fc.weight`)."""
+        self._source_paths: set[str] = set()
+        """The torch paths the buffers were named after (`param.fc.weight` for `param_fc_weight`):
+        a graph input whose path is taken gets a buffer of its own."""
         self.kernels: dict[str, dict[str, Any]] = {}
         self._kernel_keys: dict[tuple[Any, ...], str] = {}
         self._buffer_of: dict[fx.Node, Any] = {}
@@ -138,7 +139,7 @@ class GraphCapture:
             n += 1
             buffer = f"{base}_{n}"
         self.buffers[buffer] = info.nbytes
-        self.buffer_source[buffer] = name
+        self._source_paths.add(name)
         return buffer
 
     def _tensors_in(self, args: Any) -> Iterator[fx.Node]:
@@ -297,7 +298,7 @@ class GraphCapture:
         for node in self.graph_module.graph.nodes:
             if node.op in ("placeholder", "get_attr"):
                 name = f"param.{node.target}" if node.op == "get_attr" else _placeholder_buffer(node)
-                if node.op == "placeholder" and name in self.buffer_source.values():
+                if node.op == "placeholder" and name in self._source_paths:
                     name = f"input.{node.name}"  # every graph input is a buffer of its own
                 self._buffer_of[node] = self._new_buffer(name, node_info(node))
             elif node.op in ("call_function", "call_method", "call_module"):
