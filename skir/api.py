@@ -180,13 +180,16 @@ def run_pipeline(
             raise SkirError(located_message(err)) from None
 
 
-def summarize(module: ModuleOp) -> tuple[list[SuperKernelInfo], list[Unfused], list[CutInfo], list[SkWarning]]:
-    """The SuperKernels, unfused kernels, detailed cuts and warnings of a compiled module."""
+def summarize(
+    module: ModuleOp, original: ModuleOp | None = None
+) -> tuple[list[SuperKernelInfo], list[Unfused], list[CutInfo], list[SkWarning]]:
+    """The SuperKernels, unfused kernels, detailed cuts and warnings of a compiled module
+    (`original`, the input before rewriting, saves rebuilding it from the rewritten slots)."""
     from skir.analysis.original import unreset_by_superkernel
 
     model = the_model(module)
     superkernels, unfused, cuts, warnings = [], [], [], []
-    unreset = unreset_by_superkernel(model)
+    unreset = unreset_by_superkernel(model, None if original is None else the_model(original))
     for op in model.body.block.ops:
         if isinstance(op, SuperKernelOp):
             members = tuple(
@@ -247,7 +250,7 @@ def compile(
     module = load_model(model)
     original = module.clone()
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
-    superkernels, unfused, cuts, warnings = summarize(module)
+    superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
     if check:
         from skir.analysis.sk_check import check_module

@@ -39,7 +39,11 @@ def product_texts(result: CompileResult) -> dict[str, str]:
         if name in emitted:
             texts[f"{name}/{name}.json"] = dump_descriptor(descriptor(sk, kernels))
             texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
-    meta = sk_meta(result.module, result.original)
+    unreset: dict[str, list[tuple[str, str]]] = {}
+    for w in result.warnings:
+        if w.warning == "unreset_event":
+            unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
+    meta = sk_meta(result.module, result.original, unreset)
     if result.report is not None:
         from skir.sim.trace import dump_trace, trace_events
 

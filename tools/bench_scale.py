@@ -105,7 +105,7 @@ def measure(shape: str, n: int) -> dict[str, float]:
             verify += time.perf_counter() - t
     row["passes"], row["verify"] = passes, verify
     t = time.perf_counter()
-    superkernels, unfused, cuts, warnings = summarize(module)
+    superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
     with tempfile.TemporaryDirectory() as out:
         write_outputs(result, Path(out) / "out")

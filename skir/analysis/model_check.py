@@ -112,25 +112,26 @@ def _check_stream(stream: StreamOp, symbols: dict[str, Operation], seen_seq: dic
 
 
 def _check_symbols(op: TaskOp, props: Mapping[str, Attribute], symbols: dict[str, Operation]) -> None:
-    for field, (decl, what) in _SYMBOL_FIELDS.items():
-        ref = props.get(field)
-        if isinstance(ref, SymbolRefAttr):
-            _resolve(op, ref, decl, what, symbols)
-    args = props.get("args")
-    if isinstance(args, ArrayAttr):
-        for ref in args:
-            _resolve(op, ref, BufferOp.name, "buffer", symbols)  # type: ignore[arg-type]
-        kernel = symbols.get(props["kernel"].root_reference.data)  # type: ignore[attr-defined]
-        assert isinstance(kernel, KernelOp)
-        if len(args) != kernel.num_params:
-            raise TaskVerifyException(
-                op,
-                f"{task_path(op)}: {len(args)} args for kernel @{kernel.sym_name.data}, which has "
-                f"{kernel.num_params} params; pass one buffer per param",
-            )
+    for field, ref in props.items():
+        spec = _SYMBOL_FIELDS.get(field)
+        if spec is not None:
+            if type(ref) is SymbolRefAttr or isinstance(ref, SymbolRefAttr):
+                _resolve(op, ref, spec[0], spec[1], symbols)
+        elif field == "args" and isinstance(ref, ArrayAttr):
+            for arg in ref.data:
+                _resolve(op, arg, BufferOp.name, "buffer", symbols)  # type: ignore[arg-type]
+            kernel = _resolve(op, props["kernel"], KernelOp.name, "kernel", symbols)  # type: ignore[arg-type]
+            assert isinstance(kernel, KernelOp)
+            if len(ref.data) != kernel.num_params:
+                raise TaskVerifyException(
+                    op,
+                    f"{task_path(op)}: {len(ref.data)} args for kernel @{kernel.sym_name.data}, which has "
+                    f"{kernel.num_params} params; pass one buffer per param",
+                )
 
 
-def _resolve(op: TaskOp, ref: SymbolRefAttr, decl: str, what: str, symbols: dict[str, Operation]) -> None:
+def _resolve(op: TaskOp, ref: SymbolRefAttr, decl: str, what: str, symbols: dict[str, Operation]) -> Operation:
+    """The declaration `ref` names, which must be a `decl` op."""
     name = ref.root_reference.data
     target = symbols.get(name)
     if target is None:
@@ -139,6 +140,7 @@ def _resolve(op: TaskOp, ref: SymbolRefAttr, decl: str, what: str, symbols: dict
         raise TaskVerifyException(
             op, f"{task_path(op)}: @{name} is declared by '{target.name}', not by '{decl}'; name a {what}"
         )
+    return target
 
 
 def _check_markers(graph: TaskGraph) -> None:

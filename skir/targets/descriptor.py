@@ -20,7 +20,6 @@ type, stream, the events it sends and receives as GM locks, and its argument off
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -36,6 +35,7 @@ from skir.names import shown
 from skir.options import SkOptions
 from skir.passes.common import formed, kernel_table, models
 from skir.passes.to_ascendc import entry_symbol
+from skir.targets.json_text import dumps_indented
 
 FORMAT = "skir.sk_descriptor"
 VERSION = 1
@@ -134,7 +134,7 @@ def descriptors(module: ModuleOp) -> dict[str, dict[str, Any]]:
 
 
 def dump_descriptor(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=1) + "\n"
+    return dumps_indented(data) + "\n"
 
 
 @dataclass(frozen=True)
@@ -157,5 +157,5 @@ class DescriptorTarget(Target):
                                 f"(have: {', '.join(found)})")
             output.write(dump_descriptor(found[self.sk]))
             return
-        output.write(json.dumps(found, indent=1) + "\n")
+        output.write(dumps_indented(found) + "\n")
 

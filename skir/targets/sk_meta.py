@@ -41,7 +41,6 @@ event stays recorded in the original model, which could not be replayed either).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass
 from typing import IO, Any
@@ -61,6 +60,7 @@ from skir.errors import ExitCode, SkirError, task_path
 from skir.options import SkOptions, parse_options
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
 from skir.passes.to_ascendc import entry_symbol
+from skir.targets.json_text import dumps_indented
 
 FORMAT = "skir.sk_meta"
 VERSION = 1
@@ -255,8 +255,10 @@ def _unfused(stream: str, task: LaunchOp, reason: str) -> Json:
     }
 
 
-def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any]:
-    """SK meta of `module` (any point of the pipeline); `original` is the input before rewriting."""
+def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
+            unreset: dict[str, list[tuple[str, str]]] | None = None) -> dict[str, Any]:
+    """SK meta of `module` (any point of the pipeline); `original` is the input before rewriting;
+    `unreset` the `unreset_by_superkernel` pairs when the caller has them already."""
     model = _model(module, "module")
     before = None if original is None else _model(original, "original module")
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
@@ -266,7 +268,8 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any
     for stream, task in tasks:
         if isinstance(task, LaunchSkOp):
             hosts.setdefault(_sym(task.sk), []).append({"stream": stream, "seq": task.seq.data})
-    unreset = unreset_by_superkernel(model, before)
+    if unreset is None:
+        unreset = unreset_by_superkernel(model, before)
     superkernels = [_superkernel(sk, kernels, hosts, unreset.get(sk.sym_name.data, [])) for sk in sks]
     launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
     unfused, pending, grouped = [], 0, 0
@@ -326,7 +329,7 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None) -> dict[str, Any
 
 def dump_meta(meta: dict[str, Any]) -> str:
     """The JSON text of SK meta: fixed key order, `indent=1`, ASCII, a final newline."""
-    return json.dumps(meta, indent=1) + "\n"
+    return dumps_indented(meta) + "\n"
 
 
 def _plural(n: int, noun: str) -> str:

@@ -1,0 +1,32 @@
+"""`dumps_indented` against the standard library's `json.dumps(indent=1)` (the oracle)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skir.targets.json_text import dumps_indented
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
+keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                      | st.dictionaries(keys, inner, max_size=4), max_leaves=30)
+
+
+@given(values)
+@settings(max_examples=400, deadline=None)
+def test_same_bytes_as_json_dumps(value: object) -> None:
+    assert dumps_indented(value) == json.dumps(value, indent=1)
+
+
+def test_hand_written_layout() -> None:
+    assert dumps_indented({"a": [1, {}], "b": [], "é": "\u00e9\n"}) == (
+        '{\n "a": [\n  1,\n  {}\n ],\n "b": [],\n "\\u00e9": "\\u00e9\\n"\n}')
+
+
+def test_unsupported_value_is_json_type_error() -> None:
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        dumps_indented({"x": object()})
