@@ -55,26 +55,72 @@ def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None
     return module
 
 
-def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any]) -> ModuleOp:
-    """A verified module from a module, a `.mlir` / `.json` path (`-`: standard input; another
-    name is read by its content), model text (MLIR or capture JSON) or a capture dict."""
-    from skir.frontends import capture
+def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
+               cores: tuple[int, int] | None = None) -> ModuleOp:
+    """A verified module from a module, a `.mlir` / `.json` path or a vendor dump file or folder
+    (`-`: standard input; the format is told by the content), model text (MLIR, capture JSON
+    or a vendor dump) or a capture dict. `cores` (AIC, AIV) is for vendor dumps, which carry none."""
+    from skir.frontends import vendor
 
     if isinstance(model, ModuleOp):
+        if cores is not None:
+            raise SkirError(_CORES_ONLY)
         try:
             verify_located(model)
         except DiagnosticException as err:
             raise SkirError(located_message(err)) from None
         return model
     if isinstance(model, dict):
-        return capture.from_dict(model)
-    if isinstance(model, str) and "\n" in model:
-        text, source = model.removeprefix(BOM), "<string>"
+        data, source = model, "<dict>"
     else:
-        source, text = read_model(model)  # `-`: standard input
-    if model_format(text, source) == "json":
-        return capture.loads(text, source)
-    return parse(text, source)
+        if isinstance(model, str) and "\n" in model:
+            text, source = model.removeprefix(BOM), "<string>"
+        elif os.fspath(model) != "-" and Path(model).is_dir():
+            return vendor.load(model, cores)[0]
+        else:
+            source, text = read_model(model)  # `-`: standard input
+        if model_format(text, source) != "json" and text.lstrip()[:1] != "[":
+            if cores is not None:
+                raise SkirError(_CORES_ONLY)
+            return parse(text, source)
+        return loads_json_model(text, source, cores)
+    return _json_model(data, source, cores)
+
+
+def loads_json_model(text: str, source: str, cores: tuple[int, int] | None = None) -> ModuleOp:
+    """A module from JSON text: capture JSON, or one of the vendor's dumps (told by the content)."""
+    from skir.frontends import vendor
+
+    return _json_model(vendor.parse_dump_text(text, source), source, cores)
+
+
+def _json_model(data: Any, source: str, cores: tuple[int, int] | None) -> ModuleOp:
+    from skir.frontends import capture, vendor
+
+    if vendor.is_vendor_json(data):
+        return vendor.from_data(data, source, cores)[0]
+    if cores is not None:
+        raise SkirError(_CORES_ONLY)
+    return capture.from_dict(data) if source == "<dict>" else capture.from_dict(data, source)
+
+
+_CORES_ONLY = ("--cores is for the vendor's dumps, which carry no core counts; this model declares its "
+               "cores (aclgraph.model cores(...) / capture JSON 'cores')")
+
+
+def model_options(module: ModuleOp, options: str) -> str:
+    """`options` after the options a vendor dump recorded (docs/design.md §11): a key given in
+    `options` wins over the dump's."""
+    from skir.frontends.vendor import vendor_info
+    from skir.options import parse_options
+
+    info = vendor_info(module) if any(isinstance(op, ModelOp) for op in module.ops) else None
+    recorded = (info or {}).get("options", "")
+    if not recorded:
+        return options
+    given = parse_options(options)[0].given
+    kept = [seg for seg in recorded.split(":") if seg.split("=", 1)[0].replace("_", "-") not in given]
+    return ":".join([*kept, options] if options else kept)
 
 
 def the_model(module: ModuleOp) -> ModelOp:
@@ -150,6 +196,8 @@ class CompileResult:
     """The `skir.analysis.sk_check.CheckReport`, when the check ran."""
     report: Any = None
     """The `skir.sim.Report` (timeline estimate of every mode), when asked for."""
+    vendor_compare: dict[str, Any] | None = None
+    """The comparison with the vendor's result (`vendor=`): `OUT/vendor_compare.json`."""
 
     @property
     def kernel_tasks(self) -> int:
@@ -225,6 +273,8 @@ def compile(
     build: str | os.PathLike[str] | None = None,
     report: bool = False,
     costs: str | os.PathLike[str] | dict[str, Any] | None = None,
+    cores: tuple[int, int] | None = None,
+    vendor: str | os.PathLike[str] | None = None,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
@@ -247,7 +297,8 @@ def compile(
         from skir.sim.costs import load_costs
 
         sim_costs = load_costs(costs)
-    module = load_model(model)
+    module = load_model(model, cores)
+    options = model_options(module, options)
     original = module.clone()
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
     superkernels, unfused, cuts, warnings = summarize(module, original)
@@ -266,6 +317,11 @@ def compile(
         from skir.sim import Report, compare, costs_source
 
         result.report = Report(compare(original, module, sim_costs), costs_source(costs))
+    if vendor is not None:
+        from skir.frontends.vendor.result import read_result
+        from skir.targets.vendor_compare import compare_with_vendor
+
+        result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)
     if out_dir is not None or emulate or build is not None:
         write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate,
                       build=None if build is None else Path(build))

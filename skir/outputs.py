@@ -50,6 +50,10 @@ def product_texts(result: CompileResult) -> dict[str, str]:
         meta["profiling"] = result.report.profiling()
         texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
                                                          result.report.costs_source))
+    if result.vendor_compare is not None:
+        from skir.targets.vendor_compare import dump_compare
+
+        texts["vendor_compare.json"] = dump_compare(result.vendor_compare)
     texts["plan.json"] = dump_plan(plan(result.module, meta))
     texts["sk_meta.json"] = dump_meta(meta)
     texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)

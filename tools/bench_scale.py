@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Scale benchmark: time in the number of streams and events, capture JSON -> every output.
 
-Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]`
+Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]
+[--vendor 10000,100000]`
 
 Two shapes (docs/design.md §7 "Other dimensions"), each size in a fresh process
 on one core:
@@ -16,7 +17,8 @@ Columns: import (capture dict -> verified module), passes (the pipeline, verific
 passes off), verify (the verification between passes that `sk-compile` does by default),
 outputs (every product `sk-compile` writes), total = import + passes + verify + outputs. The
 goal is total under 10 s at 1,000 streams and at 10k events, and time linear in each (the
-last lines give the ratio per 10x and per 3.3x step).
+last lines give the ratio per 10x and per 3.3x step). A last table times the import of a
+vendor SK graph dump (docs/design.md §10) of 10k and 100k nodes.
 """
 
 from __future__ import annotations
@@ -80,6 +82,43 @@ def _model(name: str, events: list[str], tasks: list[list[dict[str, Any]]]) -> d
             "streams": [{"name": f"s{i}", "tasks": t} for i, t in enumerate(tasks)]}
 
 
+def vendor_dump(n: int) -> dict[str, Any]:
+    """An `sk_graph_origin.json`-shaped dump of about `n` nodes: two streams handing over
+    (kernel, record, wait on the other stream), kernels of four function names."""
+    streams: list[list[dict[str, Any]]] = [[], []]
+    seq = 0
+
+    def node(s: int, task: dict[str, Any], node_type: str) -> None:
+        nonlocal seq
+        streams[s].append({"nodeId": seq, "streamIdxInGraph": s, "nodeIdxInStream": len(streams[s]),
+                           "nodeType": node_type, "scopeName": None, "isScopeNode": False,
+                           "taskInfo": [{"taskId": seq, "streamId": 10 + s, **task}]})
+        seq += 1
+
+    for i in range(n // 3):
+        s = i % 2
+        node(s, {"taskType": "KERNEL", "taskTypeInt": 1, "kernelParams": {
+            "funcName": f"static_kernel_Op{i % 4}", "numBlocks": 8, "kernelType": "AIV_ONLY", "taskRatio": [0, 1],
+            "cap": "0x0", "resolvedNum": 4, "taskGrp": "0x0"}}, "KERNEL")
+        event = {"eventId": hex(0x1000 + i), "eventFlag": 0, "eventTaskFlag": 0}
+        node(s, {"taskType": "NOTIFY", "taskTypeInt": 2, "eventParams": event}, "NOTIFY")
+        node(1 - s, {"taskType": "WAIT", "taskTypeInt": 3, "eventParams": event}, "WAIT")
+    return {"version": "1.0", "description": "SuperKernel Raw Task Information from modelRI", "modelId": "1_1",
+            "deviceId": 0, "options": {}, "inner_options": {}, "totalStreams": 2, "totalNodes": seq,
+            "streams": [{"streamIdxInGraph": i, "nodeCount": len(t), "nodes": t} for i, t in enumerate(streams)]}
+
+
+def measure_vendor(n: int) -> dict[str, float]:
+    from skir.frontends.vendor import from_data
+
+    data = vendor_dump(n)
+    start = time.perf_counter()
+    from_data(data, "sk_graph_origin.json")
+    elapsed = time.perf_counter() - start
+    return {"n": sum(len(s["nodes"]) for s in data["streams"]), "import": elapsed,
+            "us_per_node": elapsed / max(1, sum(len(s["nodes"]) for s in data["streams"])) * 1e6}
+
+
 def measure(shape: str, n: int) -> dict[str, float]:
     from skir.api import CompileResult, make_context, summarize
     from skir.frontends.capture import from_dict
@@ -123,24 +162,40 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", default="100,300,1000")
     parser.add_argument("--events", default="1000,3000,10000")
+    parser.add_argument("--vendor", default="10000,100000", help="vendor dump nodes to import")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one[0], int(args.one[1]))))
+        shape, size = args.one[0], int(args.one[1])
+        print(json.dumps(measure_vendor(size) if shape == "vendor" else measure(shape, size)))
         return 0
     print("skir scale benchmark: capture JSON -> every output, seconds (one process per size, one core)")
+    env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
     for shape, sizes in (("streams", args.streams), ("events", args.events)):
         rows = []
+        if not sizes:
+            continue
         for n in (int(x) for x in sizes.split(",") if x):
             out = subprocess.run([sys.executable, __file__, "--one", shape, str(n)], check=True, capture_output=True,
-                                 text=True, env={"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-                                                 "PATH": "/usr/bin:/bin"}).stdout
+                                 text=True, env=env).stdout
             rows.append(json.loads(out.strip().splitlines()[-1]))
         print(f"  {shape:<8}" + "".join(f"{name:>{len(fmt.format(0)) + 1}}" for name, fmt in COLUMNS))
         for row in rows:
             print("  " + " " * 8 + "".join(" " + fmt.format(row[name]) for name, fmt in COLUMNS))
         for a, b in itertools.pairwise(rows):
             print(f"  {shape} {a['n']} -> {b['n']}: x{b['n'] / a['n']:.1f} size, x{b['total'] / a['total']:.2f} time")
+    rows = []
+    for n in (int(x) for x in args.vendor.split(",") if x):
+        out = subprocess.run([sys.executable, __file__, "--one", "vendor", str(n)], check=True, capture_output=True,
+                             text=True, env=env).stdout
+        rows.append(json.loads(out.strip().splitlines()[-1]))
+    if rows:
+        print("  vendor dump import (sk_graph_origin.json dict -> verified module)")
+        print(f"  {'nodes':>9} {'import':>8} {'us/node':>8}")
+        for row in rows:
+            print(f"  {row['n']:>9.0f} {row['import']:>8.2f} {row['us_per_node']:>8.1f}")
+        for a, b in itertools.pairwise(rows):
+            print(f"  vendor {a['n']} -> {b['n']}: x{b['n'] / a['n']:.1f} size, x{b['import'] / a['import']:.2f} time")
     return 0
 
 

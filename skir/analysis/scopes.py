@@ -116,7 +116,8 @@ def kernel_fail_reason(
     if launch.task_group is not None:
         return FailReason.DYNAMIC_TASK, None
     if kernel.not_sk_capable is not None:
-        return FailReason.OP_UNSUPPORTED, "not_sk_capable"
+        # a kernel imported from a vendor dump with resolvedNum 0 has no SK bind map
+        return FailReason.OP_UNSUPPORTED, "no_bind_map" if "skir.no_bind_map" in kernel.attributes else "not_sk_capable"
     if early_start != 1 and has_early_start(kernel):
         # Without the handshake (early-start=0) the kernel's own set would leave a credit that
         # satisfies the next barrier (docs/design.md §3); early-start=2 disables the sub-kernels' own

@@ -306,7 +306,7 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
         notes.append("no original model given: cells lists every cell used by value tasks and locks, "
                      "including cells the input already had.")
     by_reason = Counter(u["reason"] for u in unfused)
-    return {
+    meta: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "model": model.sym_name.data,
@@ -325,6 +325,28 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
             "by_reason": dict(sorted(by_reason.items())),
         },
     }
+    imported = _vendor_input(module, model, kernels)
+    if imported is not None:
+        meta["vendor_input"] = imported
+    return meta
+
+
+def _vendor_input(module: ModuleOp, model: ModelOp, kernels: dict[str, KernelOp]) -> Json | None:
+    """Where a model read from the vendor's dumps came from: layout, model id, the cores used,
+    what the dumps did not say, and each kernel's original `funcName` (docs/design.md §11)."""
+    from skir.frontends.vendor import NAME_ATTR, vendor_info
+
+    info = vendor_info(module)
+    if info is None:
+        return None
+    names = {}
+    for name, kernel in kernels.items():
+        original = kernel.attributes.get(NAME_ATTR)
+        if isinstance(original, StringAttr):
+            names[name] = original.data
+    return {"layout": info["layout"], "model_id": info.get("model_id"),
+            "cores": {"aic": model.aic_cores.data, "aiv": model.aiv_cores.data, "given": info["cores_given"]},
+            "options": info.get("options", ""), "unknown": info.get("notes", []), "func_names": names}
 
 
 def dump_meta(meta: dict[str, Any]) -> str:

@@ -19,6 +19,19 @@ def _seq_ranges(seqs: list[int]) -> str:
     return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}..{seqs[-1]}"
 
 
+def _vendor_lines(result: CompileResult) -> list[str]:
+    """For a model read from the vendor's dumps: where from, and what the dumps did not say."""
+    from skir.frontends.vendor import vendor_info
+
+    info = vendor_info(result.module)
+    if info is None:
+        return []
+    model_id = f", model id {info['model_id']}" if "model_id" in info else ""
+    lines = [f"input: the vendor's {info['layout']} dump{model_id}"]
+    lines += [f"  unknown: {note}" for note in info.get("notes", [])]
+    return lines
+
+
 def render_summary(result: CompileResult) -> str:
     """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse."""
     model = the_model(result.module)
@@ -31,6 +44,7 @@ def render_summary(result: CompileResult) -> str:
         f"{sum(len(sk.members) for sk in result.superkernels)} kernel tasks; "
         f"launches saved: {result.launches_saved}",
     ]
+    lines[1:1] = _vendor_lines(result)
     for sk in result.superkernels:
         by_stream: dict[str, list[int]] = {}
         for m in sk.members:
@@ -57,6 +71,10 @@ def render_summary(result: CompileResult) -> str:
     for emu in result.emulation:
         lines.append(f"emulation {emu.name}: {emu.verdict}")
     text = "\n".join(lines) + "\n"
+    if getattr(result, "vendor_compare", None) is not None:
+        from skir.targets.vendor_compare import render_compare
+
+        text += render_compare(result.vendor_compare)  # type: ignore[arg-type]
     estimate = getattr(result, "report", None)
     if estimate is not None:
         from skir.sim.charts import INSTALL_HINT, have_matplotlib

@@ -34,6 +34,18 @@ def check_argv(argv: list[str]) -> None:
             raise UsageError(f"argument {i} ({shown(arg)}) is not UTF-8 text")
 
 
+def parse_cores(text: str) -> tuple[int, int]:
+    """`--cores AIC:AIV` (e.g. `24:48`): the device's cube and vector core counts."""
+    from skir.dialects.aclgraph import MAX_BLOCKS
+
+    aic, sep, aiv = text.partition(":")
+    if not sep or not aic.strip().isdigit() or not aiv.strip().isdigit() or \
+            not (1 <= int(aic) <= MAX_BLOCKS and 1 <= int(aiv) <= MAX_BLOCKS):
+        raise argparse.ArgumentTypeError(f"expected AIC:AIV, two core counts in 1..{MAX_BLOCKS} (e.g. 24:48), "
+                                         f"got {shown(text)}")
+    return int(aic), int(aiv)
+
+
 def version_text(tool: str) -> str:
     """`<tool> (skir <version>) built on xdsl <version>`."""
 

@@ -2,7 +2,8 @@
 
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate]
-           [--report [--costs FILE]] [--dump-ir DIR] [--verify-each=false] [-v | -q] [--version]
+           [--report [--costs FILE]] [--cores AIC:AIV] [--vendor RESULT] [--dump-ir DIR]
+           [--verify-each=false] [-v | -q] [--version]
 ```
 MODEL `-` reads standard input. Exit codes: 0 ok, 1 bad input (the command line too: one
 line, never argparse's usage block), 2 a missing tool, 3 a check failed, 4 internal error.
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from skir.diagnostics import describe_exception, one_line_warnings
 from skir.errors import CheckFailedError, ExitCode, SkirError
-from skir.tools.cli import ArgumentParser, UsageError, check_argv, version_text
+from skir.tools.cli import ArgumentParser, UsageError, check_argv, parse_cores, version_text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -26,7 +27,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Fuse the kernel tasks of a captured aclgraph model into SuperKernels and "
         "emit their Ascend C entries.",
     )
-    p.add_argument("model", help="the model: .mlir or capture JSON (.json); '-' reads standard input "
+    p.add_argument("model", help="the model: .mlir, capture JSON, or the vendor's dumps (a "
+                   "sk_meta/<pid>/model_<id>_<n> folder or one of its JSON files); '-' reads standard input "
                    "(the format is told by the content)")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder")
     p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
@@ -42,11 +44,17 @@ def _parser() -> argparse.ArgumentParser:
                    "timeline.json, timeline.png, modes.png and SK meta's profiling estimate")
     p.add_argument("--costs", metavar="FILE",
                    help="simulator cost parameters overriding the defaults (JSON; implies --report)")
+    p.add_argument("--cores", type=parse_cores, metavar="AIC:AIV",
+                   help="the device's core counts for a vendor dump, which carries none (default 24:48)")
+    p.add_argument("--vendor", metavar="RESULT",
+                   help="compare with the vendor's result (its sk_graph_updated.json or dump folder): a table "
+                   "after the summary and OUT/vendor_compare.json")
     p.add_argument("--dump-ir", metavar="DIR", help="write the IR before and after each pass into DIR")
     p.add_argument(
         "--verify-each", default="true", choices=("true", "false"), help="verify the IR after each pass (default true)"
     )
-    p.add_argument("-v", "--verbose", action="store_true", help="more detail; tracebacks on internal errors")
+    p.add_argument("-v", "--verbose", "--traceback", action="store_true",
+                   help="more detail; tracebacks on internal errors (as sk-opt --traceback)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     p.add_argument("--version", action="version", version=version_text("sk-compile"),
                    help="print skir's and xDSL's versions and exit")
@@ -80,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 dump_ir=args.dump_ir,
                 report=args.report or args.costs is not None,
                 costs=args.costs,
+                cores=args.cores,
+                vendor=args.vendor,
             )
         except CheckFailedError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import inspect
+import io
+import os
 import sys
 from collections.abc import Sequence
 from io import StringIO
@@ -33,10 +35,12 @@ from skir.gc_pause import paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.source_text import decode_model, guard_mlir, model_format
-from skir.tools.cli import ArgumentParser, check_argv, version_text
+from skir.tools.cli import ArgumentParser, check_argv, parse_cores, version_text
 
 _SNIFF = "<content>"
 """The frontend that tells capture JSON from `.mlir` by the text."""
+_FOLDER = "vendor-dump-folder"
+"""The frontend of a folder input: the vendor's `sk_meta/<pid>/model_<id>_<n>` dump folder."""
 
 
 class SkOptMain(xDSLOptMain):
@@ -86,18 +90,25 @@ class SkOptMain(xDSLOptMain):
                 return parser.parse_module(not self.args.no_implicit_module)
 
         def parse_json_text(text: str) -> ModuleOp:
-            from skir.frontends.capture import loads
+            from skir.api import loads_json_model
 
-            return loads(text, self.get_input_name())
+            return loads_json_model(text, self.get_input_name(), self.args.cores)
 
         def decoded(io: IO[bytes]) -> str:
             return decode_model(io.read(), self.get_input_name())
 
         def parse_any(io: IO[bytes]) -> ModuleOp:  # standard input, or a name that says nothing
             text = decoded(io)
-            return (parse_json_text if model_format(text) == "json" else parse_mlir_text)(text)
+            json = model_format(text) == "json" or text.lstrip()[:1] == "["
+            return (parse_json_text if json else parse_mlir_text)(text)
+
+        def load_folder(_: IO[bytes]) -> ModuleOp:  # the vendor's dump folder
+            from skir.frontends.vendor import load
+
+            return load(self.args.input_file, self.args.cores)[0]
 
         self.available_frontends["mlir"] = lambda io: parse_mlir_text(decoded(io))
+        self.available_frontends[_FOLDER] = load_folder
         self.available_frontends["json"] = lambda io: parse_json_text(decoded(io))
         self.available_frontends[_SNIFF] = parse_any
 
@@ -105,6 +116,8 @@ class SkOptMain(xDSLOptMain):
         name = self.args.input_file
         if name is None or name == "-":
             return sys.stdin.buffer, _SNIFF
+        if os.path.isdir(name):
+            return io.BytesIO(), _FOLDER
         stream, extension = super().get_input_stream()
         return stream, extension if extension in ("mlir", "json") else _SNIFF
 
@@ -137,6 +150,8 @@ class SkOptMain(xDSLOptMain):
         version.option_strings.remove("-v")
         arg_parser.add_argument("-v", "--verbose", action="store_true",
                                 help="a traceback on an internal error (as sk-compile -v; also --traceback)")
+        arg_parser.add_argument("--cores", type=parse_cores, metavar="AIC:AIV", default=None,
+                                help="the device's core counts for a vendor dump, which carries none (default 24:48)")
         arg_parser.add_argument(
             "--verify-each",
             type=_parse_bool,

@@ -1,0 +1,155 @@
+"""The vendor's result: its SuperKernels, read from the updated dump and its logs.
+
+`sk_graph_updated.json` is re-read from the model after `aclmdlRIUpdate` (docs/design.md §11
+"The vendor's result"): a slot that launches a vendor SuperKernel carries `skinfos` (its
+kernel is the SuperKernel, named `sk_<scopeId>_<scope>_start_<first>_end_<last>`), every
+disabled slot is gone, and a kernel slot the rewrite turned into sync is a VALUE task with the
+same seq. `sk_fused_nodes.log`, when present, lists each SuperKernel's members exactly; without
+it each removed or converted kernel task is given to the latest SuperKernel slot before it
+(said as `membership: inferred`). `sk_fusion_fail_reasons.log` gives the vendor's reasons.
+
+```python
+result = read_result("sk_meta/4711/model_48_1", original_module)
+result.superkernels[0].members     # [("s0", 3), ("s0", 4), ("s1", 6)]
+```
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.dialects.builtin import ModuleOp
+
+from skir.errors import SkirError
+from skir.frontends.json_reader import JsonReader, parse_json
+from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
+from skir.names import shown
+from skir.source_text import read_model
+
+UPDATED_FILES = ("sk_graph_updated.json", "sk_raw_tasks_after.json")
+FUSED_LOG = "sk_fused_nodes.log"
+FAIL_LOG = "sk_fusion_fail_reasons.log"
+_SK_NAME = re.compile(r"sk_(\d+)_.*_start_.*_end_")
+_SK_LINE = re.compile(r"SK Function:\s*([^,]+),\s*scope id:\s*(\d+)")
+_MEMBER_LINE = re.compile(r"nodeId:\s*(\d+).*?streamIdxInGraph:\s*(\d+)")
+_FAIL_LINE = re.compile(r"nodeId:\s*(\d+).*?reason:\s*([A-Z_]+)")
+
+
+@dataclass
+class VendorSuperKernel:
+    name: str
+    host: tuple[str, int]
+    """(stream, seq) of the slot that launches it."""
+    members: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class VendorResult:
+    source: str
+    superkernels: list[VendorSuperKernel]
+    membership: str  # "log" or "inferred"
+    reasons: dict[tuple[str, int], str]
+    """(stream, seq) of a kernel task -> the vendor's fail reason, from its log."""
+    removed: list[tuple[str, int]]
+    converted: list[tuple[str, int]]
+    """Kernel slots the vendor turned into value tasks."""
+
+
+def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResult:
+    """The vendor's result for the model `original` (the module before skir's rewrite)."""
+    from skir.frontends.vendor import vendor_info
+
+    folder = Path(path)
+    logs: dict[str, tuple[str, str]] = {}
+    if folder.is_dir():
+        updated = next((folder / name for name in UPDATED_FILES if (folder / name).is_file()), None)
+        if updated is None:
+            raise SkirError(f"{os.fspath(path)}: no {' / '.join(UPDATED_FILES)} in this folder; --vendor takes the "
+                            "vendor's updated dump or its sk_meta/<pid>/model_<id>_<n> folder")
+        for name in (FUSED_LOG, FAIL_LOG):
+            if (folder / name).is_file():
+                logs[name] = read_model(folder / name, "log")
+        source, text = read_model(updated)
+    else:
+        source, text = read_model(path)
+    data = parse_json(text, source)
+    if layout_of(data) not in ("graph", "raw"):
+        raise SkirError(f"{source}: not the vendor's updated SK graph dump (sk_graph_updated.json)")
+    dump = read_graph(data, source)
+    info = vendor_info(original)
+    expected = (info or {}).get("model_id")
+    if expected is not None and dump.model_id is not None and dump.model_id != expected:
+        JsonReader(source).fail("modelId", f"{shown(dump.model_id)} is not the model's {shown(expected)}; give the "
+                                "updated dump of the same model")
+    return _result(dump, source, original, logs)
+
+
+def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tuple[str, str]]) -> VendorResult:
+    from skir.api import the_model
+    from skir.dialects.aclgraph import LaunchOp, StreamOp
+
+    kernels = {(stream.sym_name.data, op.seq.data) for stream in the_model(original).body.block.ops
+               if isinstance(stream, StreamOp) for op in stream.body.block.ops if isinstance(op, LaunchOp)}
+    by_seq = {seq: stream for stream, seq in kernels}
+    reader = JsonReader(source)
+    survived: dict[tuple[str, int], str] = {}
+    sks: list[VendorSuperKernel] = []
+    for si, nodes in enumerate(dump.streams):
+        for node in nodes:
+            key = (f"s{si}", node.seq)
+            if node.seq is not None and key not in kernels and node.seq in by_seq and by_seq[node.seq] != key[0]:
+                reader.fail(f"{node.path}.nodeId", f"seq {node.seq} is on stream {key[0]} here but on "
+                            f"{by_seq[node.seq]} in the model; give the updated dump of the same model")
+            survived[key] = node.task_type  # type: ignore[index]
+            func = node.kernel.func if node.kernel is not None else ""
+            if node.skinfo is not None or (dump.layout == "raw" and _SK_NAME.match(func)):
+                if key not in kernels:
+                    reader.fail(node.path, f"a SuperKernel slot at seq {node.seq}, which is not a kernel task of the "
+                                "model; give the updated dump of the same model")
+                sks.append(VendorSuperKernel(func or f"sk_{node.seq}", key))  # type: ignore[arg-type]
+    removed = sorted(k for k in kernels if k not in survived)
+    converted = sorted(k for k in kernels if survived.get(k) in ("VALUE_WRITE", "VALUE_WAIT"))
+    membership = "inferred"
+    if FUSED_LOG in logs and sks:
+        membership = "log"
+        _members_from_log(sks, logs[FUSED_LOG][1])
+    else:
+        hosts = sorted(sks, key=lambda sk: sk.host[1])
+        for sk in hosts:
+            sk.members.append(sk.host)
+        for key in sorted({*removed, *converted}, key=lambda k: k[1]):
+            owner = None
+            for sk in hosts:
+                if sk.host[1] <= key[1]:
+                    owner = sk
+            if owner is not None and key != owner.host:
+                owner.members.append(key)
+    reasons: dict[tuple[str, int], str] = {}
+    if FAIL_LOG in logs:
+        for line in logs[FAIL_LOG][1].splitlines():
+            match = _FAIL_LINE.search(line)
+            if match is not None and int(match.group(1)) in by_seq:
+                seq = int(match.group(1))
+                reasons[(by_seq[seq], seq)] = match.group(2)
+    for sk in sks:
+        sk.members.sort(key=lambda m: m[1])
+    return VendorResult(source, sks, membership, reasons, removed, converted)
+
+
+def _members_from_log(sks: list[VendorSuperKernel], text: str) -> None:
+    by_name = {sk.name: sk for sk in sks}
+    current: VendorSuperKernel | None = None
+    for line in text.splitlines():
+        head = _SK_LINE.search(line)
+        if head is not None:
+            current = by_name.get(head.group(1).strip())
+            continue
+        match = _MEMBER_LINE.search(line)
+        if match is not None and current is not None:
+            current.members.append((f"s{match.group(2)}", int(match.group(1))))
+    for sk in sks:
+        if not sk.members:  # the log did not name it: its host slot at least
+            sk.members.append(sk.host)

@@ -1,0 +1,266 @@
+"""The mapping of docs/design.md §11 "Mapping": vendor dump nodes -> a capture JSON v1 dict.
+
+```python
+capture, info = to_capture(read_graph(data, src), trace, cores=(24, 48))
+module = capture_importer.from_dict(capture, src)   # errors name capture paths; see `vendor_path`
+```
+
+Streams are `s<streamIdxInGraph>`, seq is `nodeId`, kernels are de-duplicated per distinct
+(funcName, kernelType, taskRatio, cap, resolvedNum, sched mode) and named by an identifier made
+from `funcName` (the original kept in `VendorInfo.func_names`), events by handle (`ev_<hex>`),
+cells by device address (`cell_<hex>`). What the dumps do not say is never invented: it is
+either left out (durations, param roles) or taken as the runtime default and said once in
+`VendorInfo.notes`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from skir.frontends.capture_export import FORMAT, VERSION
+from skir.frontends.json_reader import JsonReader
+from skir.frontends.vendor.graph_dump import NO_FUSE_SCOPE, GraphDump, Node
+from skir.frontends.vendor.runtime_trace import OPAQUE_KIND_OF_TYPE, RuntimeTrace, TraceTask
+from skir.names import NAME_MAX_BYTES, shown
+
+DEFAULT_CORES = (24, 48)
+"""Atlas A2/A3: 24 cube and 48 vector cores, used when the user gives no `--cores`."""
+
+_KERNEL_TYPES = {"AIC_ONLY": "aic_only", "AIV_ONLY": "aiv_only", "MIX_AIV_1_0": "mix_aiv_1_0",
+                 "MIX_AIC_1_0": "mix_aic_1_0", "MIX_1_1": "mix_aic_1_1", "MIX_1_2": "mix_aic_1_2"}
+_BY_RATIO = {(1, 0): "aic_only", (0, 1): "aiv_only", (1, 1): "mix_aic_1_1", (1, 2): "mix_aic_1_2"}
+_WAIT_RULES = ("geq", "eq", "and", "nor")
+_CAP_WAIT, _CAP_SET, _CAP_NO_DCCI, _CAP_NO_BATCH_CHECK, _CAP_SCALE_UP = 1, 2, 4, 8, 16
+_NOT_IDENT = re.compile(r"[^A-Za-z0-9_]+")
+# vendor option -> (skir key, accepted values)
+_OPTIONS: dict[str, tuple[str, tuple[int, ...] | range]] = {
+    "early_start": ("early-start", (0, 1, 2)),
+    "stream_fusion": ("stream-fusion", (0, 1)),
+    "split_mode": ("split-mode", range(1, 65)),
+    "debug_sync_all": ("debug-sync-all", (0, 1)),
+}
+
+
+@dataclass
+class VendorInfo:
+    """What the import knows beyond the capture: provenance, names, and what was unknown."""
+
+    source: str
+    layout: str
+    model_id: str | None
+    cores: tuple[int, int]
+    cores_given: bool
+    options: str = ""
+    func_names: dict[str, str] = field(default_factory=dict)
+    """Kernel symbol -> the dump's `funcName`."""
+    no_bind_map: set[str] = field(default_factory=set)
+    """Kernel symbols whose `resolvedNum` is 0."""
+    notes: list[str] = field(default_factory=list)
+    paths: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(stream index, task index) of the capture -> the node's JSON path in the dump."""
+
+
+def _ident(text: str, prefix: str) -> str:
+    name = _NOT_IDENT.sub("_", text).strip("_") or prefix
+    if not (name[0].isalpha() or name[0] == "_"):
+        name = f"{prefix}_{name}"
+    return name[: NAME_MAX_BYTES - 8]
+
+
+class _Names:
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def fresh(self, base: str) -> str:
+        name, n = base, 1
+        while name in self.used:
+            n += 1
+            name = f"{base}_{n}"
+        self.used.add(name)
+        return name
+
+
+def to_capture(dump: GraphDump, trace: RuntimeTrace | None, source: str, cores: tuple[int, int] | None = None,
+               trace_source: str = "sk_mdl_origin.json") -> tuple[dict[str, Any], VendorInfo]:
+    """The capture dict of a vendor dump (and its runtime trace, when there is one)."""
+    info = VendorInfo(source, dump.layout, dump.model_id, cores or DEFAULT_CORES, cores is not None)
+    names = _Names()
+    stream_names = [names.fresh(f"s{si}") for si in range(len(dump.streams))]
+    traced = _join_trace(dump, trace, trace_source) if trace is not None else None
+    kernels: dict[tuple[Any, ...], str] = {}
+    specs: dict[str, dict[str, Any]] = {}
+    events: dict[str, str] = {}
+    cells: dict[str, str] = {}
+    counts = {"default": 0, "sched": 0, "paired_value": 0, "scope_names": 0}
+    open_scopes: list[str | None] = []
+    streams = []
+    for si, nodes in enumerate(dump.streams):
+        tasks = []
+        for ti, node in enumerate(nodes):
+            info.paths[(si, ti)] = node.path
+            t = traced[si][ti] if traced is not None else None
+            tasks.append(_task(node, t, names, kernels, specs, events, cells, info, counts, open_scopes))
+        streams.append({"name": stream_names[si], "tasks": tasks})
+    _say_unknowns(info, counts, trace is not None)
+    info.options = _options(dump.options, info)
+    model = _ident("model_" + dump.model_id, "m") if dump.model_id else "model"
+    capture = {"format": FORMAT, "version": VERSION, "model": model[:NAME_MAX_BYTES],
+               "cores": {"aic": info.cores[0], "aiv": info.cores[1]}, "kernels": specs,
+               "events": list(events.values()), "cells": list(cells.values()), "streams": streams}
+    return capture, info
+
+
+def _join_trace(dump: GraphDump, trace: RuntimeTrace, source: str) -> list[list[TraceTask]]:
+    """Each dump stream's trace tasks, joined by runtime stream id and position."""
+    reader = JsonReader(source)
+    out = []
+    for si, nodes in enumerate(dump.streams):
+        sid = dump.stream_ids[si]
+        tasks = trace.tasks.get(sid, []) if sid is not None else []
+        if len(tasks) != len(nodes):
+            where = tasks[0].path if tasks else ""
+            reader.fail(where, f"stream id {sid} has {len(tasks)} tasks here but {len(nodes)} in the SK graph "
+                        f"dump's stream s{si}; the runtime trace is not of the same model")
+        for node, task in zip(nodes, tasks, strict=True):
+            # an AICPU kernel is a DEFAULT task to the SK graph
+            runtime_kernel = task.task_type.startswith("KERNEL_") and task.task_type != "KERNEL_AICPU"
+            if (node.task_type == "KERNEL") != runtime_kernel:
+                reader.fail(task.path, f"task type {task.task_type} here, but the SK graph dump's {node.path} "
+                            f"is a {node.task_type} task; the runtime trace is not of the same model")
+        out.append(tasks)
+    return out
+
+
+def _task(node: Node, traced: TraceTask | None, names: _Names, kernels: dict[tuple[Any, ...], str],
+          specs: dict[str, dict[str, Any]], events: dict[str, str], cells: dict[str, str], info: VendorInfo,
+          counts: dict[str, int], open_scopes: list[str | None]) -> dict[str, Any]:
+    task: dict[str, Any] = {} if node.seq is None else {"seq": node.seq}
+    if node.marker is not None:
+        if node.marker == "placeholder":
+            task["type"] = "placeholder"
+            return task
+        name = node.scope_name
+        if name is None and node.node_type == "":  # the legacy raw dump does not carry scope names
+            counts["scope_names"] += 1
+            name = f"scope_{node.seq}" if node.marker == "begin" else (open_scopes[-1] if open_scopes else None)
+        scope = None if name in (None, NO_FUSE_SCOPE) else name
+        if node.marker == "begin":
+            open_scopes.append(scope)
+        elif open_scopes:
+            open_scopes.pop()
+        task["type"] = "scope_begin" if node.marker == "begin" else "scope_end"
+        task["scope"] = scope
+        return task
+    if node.kernel is not None:
+        k = node.kernel
+        sched = None
+        if traced is not None and traced.sched_mode is not None:
+            sched = "batch" if traced.sched_mode == 1 and not k.cap & _CAP_NO_BATCH_CHECK else "normal"
+        else:
+            counts["sched"] += 1
+        identity = (k.func, k.kernel_type, k.ratio, k.cap, k.resolved, sched)
+        symbol = kernels.get(identity)
+        if symbol is None:
+            symbol = kernels[identity] = names.fresh(_ident(k.func, "k"))
+            specs[symbol] = _kernel_spec(node, sched)
+            info.func_names[symbol] = k.func
+            if k.resolved == 0:
+                info.no_bind_map.add(symbol)
+        task.update(type="kernel", kernel=symbol, blocks=k.blocks)
+        if k.task_group:
+            task["task_group"] = True
+        return task
+    if node.task_type in ("NOTIFY", "WAIT", "RESET"):
+        event = events.get(node.event)  # type: ignore[arg-type]
+        if event is None:
+            event = events[node.event] = names.fresh(f"ev_{node.event}")  # type: ignore[index]
+        task.update(type={"NOTIFY": "event_record", "WAIT": "event_wait", "RESET": "event_reset"}[node.task_type],
+                    event=event)
+        if node.external:
+            task["external"] = True
+        return task
+    if node.task_type in ("VALUE_WRITE", "VALUE_WAIT"):
+        addr = node.dev_addr if node.dev_addr is not None else node.event
+        cell = cells.get(addr)  # type: ignore[arg-type]
+        if cell is None:
+            cell = cells[addr] = names.fresh(f"cell_{addr}")  # type: ignore[index]
+        if node.dev_addr is None:  # paired by the vendor: a satisfying write, a reset, a wait on it
+            counts["paired_value"] += 1
+            value = 0 if node.node_type == "RESET" else 1
+            rule = "geq"
+        else:
+            value, rule = node.value, _WAIT_RULES[node.wait_flag or 0]
+        task.update(type="value_write" if node.task_type == "VALUE_WRITE" else "value_wait", cell=cell, value=value)
+        if node.task_type == "VALUE_WAIT":
+            task["rule"] = rule
+            if node.node_type == "MEMORY_WAIT":  # the vendor found no write of the model for it
+                task["external"] = True
+        return task
+    kind = "other"
+    if traced is not None:
+        kind = OPAQUE_KIND_OF_TYPE.get(traced.task_type, "other")
+        if kind.startswith("notify_") and traced.notify_id is not None:
+            task["notify"] = f"n{traced.notify_id}"
+    else:
+        counts["default"] += 1
+    task.update(type="default", kind=kind)
+    return task
+
+
+def _kernel_spec(node: Node, sched: str | None) -> dict[str, Any]:
+    k = node.kernel
+    assert k is not None
+    kernel_type = _KERNEL_TYPES.get(k.kernel_type)
+    if kernel_type is None and k.ratio is not None:
+        kernel_type = _BY_RATIO.get(k.ratio)
+    if kernel_type is None:
+        JsonReader("").fail(node.path, f"kernelType {k.kernel_type!r} with taskRatio {list(k.ratio or ())} names "
+                            f"no dav-c220 kernel type (one of {', '.join(_KERNEL_TYPES)})")
+    spec: dict[str, Any] = {"kernel_type": kernel_type, "params": 0}
+    if sched == "batch":
+        spec["sched_mode"] = "batch"
+    if k.cap & _CAP_SCALE_UP:
+        spec["block_dim_scale_up"] = True
+    if k.resolved == 0:
+        spec["sk_capable"] = False
+    if k.cap & (_CAP_WAIT | _CAP_SET):
+        spec["early_start"] = {"set": bool(k.cap & _CAP_SET), "wait": bool(k.cap & _CAP_WAIT)}
+    if k.cap & _CAP_NO_DCCI:
+        spec["dcci"] = {"disable": True}
+    return spec
+
+
+def _say_unknowns(info: VendorInfo, counts: dict[str, int], traced: bool) -> None:
+    if counts["sched"]:
+        info.notes.append(f"sched mode unknown for {counts['sched']} kernel task(s) (no sk_mdl_origin.json): "
+                          "taken as normal")
+    if counts["default"]:
+        info.notes.append(f"kind unknown for {counts['default']} DEFAULT task(s) (no sk_mdl_origin.json): "
+                          "imported as opaque 'other'")
+    if counts["paired_value"]:
+        info.notes.append(f"{counts['paired_value']} value task(s) the vendor paired carry no value in the dump: "
+                          "taken as write 1 (notify) / write 0 (reset) / wait >= 1")
+    if counts["scope_names"]:
+        info.notes.append(f"scope names unknown for {counts['scope_names']} marker(s) (legacy raw dump): "
+                          "named scope_<seq of the begin>")
+    info.notes.append("durations, param roles and code sizes are not in the dumps: kernels have no params")
+    if not info.cores_given:
+        info.notes.append(f"the dumps carry no core counts: using {info.cores[0]}:{info.cores[1]} (A2/A3); "
+                          "give --cores AIC:AIV")
+
+
+def _options(options: dict[str, Any], info: VendorInfo) -> str:
+    """The dump's `options` map as a skir option string; what skir has no key for is noted."""
+    out, ignored = [], []
+    for name, entry in options.items():
+        value = entry.get("value") if isinstance(entry, dict) else entry
+        mapped = _OPTIONS.get(name)
+        if mapped is not None and type(value) is int and value in mapped[1]:
+            out.append(f"{mapped[0]}={value}")
+        elif value not in (None, 0, [], {}, "") and not (isinstance(value, dict) and not any(value.values())):
+            ignored.append(f"{shown(str(name))}={shown(str(value))}")
+    if ignored:
+        info.notes.append("vendor options with no skir equivalent, ignored: " + ", ".join(ignored)[:400])
+    return ":".join(out)
