@@ -104,8 +104,8 @@ def _json_model(data: Any, source: str, cores: tuple[int, int] | None) -> Module
     return capture.from_dict(data) if source == "<dict>" else capture.from_dict(data, source)
 
 
-_CORES_ONLY = ("--cores is for the vendor's dumps, which carry no core counts; this model declares its "
-               "cores (aclgraph.model cores(...) / capture JSON 'cores')")
+_CORES_ONLY = ("argument --cores (cores=): only for the vendor's dumps, which carry no core counts; this model "
+               "declares its cores (aclgraph.model cores(...) / capture JSON 'cores')")
 
 
 def model_options(module: ModuleOp, options: str) -> str:

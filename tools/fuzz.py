@@ -48,7 +48,8 @@ from fuzz_mutators import json_mutant, mlir_mutant, option_string, pipeline_stri
 _SCENARIOS = "test/unit/vendor_scenarios/test_sk_2_stream_"
 SEEDS = ["examples/decode_layer.json", "examples/chain.mlir", "examples/torch/mlp_block.json",
          "examples/torch/attention_moe.mlir", f"{_SCENARIOS}4_ops_remove_crossed_cub_to_vec.json",
-         f"{_SCENARIOS}2_ops_default_send_recv_aic_only.json"]
+         f"{_SCENARIOS}2_ops_default_send_recv_aic_only.json", "examples/vendor_dump/sk_graph_origin.json",
+         "examples/vendor_dump/sk_mdl_origin.json"]
 BAD = ("traceback", "internal", "hang", "unlocated", "multiline", "check", "stray-files", "invalid-product")
 _LOCATED = re.compile(
     r"model\.(json|mlir)|<stdin>|streams\[|tasks\[|@[A-Za-z_\"]|\b(option|options|pass|target|argument|arguments"
@@ -94,7 +95,7 @@ def make_case(rng: random.Random, index: int, seeds: dict[str, str]) -> Case:
             argv += ["--options", option_string(rng)]
         if rng.random() < 0.05:
             argv.append(rng.choice(("--bogus", "--verify-each=maybe", "--verify-each=false", "-q", "--report",
-                                    "--costs", "--dump-ir")))
+                                    "--costs", "--dump-ir", "--cores=24:48", "--cores=0:9", "--vendor")))
     else:
         tool = "sk-opt"
         argv = ["{model}"]

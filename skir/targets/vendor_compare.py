@@ -68,6 +68,8 @@ def compare_with_vendor(result: CompileResult, vendor: VendorResult, options: st
                      for sk in result.superkernels],
         },
         "tasks": tasks,
+        "vendor_removed": [_member(m) for m in vendor.removed],
+        "vendor_converted": [_member(m) for m in vendor.converted],
         "launches_saved": {"vendor": sum(max(len(sk.members) - 1, 0) for sk in vendor.superkernels),
                            "skir": result.launches_saved},
         "makespan_us": {"original": round(runs["aclgraph"].makespan, 3),

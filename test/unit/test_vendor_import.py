@@ -60,7 +60,7 @@ def test_a_dump_fuses_as_its_capture_json(case: str) -> None:
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-@pytest.mark.parametrize("case", ["two_streams_events", "scope_markers", "legacy_raw"])
+@pytest.mark.parametrize("case", CASES)
 def test_a_dump_compiles_checks_and_emulates(case: str, tmp_path: Path) -> None:
     result = skir.compile(DUMPS / case, out_dir=tmp_path / "out", emulate=True)
     assert result.superkernels and all(e.ok for e in result.emulation)
@@ -90,6 +90,11 @@ def test_the_comparison_counts(case: str, tmp_path: Path) -> None:
     assert doc["summary"]["only_skir"] == len(ours - theirs)
     assert doc["makespan_us"]["original"] >= doc["makespan_us"]["skir"] > 0
     assert "vendor comparison" in (tmp_path / "out" / "README.txt").read_text()
+    # every kernel task the vendor fused but its host is a disabled or converted slot of its result
+    hosts = {(sk["host"]["stream"], sk["host"]["seq"]) for sk in doc["superkernels"]["vendor"]}
+    gone = {(m["stream"], m["seq"]) for m in doc["vendor_removed"] + doc["vendor_converted"]}
+    fused = {m for sk in theirs for m in sk}
+    assert fused - hosts <= gone
 
 
 def test_the_disagreeing_case_disagrees() -> None:
@@ -133,7 +138,7 @@ def test_cores_and_options_from_the_command_side() -> None:
     # --options wins over the dump's options, key by key
     assert model_options(module, "stream-fusion=0") == info.options.replace("stream-fusion=1", "").replace(
         "::", ":").strip(":") + ":stream-fusion=0"
-    with pytest.raises(SkirError, match="--cores is for the vendor's dumps"):
+    with pytest.raises(SkirError, match=r"argument --cores \(cores=\): only for the vendor's dumps"):
         load_model(DUMPS / "one_stream" / "capture.json", cores=(24, 48))
 
 
