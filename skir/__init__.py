@@ -11,7 +11,7 @@ PyTorch model for the torch front end (`skir.frontends.torch`, needs `skir[torch
 
 from skir.api import CompileResult, compile, load_model, make_context, parse
 from skir.errors import CheckFailedError, MissingToolError, SkirError
-from skir.marks import stream, super_kernel_scope
+from skir.marks import stream, super_kernel, super_kernel_scope, super_kernel_scope_begin, super_kernel_scope_end
 
 __all__ = [
     "CheckFailedError",
@@ -23,5 +23,8 @@ __all__ = [
     "make_context",
     "parse",
     "stream",
+    "super_kernel",
     "super_kernel_scope",
+    "super_kernel_scope_begin",
+    "super_kernel_scope_end",
 ]

@@ -40,17 +40,28 @@ SCOPE_KEY = "skir.scope:"
 STREAM_KEY = "skir.stream"
 """Annotation key of the current stream's name."""
 
+SCOPE_STREAM_KEY = "skir.scope_stream:"
+"""Prefix of the annotation key holding the stream a scope was entered on (its markers go there)."""
+
 MAX_SCOPE_NAME_BYTES = 255
 """The vendor's limit on a scope name (256 bytes with the terminator)."""
 
 _annotate: Callable[[dict[str, Any]], contextlib.AbstractContextManager[None]] | None = None
 """`torch.fx.traceback.annotate`, installed by the torch front end when it is imported."""
+_current: Callable[[], dict[str, Any]] = dict
+"""The annotation in force where the model runs now (torch's `current_meta["custom"]`)."""
+_scope_calls: tuple[Callable[[str | None, str], None], Callable[[str | None], None]] | None = None
+"""The torch front end's `skir::scope_begin` / `skir::scope_end` ops, once installed."""
 
 
-def install_annotator(annotate: Callable[[dict[str, Any]], contextlib.AbstractContextManager[None]]) -> None:
-    """Route the marks through `annotate` (the torch front end installs torch's)."""
-    global _annotate
+def install_annotator(annotate: Callable[[dict[str, Any]], contextlib.AbstractContextManager[None]],
+                      current: Callable[[], dict[str, Any]] | None = None) -> None:
+    """Route the marks through `annotate` (the torch front end installs torch's); `current`
+    returns the annotation in force (to know the stream a scope is entered on)."""
+    global _annotate, _current
     _annotate = annotate
+    if current is not None:
+        _current = current
 
 
 def _mark(annotation: dict[str, Any]) -> contextlib.AbstractContextManager[None]:
@@ -76,7 +87,54 @@ def super_kernel_scope(scope: str | None, options: str = "") -> contextlib.Abstr
     if not isinstance(options, str):
         raise SkirError(f"super_kernel_scope: options must be a string, not {type(options).__name__}")
     parse_options(options)
-    return _mark({SCOPE_KEY + (scope or ""): options})
+    mark: dict[str, Any] = {SCOPE_KEY + (scope or ""): options}
+    current = _current()
+    if current:  # the tracer shows the annotation in force (torch.export does; TorchDynamo does not)
+        entered_on = current.get(STREAM_KEY)
+        mark[SCOPE_STREAM_KEY + (scope or "")] = entered_on if isinstance(entered_on, str) else ""
+    return _mark(mark)
+
+
+def super_kernel(scope: str | None, options: str = "") -> contextlib.AbstractContextManager[None]:
+    """torchair's spelling of `super_kernel_scope`: `with super_kernel("layer0", "early-start=1"):`."""
+    return super_kernel_scope(scope, options)
+
+
+def install_scope_calls(begin: Callable[[str | None, str], None], end: Callable[[str | None], None]) -> None:
+    """Route `super_kernel_scope_begin` / `_end` to the torch front end's scope ops."""
+    global _scope_calls
+    _scope_calls = (begin, end)
+
+
+def _check_scope(scope: str | None, what: str) -> None:
+    if scope is not None and (not isinstance(scope, str) or not scope
+                              or len(scope.encode()) > MAX_SCOPE_NAME_BYTES):
+        raise SkirError(f"{what}: the scope must be None or a string of 1 to {MAX_SCOPE_NAME_BYTES} bytes")
+
+
+def super_kernel_scope_begin(scope: str | None = None, options: str = "") -> None:
+    """Open scope `scope` until `super_kernel_scope_end(scope)`, as torch_npu's function of that
+    name (what vllm-ascend calls around a whole captured forward, scope "full_model"). The
+    capture checks that ends match begins, innermost first."""
+    _check_scope(scope, "super_kernel_scope_begin")
+    if not isinstance(options, str):
+        raise SkirError(f"super_kernel_scope_begin: options must be a string, not {type(options).__name__}")
+    parse_options(options)
+    if _scope_calls is not None:
+        _scope_calls[0](scope, options)
+
+
+def super_kernel_scope_end(scope: str | None = None) -> None:
+    """Close scope `scope`, opened by `super_kernel_scope_begin`."""
+    _check_scope(scope, "super_kernel_scope_end")
+    if _scope_calls is not None:
+        _scope_calls[1](scope)
+
+
+def scope_stream(annotation: dict[str, Any], scope: str | None) -> str | None:
+    """The stream scope `scope` of an annotation was entered on, when known ("": the main stream)."""
+    value = annotation.get(SCOPE_STREAM_KEY + (scope or ""))
+    return value if isinstance(value, str) else None
 
 
 def stream(name: str) -> contextlib.AbstractContextManager[None]:

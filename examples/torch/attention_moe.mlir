@@ -12,28 +12,28 @@ builtin.module {
     aclgraph.kernel @silu aiv_only params(in, out)
     aclgraph.kernel @mul aiv_only params(in, in, out)
     aclgraph.kernel @sum aiv_only params(in, out)
-    aclgraph.buffer @input_x bytes 16384
     aclgraph.buffer @param_norm bytes 2048
-    aclgraph.buffer @rms_norm_out bytes 16384
+    aclgraph.buffer @param_w_up bytes 11534336
+    aclgraph.buffer @param_w_down bytes 11534336
+    aclgraph.buffer @param_qkv_weight bytes 6291456
+    aclgraph.buffer @param_o_proj_weight bytes 2097152
     aclgraph.buffer @param_router_weight bytes 8192
+    aclgraph.buffer @param_k_cache bytes 8388608
+    aclgraph.buffer @param_v_cache bytes 8388608
+    aclgraph.buffer @input_x bytes 16384
+    aclgraph.buffer @rms_norm_out bytes 16384
     aclgraph.buffer @linear_out bytes 64
     aclgraph.buffer @softmax_out bytes 64
     aclgraph.buffer @topk_out_0 bytes 32
     aclgraph.buffer @topk_out_1 bytes 128
     aclgraph.buffer @zeros_like_out bytes 64
     aclgraph.buffer @scatter_out bytes 64
-    aclgraph.buffer @param_qkv_weight bytes 6291456
     aclgraph.buffer @linear_1_out bytes 49152
-    aclgraph.buffer @param_k_cache bytes 8388608
-    aclgraph.buffer @param_v_cache bytes 8388608
     aclgraph.buffer @scaled_dot_product_attention_out bytes 16384
-    aclgraph.buffer @param_o_proj_weight bytes 2097152
     aclgraph.buffer @linear_2_out bytes 16384
     aclgraph.buffer @add_out bytes 16384
-    aclgraph.buffer @param_w_up bytes 11534336
     aclgraph.buffer @bmm_out bytes 90112
     aclgraph.buffer @silu_out bytes 90112
-    aclgraph.buffer @param_w_down bytes 11534336
     aclgraph.buffer @bmm_1_out bytes 65536
     aclgraph.buffer @mul_out bytes 65536
     aclgraph.buffer @sum_1_out bytes 16384

@@ -9,13 +9,19 @@ builtin.module {
     aclgraph.kernel @index_copy aiv_only params(inout, in, in)
     aclgraph.kernel @scaled_dot_product_attention mix_aic_1_2 params(in, in, in, out)
     aclgraph.kernel @silu aiv_only params(in, out)
+    aclgraph.buffer @param_attn_norm bytes 4096
+    aclgraph.buffer @param_mlp_norm bytes 4096
+    aclgraph.buffer @param_qkv_weight bytes 25165824
+    aclgraph.buffer @param_o_proj_weight bytes 8388608
+    aclgraph.buffer @param_gate_up_weight bytes 46137344
+    aclgraph.buffer @param_down_weight bytes 23068672
+    aclgraph.buffer @param_k_cache bytes 33554432
+    aclgraph.buffer @param_v_cache bytes 33554432
     aclgraph.buffer @input_x bytes 32768
     aclgraph.buffer @input_cos bytes 2048
     aclgraph.buffer @input_sin bytes 2048
     aclgraph.buffer @input_pos bytes 8
-    aclgraph.buffer @param_attn_norm bytes 4096
     aclgraph.buffer @rms_norm_out bytes 32768
-    aclgraph.buffer @param_qkv_weight bytes 25165824
     aclgraph.buffer @linear_out bytes 98304
     aclgraph.buffer @mul_out bytes 32768
     aclgraph.buffer @neg_out bytes 16384
@@ -27,21 +33,13 @@ builtin.module {
     aclgraph.buffer @cat_1_out bytes 32768
     aclgraph.buffer @mul_3_out bytes 32768
     aclgraph.buffer @add_1_out bytes 32768
-    aclgraph.buffer @param_k_cache bytes 33554432
-    aclgraph.buffer @param_v_cache bytes 33554432
-    aclgraph.buffer @param_k_cache_2 bytes 33554432
-    aclgraph.buffer @param_v_cache_2 bytes 33554432
     aclgraph.buffer @scaled_dot_product_attention_out bytes 32768
-    aclgraph.buffer @param_o_proj_weight bytes 8388608
     aclgraph.buffer @linear_1_out bytes 32768
     aclgraph.buffer @add_2_out bytes 32768
-    aclgraph.buffer @param_mlp_norm bytes 4096
     aclgraph.buffer @rms_norm_1_out bytes 32768
-    aclgraph.buffer @param_gate_up_weight bytes 46137344
     aclgraph.buffer @linear_2_out bytes 180224
     aclgraph.buffer @silu_out bytes 90112
     aclgraph.buffer @mul_4_out bytes 90112
-    aclgraph.buffer @param_down_weight bytes 23068672
     aclgraph.buffer @linear_3_out bytes 32768
     aclgraph.buffer @add_3_out bytes 32768
     aclgraph.stream @s0 slots 29 {
@@ -62,7 +60,7 @@ builtin.module {
       aclgraph.launch seq 14 @add blocks 16 args(@mul_2_out, @mul_3_out, @add_1_out) duration 1.06
       aclgraph.launch seq 15 @index_copy blocks 16 args(@param_k_cache, @input_pos, @add_1_out) duration 1.04
       aclgraph.launch seq 16 @index_copy blocks 16 args(@param_v_cache, @input_pos, @linear_out) duration 1.04
-      aclgraph.launch seq 17 @scaled_dot_product_attention blocks 24 args(@add_out, @param_k_cache_2, @param_v_cache_2, @scaled_dot_product_attention_out) duration 42.98
+      aclgraph.launch seq 17 @scaled_dot_product_attention blocks 24 args(@add_out, @param_k_cache, @param_v_cache, @scaled_dot_product_attention_out) duration 42.98
       aclgraph.launch seq 18 @linear blocks 16 args(@scaled_dot_product_attention_out, @param_o_proj_weight, @linear_1_out) duration 6.28
       aclgraph.launch seq 19 @add blocks 16 args(@input_x, @linear_1_out, @add_2_out) duration 1.06
       aclgraph.launch seq 20 @rms_norm blocks 16 args(@add_2_out, @param_mlp_norm, @rms_norm_1_out) duration 1.04

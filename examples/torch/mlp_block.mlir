@@ -4,16 +4,16 @@ builtin.module {
     aclgraph.kernel @linear mix_aic_1_2 params(in, in, in, out)
     aclgraph.kernel @gelu aiv_only params(in, out)
     aclgraph.kernel @add aiv_only params(in, in, out)
-    aclgraph.buffer @input_x bytes 65536
     aclgraph.buffer @param_norm_weight bytes 2048
     aclgraph.buffer @param_norm_bias bytes 2048
-    aclgraph.buffer @layer_norm_out bytes 65536
     aclgraph.buffer @param_up_weight bytes 8388608
     aclgraph.buffer @param_up_bias bytes 8192
-    aclgraph.buffer @linear_out bytes 262144
-    aclgraph.buffer @gelu_out bytes 262144
     aclgraph.buffer @param_down_weight bytes 8388608
     aclgraph.buffer @param_down_bias bytes 2048
+    aclgraph.buffer @input_x bytes 65536
+    aclgraph.buffer @layer_norm_out bytes 65536
+    aclgraph.buffer @linear_out bytes 262144
+    aclgraph.buffer @gelu_out bytes 262144
     aclgraph.buffer @linear_1_out bytes 65536
     aclgraph.buffer @add_out bytes 65536
     aclgraph.stream @s0 slots 11 {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -224,13 +225,13 @@ def test_data_dependent_control_flow_is_a_located_error() -> None:
     with pytest.raises(skir.SkirError) as err:
         capture(Branchy(), torch.randn(4))
     message = str(err.value)
-    assert "test_torch_frontend.py:" in message and "data-dependent control flow" in message and "'gt'" in message
+    assert re.search(r"test_torch_frontend.py:\d+: data-dependent control flow cannot be captured", message)
     assert "\n" not in message
 
 
 def test_bad_example_inputs_are_one_line_errors() -> None:
-    with pytest.raises(skir.SkirError, match=r"test_torch_frontend.py:\d+: cannot run 'linear' on the example inputs: "
-                       "RuntimeError: mat1 and mat2 shapes cannot be multiplied") as err:
+    with pytest.raises(skir.SkirError, match=r"test_torch_frontend.py:\d+: cannot capture Ops on the example inputs: "
+                       "RuntimeError: a and b must have same reduction dim") as err:
         capture(Ops(), torch.randn(3, 5), torch.randn(1, 4, 16, 16))
     assert "\n" not in str(err.value)
 

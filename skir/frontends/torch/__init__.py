@@ -17,9 +17,10 @@ compiled = torch.compile(Mlp(), backend="skir", options={"sk_options": "early-st
 compiled(torch.randn(8, 1024))          # runs eagerly; skir.frontends.torch.results() has the result
 ```
 
-`capture` traces with `torch.fx` (through every `nn` module) and propagates the example inputs'
-shapes (meta tensors work and need no memory); the backend takes the graph TorchDynamo gives
-it. Both go through `GraphCapture` (one kernel task per op, see `op_table` and `roofline`).
+`capture` exports the module with `torch.export` (non-strict, so any Python runs; shapes are
+the example inputs', so shape-based branches resolve at capture; meta tensors work and need no
+memory); the backend takes the graph TorchDynamo gives it. Both go through `GraphCapture`
+(one kernel task per op, see `op_table`, `op_refine` and `roofline`).
 torch is an optional dependency: `pip install 'skir[torch]'`.
 """
 
@@ -33,20 +34,22 @@ from typing import Any
 import torch
 import torch.fx.traceback as fx_traceback
 from torch import fx
-from torch.fx.passes.shape_prop import ShapeProp
 from xdsl.dialects.builtin import ModuleOp
 
+import skir.frontends.torch.npu_ops
 import skir.marks
 from skir.errors import SkirError
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
-from skir.frontends.torch.graph_model import GraphCapture, where
+from skir.frontends.torch.graph_model import GraphCapture
+from skir.frontends.torch.layer_scopes import scope_layers
+from skir.frontends.torch.op_registry import register_op
 from skir.frontends.torch.roofline import DevicePeaks
-from skir.frontends.torch.tracer import MarkTracer
 
-__all__ = ["DevicePeaks", "GraphCapture", "capture", "capture_dict", "graph_model", "results", "skir_backend"]
+__all__ = ["DevicePeaks", "GraphCapture", "capture", "capture_dict", "export_program", "graph_model", "register_op",
+           "results", "scope_layers", "skir_backend"]
 
-skir.marks.install_annotator(fx_traceback.annotate)
+skir.marks.install_annotator(fx_traceback.annotate, lambda: fx_traceback.current_meta.get("custom") or {})
 
 
 def _model_name(module: torch.nn.Module) -> str:
@@ -63,17 +66,56 @@ def graph_model(graph_module: fx.GraphModule, name: str, *, cores: tuple[int, in
 def capture_dict(module: torch.nn.Module, *example_inputs: Any, name: str | None = None,
                  cores: tuple[int, int] = (24, 48), soc: str | None = None,
                  peaks: DevicePeaks | None = None) -> dict[str, Any]:
-    """Trace `module` on `example_inputs` and return its capture JSON (format v1) as a dict."""
-    tracer = MarkTracer()
+    """Export `module` on `example_inputs` (`torch.export`, non-strict) and return its capture
+    JSON (format v1) as a dict. Shapes are those of the example inputs, so shape-based Python
+    (`B, T, C = x.size()`, `x.shape[0] != 1`) is resolved at capture; meta tensors work."""
+    program = export_program(module, example_inputs)
+    paths: dict[str, str] = {}
+    for spec in program.graph_signature.input_specs:
+        arg_name = getattr(spec.arg, "name", None)
+        if arg_name is None:
+            continue
+        paths[arg_name] = f"input.{arg_name}" if spec.target is None else f"param.{spec.target}"
+    capture = GraphCapture(program.graph_module, name or _model_name(module), cores, soc, peaks or DevicePeaks(),
+                           input_paths=paths)
+    return capture.model()
+
+
+def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> Any:
+    """`torch.export.export(module, example_inputs, strict=False)` with skir's marks kept on
+    every node; a failure is one line naming the user's line."""
+    import logging
+
+    quiet = [logging.getLogger(n) for n in ("torch._subclasses.fake_tensor", "torch.export", "torch._export")]
+    levels = [lg.level for lg in quiet]
     try:
-        graph = tracer.trace(module)
+        for lg in quiet:
+            lg.setLevel(logging.CRITICAL)
+        with fx_traceback.preserve_node_meta():
+            return torch.export.export(module, tuple(example_inputs), strict=False)
     except SkirError:
         raise
-    except Exception as err:  # tracing runs arbitrary user code
-        raise SkirError(f"cannot trace {type(module).__name__}: {_first_line(err)}") from None
-    graph_module = fx.GraphModule(tracer.root, graph, type(module).__name__)
-    _LocatedShapeProp(graph_module).propagate(*example_inputs)
-    return graph_model(graph_module, name or _model_name(module), cores=cores, soc=soc, peaks=peaks)
+    except Exception as err:  # export runs arbitrary user code
+        raise SkirError(_export_error(module, err)) from None
+    finally:
+        for lg, level in zip(quiet, levels, strict=True):
+            lg.setLevel(level)
+
+
+def _export_error(module: torch.nn.Module, err: BaseException) -> str:
+    import traceback
+
+    from skir.frontends.torch.tracer import is_user_file
+
+    frames = [f for f in traceback.extract_tb(err.__traceback__) if is_user_file(f.filename)]
+    at = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else f"cannot capture {type(module).__name__}"
+    cause = err.__cause__ or err
+    text = str(cause).strip().splitlines()
+    first = text[0] if text else type(cause).__name__
+    if "data-dependent" in first or type(cause).__name__ in ("GuardOnDataDependentSymNode", "UserError"):
+        return (f"{at}: data-dependent control flow cannot be captured ({first[:160]}): a captured graph runs the "
+                "same tasks every time; move the decision out of the model or make it on shapes")
+    return f"{at}: cannot capture {type(module).__name__} on the example inputs: {type(cause).__name__}: {first[:240]}"
 
 
 def capture(module: torch.nn.Module, *example_inputs: Any, name: str | None = None,
@@ -92,21 +134,6 @@ def capture(module: torch.nn.Module, *example_inputs: Any, name: str | None = No
     if mlir_path is not None:
         Path(mlir_path).write_text(str(result) + "\n")
     return result
-
-
-class _LocatedShapeProp(ShapeProp):
-    """ShapeProp whose failures are one-line errors naming the user's line and the op."""
-
-    def __init__(self, graph_module: fx.GraphModule) -> None:
-        super().__init__(graph_module)
-        self.extra_traceback = False  # the interpreter would append the node and a traceback
-
-    def run_node(self, n: fx.Node) -> Any:
-        try:
-            return super().run_node(n)
-        except Exception as err:
-            cause = err.__cause__ or err
-            raise SkirError(f"{where(n)}: cannot run '{n.name}' on the example inputs: {_first_line(cause)}") from None
 
 
 _RESULTS: list[Any] = []

@@ -29,8 +29,12 @@ import torch
 from torch import fx
 
 from skir.errors import SkirError
+from skir.frontends.torch import scope_ops
+from skir.frontends.torch.op_refine import attribute_view, refine
+from skir.frontends.torch.op_registry import registered
 from skir.frontends.torch.op_table import (
     FLOPS_PER_ELEMENT,
+    GATHERS,
     SCATTERS,
     OpClass,
     base_name,
@@ -39,9 +43,10 @@ from skir.frontends.torch.op_table import (
     op_name,
 )
 from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us, output_tiles, vector_blocks
+from skir.frontends.torch.scope_ops import is_scope_op
 from skir.frontends.torch.stream_capture import StreamCapture
 from skir.frontends.torch.tracer import is_user_file
-from skir.marks import STREAM_KEY, scopes_of
+from skir.marks import STREAM_KEY, scope_stream, scopes_of
 from skir.names import identifier
 
 PLACEHOLDERS_PER_MARK = 2
@@ -61,6 +66,8 @@ class TensorInfo:
 
     shape: tuple[int, ...]
     dtype: torch.dtype
+    stride: tuple[int, ...] | None = None
+    """Its strides in elements, when the graph says (None: taken as contiguous)."""
 
     @property
     def numel(self) -> int:
@@ -70,13 +77,41 @@ class TensorInfo:
     def nbytes(self) -> int:
         return self.numel * self.dtype.itemsize
 
+    @property
+    def contiguous(self) -> bool:
+        if self.stride is None:
+            return True
+        expected = 1
+        for size, step in zip(reversed(self.shape), reversed(self.stride), strict=True):
+            if size != 1 and step != expected:
+                return False
+            expected *= size
+        return True
+
+
+def _dim(d: Any) -> int:
+    """A size as an int; a data-dependent (unbacked) one by its hint, else 1."""
+    try:
+        return int(d)
+    except Exception:  # a SymInt with no value: the size a data-dependent op gives
+        hint = getattr(getattr(d, "node", None), "hint", None)
+        return int(hint) if isinstance(hint, int) else 1
+
+
+def _strides(value: Any) -> tuple[int, ...] | None:
+    stride = getattr(value, "stride", None)
+    try:
+        steps = stride() if callable(stride) else stride
+        return tuple(_dim(d) for d in steps) if steps is not None else None
+    except Exception:
+        return None
+
 
 def _info(value: Any) -> TensorInfo | tuple[Any, ...] | None:
     """TensorInfo of a tensor (or ShapeProp metadata), a tuple of them for a tuple, else None."""
-    if isinstance(value, torch.Tensor):
-        return TensorInfo(tuple(int(d) for d in value.shape), value.dtype)
-    if hasattr(value, "shape") and hasattr(value, "dtype") and isinstance(value.dtype, torch.dtype):
-        return TensorInfo(tuple(int(d) for d in value.shape), value.dtype)
+    if isinstance(value, torch.Tensor) or (hasattr(value, "shape") and isinstance(getattr(value, "dtype", None),
+                                                                                  torch.dtype)):
+        return TensorInfo(tuple(_dim(d) for d in value.shape), value.dtype, _strides(value))
     if isinstance(value, (tuple, list)):
         return tuple(_info(v) for v in value)
     return None
@@ -109,6 +144,8 @@ class GraphCapture:
     cores: tuple[int, int] = (24, 48)
     soc: str | None = None
     peaks: DevicePeaks = field(default_factory=DevicePeaks)
+    input_paths: dict[str, str] | None = None
+    """Placeholder name -> torch path (`param.fc.weight`, `input.x`), for an exported graph."""
 
     def __post_init__(self) -> None:
         self.streams = StreamCapture()
@@ -122,6 +159,10 @@ class GraphCapture:
         """node -> buffer name, or a tuple of them (or None) for a tuple result."""
         self._open: list[tuple[str | None, str, str]] = []
         """Open scopes, outermost first: (name, options, stream of the begin)."""
+        self._called: list[tuple[str | None, str, str, str]] = []
+        """Scopes open by super_kernel_scope_begin calls: (name, options, stream, where)."""
+        self._unmapped: dict[str, list[Any]] = {}
+        """Op name without a kernel mapping -> [tasks, where the first one is]."""
 
     # -- buffers -------------------------------------------------------------------------------
 
@@ -149,20 +190,42 @@ class GraphCapture:
 
     # -- scopes and streams --------------------------------------------------------------------
 
+    def _scope_call(self, node: fx.Node) -> bool:
+        """Open or close a scope at a `skir::scope_begin` / `skir::scope_end` node."""
+        if is_scope_op(node.target, scope_ops.BEGIN):
+            scope, options = node.args[0], node.args[1] if len(node.args) > 1 else node.kwargs.get("options", "")
+            stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
+            self._called.append((scope, str(options), stream, where(node)))  # type: ignore[arg-type]
+            return True
+        if is_scope_op(node.target, scope_ops.END):
+            scope = node.args[0] if node.args else node.kwargs.get("scope")
+            if not self._called or self._called[-1][0] != scope:
+                innermost = f"the innermost is {self._called[-1][0]!r}" if self._called else "none is open"
+                raise SkirError(f"{where(node)}: super_kernel_scope_end({scope!r}) closes no open scope ({innermost}); "
+                                "end scopes in the reverse order of super_kernel_scope_begin")
+            self._called.pop()
+            return True
+        return False
+
     def _enter_scopes(self, node: fx.Node, stream: str) -> None:
-        wanted = scopes_of(node.meta.get("custom") or {})
+        annotation = node.meta.get("custom") or {}
+        called = {(scope, options): entered for scope, options, entered, _ in self._called}
+        wanted = tuple(called) + scopes_of(annotation)
         keep = 0
         while keep < min(len(wanted), len(self._open)) and wanted[keep] == self._open[keep][:2]:
             keep += 1
         self._close_scopes(keep)
         for scope, options in wanted[keep:]:
+            # the markers go where the scope was entered
+            recorded = scope_stream(annotation, scope)
+            entered = called.get((scope, options)) or (self.streams.main if recorded == "" else recorded) or stream
             begin: dict[str, Any] = {"type": "scope_begin", "scope": scope}
             if options:
                 begin["options"] = options
-            self.streams.append(stream, begin)
+            self.streams.append(entered, begin)
             for _ in range(PLACEHOLDERS_PER_MARK):
-                self.streams.append(stream, {"type": "placeholder"})
-            self._open.append((scope, options, stream))
+                self.streams.append(entered, {"type": "placeholder"})
+            self._open.append((scope, options, entered))
 
     def _close_scopes(self, keep: int) -> None:
         while len(self._open) > keep:
@@ -203,13 +266,25 @@ class GraphCapture:
         return params
 
     def _op(self, node: fx.Node) -> None:
+        if self._scope_call(node):
+            return
         raw = self._op_name(node)
         name, in_place = base_name(raw)
         in_place = in_place or node.kwargs.get("inplace") is True
         cls = classify(name)
+        attribute = attribute_view(node)
+        if attribute is not None:
+            name, cls = attribute, OpClass.VIEW
         inputs = list(self._tensors_in((node.args, node.kwargs)))
         info = node_info(node)
+        module = self.graph_module.get_submodule(str(node.target)) if node.op == "call_module" else None
+        name, cls = refine(node, name, cls, [node_info(n) for n in inputs], info, module)
+        if registered(name) is not None:
+            cls = OpClass.MATMUL_EPILOGUE if registered(name).cube else OpClass.VECTOR  # type: ignore[union-attr]
         if cls is OpClass.META:
+            return
+        if cls is OpClass.ALLOC:
+            self._buffer_of[node] = self._new_buffer(f"{node.name}.out", info)
             return
         if cls is OpClass.VIEW:
             if node.target is operator.getitem and isinstance(self._buffer_of.get(node.args[0]), tuple):  # type: ignore[arg-type]
@@ -220,6 +295,8 @@ class GraphCapture:
                 base = self._buffer_of[inputs[0]]
                 self._buffer_of[node] = base if info is None or isinstance(info, TensorInfo) else (base,) * len(info)
             return
+        if info is None and not inputs:
+            return  # arithmetic on sizes (an exported graph's SymInt checks): no device work
         if info is None and cls is not OpClass.UNSUPPORTED:
             raise SkirError(f"{where(node)}: no tensor shape for '{node.name}' ({raw}); capture with example inputs")
         stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
@@ -236,11 +313,8 @@ class GraphCapture:
             self._buffer_of[node] = outs
             writes = [b for b in (outs if isinstance(outs, tuple) else (outs,)) if isinstance(b, str)]
         if cls is OpClass.UNSUPPORTED:
-            warnings.warn(
-                f"{where(node)}: op '{raw}' ({node.name}) has no kernel mapping; it is captured as an opaque "
-                "aicpu task, which ends any SuperKernel around it",
-                stacklevel=2,
-            )
+            seen = self._unmapped.setdefault(raw, [0, where(node)])
+            seen[0] += 1
             self.streams.data_task(stream, {"type": "default", "kind": "aicpu"}, reads, writes)
             return
         task = self._kernel_task(node, name, cls, read_infos, reads, writes, in_place)
@@ -253,6 +327,10 @@ class GraphCapture:
         tensors = [i for i in infos + outs if isinstance(i, TensorInfo)]
         if in_place and name in SCATTERS:  # reads its sources and writes as many bytes into the target
             tensors = [i for i in infos[1:] if isinstance(i, TensorInfo)] * 2
+        if name in GATHERS and outs and isinstance(outs[0], TensorInfo) and infos:
+            # a lookup reads the rows it returns, not the whole table (the largest input)
+            table = max((i for i in infos if isinstance(i, TensorInfo)), key=lambda i: i.nbytes)
+            tensors = [i for i in infos if isinstance(i, TensorInfo) and i is not table] + [outs[0], outs[0]]
         bytes_moved = sum(i.nbytes for i in tensors)
         largest = max((i.nbytes for i in tensors), default=1)
         out = outs[0] if outs and isinstance(outs[0], TensorInfo) else (infos[0] if infos else None)
@@ -276,11 +354,24 @@ class GraphCapture:
             blocks = vector_blocks(largest, aiv, self.peaks)
             fraction = blocks / aiv
             fp32 = False
+        custom = registered(name)
+        if custom is not None:  # register_op: the user's kernel type, blocks and cost win
+            kernel_type = custom.kernel_type
+            tensor_outs = [o for o in outs if isinstance(o, TensorInfo)]
+            if custom.blocks is not None:
+                blocks = custom.blocks(infos, tensor_outs) if callable(custom.blocks) else custom.blocks
+            elif kernel_type in ("aiv_only", "mix_aiv_1_0"):
+                blocks = vector_blocks(largest, aiv, self.peaks)
+            blocks = max(1, min(int(blocks), aiv if kernel_type == "aiv_only" else aic))
         roles = tuple(["inout" if in_place and i == 0 else "in" for i in range(len(reads))]
                       + ([] if in_place else ["out"] * len(writes)))
         kernel = self._kernel(name, kernel_type, roles)
         args = reads + ([] if in_place else writes)
         duration = duration_us(cube_flops, vector_flops, bytes_moved, fraction, fp32, self.peaks)
+        if custom is not None and custom.cost is not None:
+            cost = custom.cost(infos, [o for o in outs if isinstance(o, TensorInfo)]) if callable(custom.cost) \
+                else custom.cost
+            duration = round(float(cost), 2)
         return {"type": "kernel", "kernel": kernel, "blocks": blocks, "args": args, "duration_us": duration}
 
     def _info_of_buffer(self, node: fx.Node, buffer: str) -> Any:
@@ -298,12 +389,22 @@ class GraphCapture:
         for node in self.graph_module.graph.nodes:
             if node.op in ("placeholder", "get_attr"):
                 name = f"param.{node.target}" if node.op == "get_attr" else _placeholder_buffer(node)
+                if node.op == "placeholder" and self.input_paths and node.name in self.input_paths:
+                    name = self.input_paths[node.name]
                 if node.op == "placeholder" and name in self._source_paths:
                     name = f"input.{node.name}"  # every graph input is a buffer of its own
                 self._buffer_of[node] = self._new_buffer(name, node_info(node))
             elif node.op in ("call_function", "call_method", "call_module"):
                 self._op(node)
+        if self._called:
+            scope, _, _, at = self._called[-1]
+            raise SkirError(f"{at}: super_kernel_scope_begin({scope!r}) is never ended; call "
+                            f"super_kernel_scope_end({scope!r}) before the model returns")
         self._close_scopes(0)
+        for raw, (count, first) in self._unmapped.items():
+            warnings.warn(f"{first}: op '{raw}' has no kernel mapping ({count} task{'s' if count > 1 else ''}, the "
+                          "first here); captured as opaque aicpu tasks, which end any SuperKernel around them "
+                          "(skir.frontends.torch.register_op maps it)", stacklevel=2)
         streams = self.streams.finish()
         model: dict[str, Any] = {"format": "skir.aclgraph.capture", "version": 1, "model": self.name}
         if self.soc:

@@ -9,9 +9,13 @@ marks an in-place op.
   `linear` and convolutions without a bias are `aic_only`.
 - `vector` (elementwise, norms, softmax, reductions, casts, gathers, scatters, concatenation,
   fills): an `aiv_only` kernel.
-- `view` (view, reshape, permute, transpose, slicing, getitem, contiguous, detach, ...): no
-  task; the result aliases its input's buffer.
-- `meta` (size, dim, numel, ...): no task and no buffer.
+- `view` (view, reshape, permute, transpose, slicing, getitem, `.T`, view_as_real, detach,
+  ...): no task; the result aliases its input's buffer, so a later reader depends on the base.
+- `alloc` (empty, empty_like, new_empty): no task, a new buffer.
+- `meta` (size, dim, numel, shape asserts, API-usage logging): no task and no buffer.
+- refined by their arguments (`op_refine`): `contiguous` / `reshape` / `flatten` copy (a vector
+  task) only when the input is not laid out for a view; casts to the same dtype and eval-mode
+  dropout are views; a `getitem` with a tensor index is a gather.
 - anything else: an opaque `aicpu` task, with a warning.
 """
 
@@ -29,11 +33,12 @@ class OpClass(Enum):
     MATMUL_EPILOGUE = "matmul_epilogue"
     VECTOR = "vector"
     VIEW = "view"
+    ALLOC = "alloc"
     META = "meta"
     UNSUPPORTED = "unsupported"
 
 
-_MATMUL = {"matmul", "mm", "bmm"}
+_MATMUL = {"matmul", "mm", "bmm", "_grouped_mm"}
 _MATMUL_EPILOGUE = {
     "linear", "addmm", "baddbmm", "addbmm", "conv1d", "conv2d", "conv3d", "convolution",
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "scaled_dot_product_attention",
@@ -45,27 +50,41 @@ _ELEMENTWISE = {
     "minimum", "where", "masked_fill", "dropout", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
     "logical_or", "logical_not", "sign", "square", "lerp", "addcmul", "addcdiv", "to", "type", "float", "half",
     "bfloat16", "int", "long", "bool", "clone", "copy", "fill", "zero", "zeros_like", "ones_like", "full_like",
-    "empty_like", "zeros", "ones", "full", "arange", "tril", "triu", "glu", "silu_and_mul",
+    "zeros", "ones", "full", "arange", "tril", "triu", "glu", "silu_and_mul", "new_ones", "new_zeros", "new_full",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "remainder", "fmod", "polar", "complex",
+    "_to_copy", "type_as", "lift_fresh_copy", "contiguous", "isnan", "isinf", "nan_to_num",
 }
 _NORMS = {"layer_norm", "rms_norm", "group_norm", "batch_norm", "instance_norm", "normalize"}
 _SOFTMAX = {"softmax", "log_softmax"}
 _REDUCTIONS = {
     "sum", "mean", "amax", "amin", "max", "min", "var", "std", "norm", "argmax", "argmin", "topk", "cumsum",
-    "logsumexp", "prod", "all", "any",
+    "logsumexp", "prod", "all", "any", "sort", "argsort", "histc", "diff", "cummax", "cummin",
 }
 _MOVES = {
     "cat", "concat", "stack", "gather", "index_select", "embedding", "scatter", "scatter_add", "index_add",
     "index_copy", "index_put", "masked_scatter", "repeat", "repeat_interleave", "roll", "flip", "pad", "one_hot",
+    "index", "setitem",
 }
-SCATTERS = {"index_copy", "index_add", "scatter", "scatter_add", "index_put", "masked_scatter"}
+GATHERS = {"index", "embedding", "index_select", "gather", "take", "take_along_dim"}
+"""Lookups: they move the rows they return, not the table they read from."""
+SCATTERS = {"index_copy", "index_add", "scatter", "scatter_add", "index_put", "masked_scatter", "setitem"}
 """In-place ops that touch only the rows they are given, not the whole tensor they update."""
 
 _VIEWS = {
     "view", "reshape", "permute", "transpose", "t", "unsqueeze", "squeeze", "flatten", "unflatten", "expand",
     "expand_as", "view_as", "reshape_as", "narrow", "select", "split", "chunk", "unbind", "getitem",
-    "contiguous", "detach", "movedim", "swapaxes", "as_strided", "slice", "alias", "identity",
+    "detach", "movedim", "swapaxes", "as_strided", "slice", "alias", "identity", "numpy_T", "T", "mT", "H",
+    "mH", "adjoint", "view_as_real", "view_as_complex", "_unsafe_view", "split_with_sizes", "diagonal", "unfold",
+    "real", "imag", "conj", "resolve_conj", "resolve_neg",
 }
-_META = {"size", "dim", "numel", "stride", "is_contiguous", "getattr", "shape", "dtype", "device", "sym_size"}
+"""No task: the result is (a window of) its input's buffer. `contiguous`, `reshape`, `flatten`
+and casts are refined by their arguments (`op_refine`): a copy when the input needs one."""
+ALLOCS = {"empty", "empty_like", "new_empty", "empty_strided", "new_empty_strided"}
+"""No task: a buffer whose contents the graph writes later."""
+_META = {"size", "dim", "numel", "stride", "is_contiguous", "getattr", "shape", "dtype", "device", "sym_size",
+         "sym_numel", "sym_stride", "_log_api_usage_once", "_assert_scalar", "_assert_tensor_metadata",
+         "_assert_async", "sym_constrain_range_for_size", "sym_constrain_range", "_check", "_check_is_size"}
+"""No task and no buffer: shape queries, asserts on shapes and API-usage logging."""
 
 FLOPS_PER_ELEMENT = {**{n: 1 for n in _ELEMENTWISE | _MOVES | _REDUCTIONS}, **{n: 5 for n in _NORMS | _SOFTMAX}}
 """Vector work per output (elementwise) or input (norms, softmax, reductions) element."""
@@ -75,16 +94,28 @@ _OPERATOR_NAMES = {
     operator.mul: "mul", operator.imul: "mul_", operator.truediv: "truediv", operator.itruediv: "div_",
     operator.floordiv: "floordiv", operator.matmul: "matmul", operator.neg: "neg", operator.pow: "pow",
     operator.getitem: "getitem", operator.eq: "eq", operator.ne: "ne", operator.lt: "lt", operator.le: "le",
-    operator.gt: "gt", operator.ge: "ge", getattr: "getattr",
+    operator.gt: "gt", operator.ge: "ge", getattr: "getattr", operator.and_: "bitwise_and",
+    operator.or_: "bitwise_or", operator.xor: "bitwise_xor", operator.invert: "bitwise_not",
+    operator.setitem: "setitem", operator.mod: "remainder",
 }
 
 
+_DUNDER = {"__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor", "__invert__": "bitwise_not",
+           "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_"}
+"""aten's operator overloads, by the op they compute."""
+
+
 def op_name(op: str, target: Any) -> str:
-    """The plain name of an FX node's target: `torch.relu_` -> `relu_`, `operator.add` -> `add`."""
+    """The plain name of an FX node's target: `torch.relu_` -> `relu_`, `operator.add` -> `add`,
+    `torch.ops.aten.add_.Tensor` -> `add_`, `torch.ops.npu.npu_rms_norm.default` -> `npu_rms_norm`."""
     if op == "call_method":
-        return str(target)
+        return _DUNDER.get(str(target), str(target))
     if target in _OPERATOR_NAMES:
         return _OPERATOR_NAMES[target]
+    packet = getattr(target, "overloadpacket", None)  # an OpOverload of torch.ops
+    if packet is not None:
+        name = str(getattr(packet, "__name__", packet)).split(".")[-1]
+        return _DUNDER.get(name, name)
     name = getattr(target, "__name__", None) or str(target)
     return name.split(".")[-1]
 
@@ -104,6 +135,8 @@ def classify(name: str) -> OpClass:
         return OpClass.MATMUL_EPILOGUE
     if name in _VIEWS:
         return OpClass.VIEW
+    if name in ALLOCS:
+        return OpClass.ALLOC
     if name in _META:
         return OpClass.META
     if name in FLOPS_PER_ELEMENT:
