@@ -13,12 +13,13 @@ $(VENV)/.installed: pyproject.toml
 
 venv: $(VENV)/.installed
 
-# The optional extras: torch (a CPU build; 2.13.0 is the release the CI machines keep) and
-# matplotlib for the --report charts. Without them their tests skip.
+# The optional extras: torch (a CPU build; 2.13.0 is the release the CI machines keep),
+# matplotlib for the --report charts and transformers for the real-model test. Without them
+# their tests skip.
 TORCH ?= torch==2.13.0
 extras: venv
 	$(BIN)/pip install -q '$(TORCH)'
-	$(BIN)/pip install -q -e '.[test,torch,report]'
+	$(BIN)/pip install -q -e '.[test,torch,report,hf]'
 
 torch-examples: venv
 	$(BIN)/python examples/torch/mlp_block.py

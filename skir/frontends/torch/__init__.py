@@ -42,6 +42,7 @@ from skir.errors import SkirError
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
 from skir.frontends.torch.graph_model import GraphCapture
+from skir.frontends.torch.inline_wrappers import inline_wrappers
 from skir.frontends.torch.layer_scopes import scope_layers
 from skir.frontends.torch.op_registry import register_op
 from skir.frontends.torch.roofline import DevicePeaks
@@ -76,7 +77,8 @@ def capture_dict(module: torch.nn.Module, *example_inputs: Any, name: str | None
         if arg_name is None:
             continue
         paths[arg_name] = f"input.{arg_name}" if spec.target is None else f"param.{spec.target}"
-    capture = GraphCapture(program.graph_module, name or _model_name(module), cores, soc, peaks or DevicePeaks(),
+    graph_module = inline_wrappers(program.graph_module)
+    capture = GraphCapture(graph_module, name or _model_name(module), cores, soc, peaks or DevicePeaks(),
                            input_paths=paths)
     return capture.model()
 
@@ -91,7 +93,9 @@ def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> 
     try:
         for lg in quiet:
             lg.setLevel(logging.CRITICAL)
-        with fx_traceback.preserve_node_meta():
+        # under no_grad a model's own no_grad regions change nothing, so export wraps none of them
+        # in a `wrap_with_set_grad_enabled` sub-graph: a captured graph is inference
+        with fx_traceback.preserve_node_meta(), torch.no_grad():
             return torch.export.export(module, tuple(example_inputs), strict=False)
     except SkirError:
         raise
@@ -105,7 +109,7 @@ def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> 
 def _export_error(module: torch.nn.Module, err: BaseException) -> str:
     import traceback
 
-    from skir.frontends.torch.tracer import is_user_file
+    from skir.frontends.torch.user_code import is_user_file
 
     frames = [f for f in traceback.extract_tb(err.__traceback__) if is_user_file(f.filename)]
     at = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else f"cannot capture {type(module).__name__}"

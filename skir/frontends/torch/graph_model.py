@@ -45,7 +45,7 @@ from skir.frontends.torch.op_table import (
 from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us, output_tiles, vector_blocks
 from skir.frontends.torch.scope_ops import is_scope_op
 from skir.frontends.torch.stream_capture import StreamCapture
-from skir.frontends.torch.tracer import is_user_file
+from skir.frontends.torch.user_code import is_user_file
 from skir.marks import STREAM_KEY, scope_stream, scopes_of
 from skir.names import identifier
 

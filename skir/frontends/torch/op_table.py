@@ -75,7 +75,7 @@ _VIEWS = {
     "expand_as", "view_as", "reshape_as", "narrow", "select", "split", "chunk", "unbind", "getitem",
     "detach", "movedim", "swapaxes", "as_strided", "slice", "alias", "identity", "numpy_T", "T", "mT", "H",
     "mH", "adjoint", "view_as_real", "view_as_complex", "_unsafe_view", "split_with_sizes", "diagonal", "unfold",
-    "real", "imag", "conj", "resolve_conj", "resolve_neg",
+    "real", "imag", "conj", "resolve_conj", "resolve_neg", "_add_batch_dim", "_remove_batch_dim",
 }
 """No task: the result is (a window of) its input's buffer. `contiguous`, `reshape`, `flatten`
 and casts are refined by their arguments (`op_refine`): a copy when the input needs one."""

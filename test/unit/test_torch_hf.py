@@ -1,0 +1,61 @@
+"""A real model through the front end: a tiny Llama (HuggingFace transformers, built from its
+config, random weights) captured for a decode step with a static KV cache, compiled and proved."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+import skir  # noqa: E402
+from skir.frontends.torch import capture_dict, scope_layers  # noqa: E402
+
+
+def llama_decode() -> tuple[torch.nn.Module, tuple[Any, ...]]:
+    config = transformers.LlamaConfig(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)
+    model = transformers.LlamaForCausalLM(config).eval()
+
+    class Decode(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model
+            self.cache = transformers.StaticCache(config=config, max_batch_size=1, max_cache_len=32,
+                                                  device="cpu", dtype=torch.float32)
+
+        def forward(self, ids: Any, position: Any) -> Any:
+            return self.model(input_ids=ids, position_ids=position.unsqueeze(0), cache_position=position,
+                              past_key_values=self.cache, use_cache=True).logits
+
+    return Decode(), (torch.zeros(1, 1, dtype=torch.long), torch.tensor([5]))
+
+
+def kernel_tasks(model: dict[str, Any]) -> list[dict[str, Any]]:
+    return [t for s in model["streams"] for t in s["tasks"] if t["type"] in ("kernel", "default")]
+
+
+def test_a_llama_decode_step_captures_without_aicpu_and_fuses() -> None:
+    module, inputs = llama_decode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # no unmapped op
+        model = capture_dict(module, *inputs, name="llama_decode")
+    tasks = kernel_tasks(model)
+    assert all(t["type"] == "kernel" for t in tasks)  # no aicpu task (no logging call, no vmap helper)
+    names = [t["kernel"] for t in tasks]
+    assert names.count("scaled_dot_product_attention") == 2 and names.count("index_copy") == 4
+    result = skir.compile(model)
+    assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
+    assert sum(len(sk.members) for sk in result.superkernels) == len(tasks)
+
+
+def test_per_layer_scopes_on_a_llama() -> None:
+    module, inputs = llama_decode()
+    names = scope_layers(module)
+    assert names == ["outside", "layer0", "layer1"]
+    result = skir.compile(capture_dict(module, *inputs, name="llama_layers"))
+    # the parts before and after the layers fuse too: pre, layer0, layer1, post
+    assert len(result.superkernels) == 4 and not result.fail_reasons
