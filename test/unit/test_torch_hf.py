@@ -59,3 +59,45 @@ def test_per_layer_scopes_on_a_llama() -> None:
     result = skir.compile(capture_dict(module, *inputs, name="llama_layers"))
     # the parts before and after the layers fuse too: pre, layer0, layer1, post
     assert len(result.superkernels) == 4 and not result.fail_reasons
+
+
+def _prefill(model: torch.nn.Module) -> torch.nn.Module:
+    class Prefill(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model.eval()
+
+        def forward(self, ids: Any) -> Any:
+            out = self.model(input_ids=ids)
+            return out.logits if hasattr(out, "logits") else out.last_hidden_state
+
+    return Prefill()
+
+
+SMALL = {"vocab_size": 500, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+         "num_attention_heads": 4}
+MODELS = {
+    "gpt2": lambda: transformers.GPT2LMHeadModel(transformers.GPT2Config(vocab_size=500, n_embd=64, n_layer=2,
+                                                                         n_head=4, n_positions=64)),
+    "bert": lambda: transformers.BertModel(transformers.BertConfig(**SMALL)),
+    "qwen2": lambda: transformers.Qwen2ForCausalLM(transformers.Qwen2Config(**SMALL, num_key_value_heads=2)),
+    "qwen3": lambda: transformers.Qwen3ForCausalLM(transformers.Qwen3Config(**SMALL, num_key_value_heads=2,
+                                                                            head_dim=16)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_hf_prefill_captures_and_fuses(name: str) -> None:
+    model = capture_dict(_prefill(MODELS[name]()), torch.randint(0, 500, (1, 8)), name=name)
+    assert all(t["type"] == "kernel" for t in kernel_tasks(model))
+    result = skir.compile(model)
+    assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
+
+
+def test_a_data_dependent_moe_loop_is_one_located_line() -> None:
+    """HF's eager Mixtral loops over the experts the router hit: genuinely data-dependent."""
+    config = transformers.MixtralConfig(**SMALL, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2)
+    with pytest.raises(skir.SkirError) as err:
+        capture_dict(_prefill(transformers.MixtralForCausalLM(config)), torch.randint(0, 500, (1, 8)))
+    message = str(err.value)
+    assert "\n" not in message and "modeling_mixtral.py:" in message and "data-dependent control flow" in message

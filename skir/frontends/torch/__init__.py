@@ -86,17 +86,25 @@ def capture_dict(module: torch.nn.Module, *example_inputs: Any, name: str | None
 def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> Any:
     """`torch.export.export(module, example_inputs, strict=False)` with skir's marks kept on
     every node; a failure is one line naming the user's line."""
+    import contextlib
+    import io
     import logging
+    import sys
 
-    quiet = [logging.getLogger(n) for n in ("torch._subclasses.fake_tensor", "torch.export", "torch._export")]
+    quiet = [logging.getLogger(n) for n in ("torch", "torch._subclasses.fake_tensor", "torch.export", "torch._export",
+                                            "torch.fx.experimental.symbolic_shapes", "torch._dynamo")]
     levels = [lg.level for lg in quiet]
+    held = io.StringIO()
     try:
         for lg in quiet:
             lg.setLevel(logging.CRITICAL)
         # under no_grad a model's own no_grad regions change nothing, so export wraps none of them
         # in a `wrap_with_set_grad_enabled` sub-graph: a captured graph is inference
-        with fx_traceback.preserve_node_meta(), torch.no_grad():
-            return torch.export.export(module, tuple(example_inputs), strict=False)
+        # torch writes the failing graph to stderr before raising; the error is our one line
+        with fx_traceback.preserve_node_meta(), torch.no_grad(), contextlib.redirect_stderr(held):
+            program = torch.export.export(module, tuple(example_inputs), strict=False)
+        sys.stderr.write(held.getvalue())  # what the model itself printed
+        return program
     except SkirError:
         raise
     except Exception as err:  # export runs arbitrary user code
