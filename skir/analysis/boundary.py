@@ -191,7 +191,11 @@ class _Planner:
         g, hb = self.graph, self.hb
         name = self.sk_names[p.index]
         host = p.host
-        host_lo = p.ranges[host][0]
+        # What the launch waits for: the host stream's task before the range (every slot of the
+        # range is rewritten, so a wait inside it, such as one on an event recorded inside the
+        # SuperKernel, no longer orders another stream's prefix before the launch).
+        before_host = g.prev_on_stream(p.ranges[host][0])
+        known = hb.clock(before_host) if before_host is not None else None
         fronts: list[str] = []
         for s, (lo, hi) in sorted(p.ranges.items()):
             for n in range(lo, hi + 1):
@@ -201,7 +205,7 @@ class _Planner:
             members = p.by_stream()[s][1]
             order = [n for n in range(lo, hi + 1)] + self._spares_after(hi)
             k = 0
-            if g.pos[lo] > 0 and hb.clock(host_lo)[s] < g.pos[lo] - 1:
+            if g.pos[lo] > 0 and (known is None or known[s] < g.pos[lo] - 1):
                 cell = self.new_cell(f"{name}_front_{g.streams[s].sym_name.data}")
                 fronts.append(cell)
                 p.slots[order[0]] = ("value_write", cell, 1)

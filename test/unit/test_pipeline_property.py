@@ -16,7 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 
@@ -216,6 +216,9 @@ def check_launch_shape(sk, members, cores) -> None:  # type: ignore[no-untyped-d
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings(), spare=st.booleans())
+# a SuperKernel whose host range begins with a wait on an event recorded inside it: the launch
+# must still wait for the other stream's prefix (a front wait), found by this test
+@example(seed=138, options="", spare=True)
 def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                         spare_slots=spare)

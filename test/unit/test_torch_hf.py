@@ -101,3 +101,16 @@ def test_a_data_dependent_moe_loop_is_one_located_line() -> None:
         capture_dict(_prefill(transformers.MixtralForCausalLM(config)), torch.randint(0, 500, (1, 8)))
     message = str(err.value)
     assert "\n" not in message and "modeling_mixtral.py:" in message and "data-dependent control flow" in message
+
+
+def test_the_hf_decode_example_script(tmp_path: Any) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "torch" / "hf_decode.py"
+    spec = importlib.util.spec_from_file_location("skir_example_hf_decode", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["Qwen2Config", "-o", str(tmp_path), "--per-layer"]) == 0
+    assert (tmp_path / "qwen2_decode.json").is_file() and (tmp_path / "out" / "sk_meta.json").is_file()
