@@ -21,6 +21,7 @@ fields between releases. Every error names the JSON path.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,7 @@ TASK_TYPES = ("DEFAULT", "KERNEL", "NOTIFY", "WAIT", "RESET", "VALUE_WRITE", "VA
 """`taskTypeInt` order (aclmdlRITaskType), spelled as the SK dump spells `taskType`."""
 NODE_TYPES = ("KERNEL", "NOTIFY", "WAIT", "RESET", "MEMORY_WRITE", "MEMORY_WAIT", "DEFAULT")
 _NODE_TYPE_TABLE = {t: t for t in NODE_TYPES}
+_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MAX_SEQ = (1 << 63) - 1
 
 
@@ -230,8 +232,10 @@ def _task(reader: _Reader, info: dict[str, Any], path: str, si: int, seq: int | 
 
 def _kernel(reader: _Reader, params: dict[str, Any], path: str) -> KernelInfo:
     func = reader.str_(reader.key(params, "funcName", path), f"{path}.funcName", "a function name")
-    if not func:
-        reader.fail(f"{path}.funcName", "a kernel's function name must not be empty")
+    if not _SYMBOL.match(func):
+        # a kernel's function name is its C symbol: it names the sub-kernel object the build links
+        reader.fail(f"{path}.funcName", f"{shown(func)} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*); a kernel's "
+                    "function name is its symbol")
     kernel_type = reader.str_(reader.key(params, "kernelType", path), f"{path}.kernelType")
     ratio = params.get("taskRatio")
     if ratio is not None:

@@ -97,10 +97,10 @@ def read_trace(data: Any, source: str) -> RuntimeTrace:
         mode = args.get("Schem Mode")
         if mode is not None and type(mode) is not int:
             reader.fail(f'{path}.args["Schem Mode"]', f"expected an integer, got {_describe(mode)}")
-        name = event.get("name")
+        name = reader.str_(event["name"], f"{path}.name") if "name" in event else ""
         blocks, ratio = args.get("Numblocks"), args.get("Task Ration")
         trace.tasks.setdefault(stream, []).append(
-            TraceTask(task_type, name if type(name) is str else "", mode, path,
+            TraceTask(task_type, name, mode, path,
                       blocks if type(blocks) is int else None, ratio if type(ratio) is int else None))
     return trace
 

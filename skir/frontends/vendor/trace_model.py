@@ -41,7 +41,9 @@ def _node(reader: JsonReader, task: TraceTask, si: int) -> Node:
             reader.fail(task.path, f"a {kind} task with Task Ration {task.ratio}: no dav-c220 kernel type")
         if task.blocks is None:
             reader.fail(f'{task.path}.args["Numblocks"]', "required key is missing")
-        name = task.name or kind
+        name = task.name or kind  # a kernel's name in the trace may carry a suffix: made an identifier
+        name = "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_" for ch in name)
+        name = name if name[:1].isalpha() or name[:1] == "_" else f"k_{name}"
         return Node(None, si, task.path, "KERNEL", "KERNEL",  # type: ignore[arg-type]
                     kernel=KernelInfo(name, kernel_type, None, task.blocks, 0, 1, False))
     sync = _SYNC.get(task.name.rpartition("_")[0]) if kind not in _VALUE else None
