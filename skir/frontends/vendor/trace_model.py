@@ -14,10 +14,14 @@ EVENT_RECORD  "EVENT_RECORD_20482467840"   -> event_record @ev_4c4d00000
 
 from __future__ import annotations
 
+import re
+
 from skir.frontends.json_reader import JsonReader
 from skir.frontends.vendor.graph_dump import GraphDump, KernelInfo, Node
 from skir.frontends.vendor.runtime_trace import RuntimeTrace, TraceTask
+from skir.names import shown
 
+_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KERNELS = {"KERNEL_AICORE": "AIC_ONLY", "KERNEL_AIVEC": "AIV_ONLY"}
 _MIX = {"KERNEL_MIX_AIC": {0: "MIX_AIC_1_0", 1: "MIX_1_1", 2: "MIX_1_2"}, "KERNEL_MIX_AIV": {0: "MIX_AIV_1_0"}}
 _SYNC = {"EVENT_RECORD": "NOTIFY", "EVENT_WAIT": "WAIT", "EVENT_RESET": "RESET"}
@@ -41,9 +45,10 @@ def _node(reader: JsonReader, task: TraceTask, si: int) -> Node:
             reader.fail(task.path, f"a {kind} task with Task Ration {task.ratio}: no dav-c220 kernel type")
         if task.blocks is None:
             reader.fail(f'{task.path}.args["Numblocks"]', "required key is missing")
-        name = task.name or kind  # a kernel's name in the trace may carry a suffix: made an identifier
-        name = "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_" for ch in name)
-        name = name if name[:1].isalpha() or name[:1] == "_" else f"k_{name}"
+        name = task.name or kind
+        if not _SYMBOL.match(name):  # a kernel task's name is the kernel's symbol
+            reader.fail(f"{task.path}.name", f"{shown(name)} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*); a "
+                        "kernel's name is its symbol")
         return Node(None, si, task.path, "KERNEL", "KERNEL",  # type: ignore[arg-type]
                     kernel=KernelInfo(name, kernel_type, None, task.blocks, 0, 1, False))
     sync = _SYNC.get(task.name.rpartition("_")[0]) if kind not in _VALUE else None
