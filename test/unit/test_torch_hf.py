@@ -15,23 +15,25 @@ import skir  # noqa: E402
 from skir.frontends.torch import capture_dict, scope_layers  # noqa: E402
 
 
-def llama_decode() -> tuple[torch.nn.Module, tuple[Any, ...]]:
+def llama_decode(device: str = "meta") -> tuple[torch.nn.Module, tuple[Any, ...]]:
+    """A decode step; on the meta device by default (no memory: only shapes matter)."""
     config = transformers.LlamaConfig(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)
-    model = transformers.LlamaForCausalLM(config).eval()
+    with torch.device(device):
+        model = transformers.LlamaForCausalLM(config).eval()
 
     class Decode(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.model = model
             self.cache = transformers.StaticCache(config=config, max_batch_size=1, max_cache_len=32,
-                                                  device="cpu", dtype=torch.float32)
+                                                  device=device, dtype=torch.float32)
 
         def forward(self, ids: Any, position: Any) -> Any:
             return self.model(input_ids=ids, position_ids=position.unsqueeze(0), cache_position=position,
                               past_key_values=self.cache, use_cache=True).logits
 
-    return Decode(), (torch.zeros(1, 1, dtype=torch.long), torch.tensor([5]))
+    return Decode(), (torch.zeros(1, 1, dtype=torch.long, device=device), torch.tensor([5], device=device))
 
 
 def kernel_tasks(model: dict[str, Any]) -> list[dict[str, Any]]:
@@ -50,6 +52,12 @@ def test_a_llama_decode_step_captures_without_aicpu_and_fuses() -> None:
     result = skir.compile(model)
     assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
     assert sum(len(sk.members) for sk in result.superkernels) == len(tasks)
+
+
+def test_meta_and_cpu_capture_alike() -> None:
+    """The same decode step built on the meta device and on the CPU gives the same model."""
+    on_meta, on_cpu = (capture_dict(m, *i, name="d") for m, i in (llama_decode("meta"), llama_decode("cpu")))
+    assert on_meta == on_cpu
 
 
 def test_per_layer_scopes_on_a_llama() -> None:

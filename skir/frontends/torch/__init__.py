@@ -26,6 +26,7 @@ torch is an optional dependency: `pip install 'skir[torch]'`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -86,7 +87,6 @@ def capture_dict(module: torch.nn.Module, *example_inputs: Any, name: str | None
 def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> Any:
     """`torch.export.export(module, example_inputs, strict=False)` with skir's marks kept on
     every node; a failure is one line naming the user's line."""
-    import contextlib
     import io
     import logging
     import sys
@@ -101,7 +101,8 @@ def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> 
         # under no_grad a model's own no_grad regions change nothing, so export wraps none of them
         # in a `wrap_with_set_grad_enabled` sub-graph: a captured graph is inference
         # torch writes the failing graph to stderr before raising; the error is our one line
-        with fx_traceback.preserve_node_meta(), torch.no_grad(), contextlib.redirect_stderr(held):
+        with fx_traceback.preserve_node_meta(), torch.no_grad(), contextlib.redirect_stderr(held), \
+                _autocast_on_meta():
             program = torch.export.export(module, tuple(example_inputs), strict=False)
         sys.stderr.write(held.getvalue())  # what the model itself printed
         return program
@@ -112,6 +113,25 @@ def export_program(module: torch.nn.Module, example_inputs: tuple[Any, ...]) -> 
     finally:
         for lg, level in zip(quiet, levels, strict=True):
             lg.setLevel(level)
+
+
+class _MetaAutocast(torch.autocast):
+    """`torch.autocast` that takes the meta device for the CPU (which it is, for shapes)."""
+
+    def __init__(self, device_type: str, *args: Any, **kwargs: Any) -> None:
+        super().__init__("cpu" if device_type == "meta" else device_type, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def _autocast_on_meta() -> Any:
+    """While capturing, let models that open `torch.autocast(device_type=x.device.type)` (HF's
+    rotary embedding does) run on meta tensors, which autocast refuses."""
+    original = torch.autocast
+    torch.autocast = _MetaAutocast  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        torch.autocast = original  # type: ignore[misc]
 
 
 def _export_error(module: torch.nn.Module, err: BaseException) -> str:
