@@ -275,11 +275,13 @@ def compile(
     costs: str | os.PathLike[str] | dict[str, Any] | None = None,
     cores: tuple[int, int] | None = None,
     vendor: str | os.PathLike[str] | None = None,
+    cache: bool = True,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
     With `check`, prove the result with `sk-check` first; with `out_dir`, write the products
-    there (see `skir.outputs`); with `emulate`, also run every entry in host emulation; with
+    there (see `skir.outputs`); with `emulate`, also run every entry in host emulation (`cache=False`:
+    without the shared cache of compiled shim objects); with
     `build` (a folder of sub-kernel objects), also build every SuperKernel with the CANN
     toolchain (`OUT/<name>/build/<name>.o`); with `report` (implied by `costs`, a costs
     file or dict overriding `skir/sim/default_costs.json`), also simulate the model in every
@@ -323,6 +325,6 @@ def compile(
 
         result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)
     if out_dir is not None or emulate or build is not None:
-        write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate,
+        write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate, cache=cache,
                       build=None if build is None else Path(build))
     return result

@@ -71,7 +71,7 @@ def product_images(result: CompileResult) -> dict[str, bytes]:
             "modes.png": modes_png(result.report.comparison, name)}
 
 
-def _emulate(result: CompileResult, stage: Path) -> None:
+def _emulate(result: CompileResult, stage: Path, cache: bool = True) -> None:
     """Emulate every entry in a scratch folder; keep only its deterministic products.
 
     OUT/emulation/ gets the shim headers, and per SuperKernel the stubs, the driver and
@@ -86,7 +86,7 @@ def _emulate(result: CompileResult, stage: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="skir-emulation-") as scratch:
         for spec in emulation_specs(result.module, result.original):
             work = Path(scratch) / spec.name
-            emu = emulate(spec, work)
+            emu = emulate(spec, work, cache=cache)
             result.emulation.append(emu)
             (keep / spec.name).mkdir(parents=True, exist_ok=True)
             for name in (f"{spec.name}_stubs.cpp", f"{spec.name}_main.cpp", "sk_shim_runtime.cpp"):
@@ -110,7 +110,7 @@ def _build(result: CompileResult, stage: Path, objects: Path) -> None:
             raise SkirError(f"the CANN build of {script.parent.name} failed: {last}", ExitCode.INTERNAL)
 
 
-def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False,
+def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False, cache: bool = True,
                   build: Path | None = None) -> None:
     """Write the products to `out_dir` (if given), run the emulation and the CANN build (if asked).
 
@@ -134,7 +134,7 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
         for rel, data in product_images(result).items():
             (stage / rel).write_bytes(data)
         if emulate:
-            _emulate(result, stage)
+            _emulate(result, stage, cache)
         if build is not None:
             _build(result, stage, build)
         (stage / "README.txt").write_text(render_summary(result))

@@ -7,6 +7,11 @@
     <name>_main.cpp       the driver: arg table, lock words, `sk_shim::Run`
     sk_shim_runtime.cpp   the shim runtime unit
     *.o, <name>_emu       objects and the binary (reused while their inputs are unchanged)
+
+Compiled objects are also kept in a cache folder shared by every run (`SKIR_CACHE_DIR`, else
+`$XDG_CACHE_HOME/skir` or `~/.cache/skir`; `cache=False`, `sk-compile --no-cache`, turns it off),
+keyed by a hash of the compiler's `--version` text, its argv and flags, the shim headers and the
+unit's source, so the shim runtime is compiled once per compiler and shim version.
     <name>.log            the shim's log (format: top of include/kernel_operator.h)
 
 and compiles each unit with `$CXX -std=c++17 -O1 -Wall -Werror -pthread -I<include>` (in
@@ -31,7 +36,7 @@ from skir.hostsim.logcheck import check_log, parse_log, verdict_line
 from skir.hostsim.spec import EmulationResult, EmulationSpec, SubTaskInstance
 from skir.hostsim.stubs import RUNTIME_SOURCE, driver_source, stub_source
 
-__all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "emulate", "include_dir"]
+__all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "cache_dir", "emulate", "include_dir"]
 
 CXX_FLAGS = ("-std=c++17", "-O1", "-Wall", "-Werror", "-pthread")
 _HEADERS = ("kernel_operator.h", "sk_shim_impl.h", "sk_shim_model.h", "sk_shim_sync.h", "sk_shim_harness.h")
@@ -39,6 +44,25 @@ _HEADERS = ("kernel_operator.h", "sk_shim_impl.h", "sk_shim_model.h", "sk_shim_s
 # Objects compiled in this process, by content hash, so that the runtime unit (the slow one) and
 # unchanged units are compiled once per process even across work directories.
 _OBJECT_CACHE: dict[str, Path] = {}
+_VERSIONS: dict[tuple[str, ...], str] = {}
+
+
+def cache_dir() -> Path:
+    """The folder of compiled objects kept across runs."""
+    given = os.environ.get("SKIR_CACHE_DIR")
+    if given:
+        return Path(given)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "skir"
+
+
+def _version(cxx: list[str]) -> str:
+    """The compiler's `--version` text (part of every object's key: an upgrade recompiles)."""
+    key = tuple(cxx)
+    if key not in _VERSIONS:
+        done = subprocess.run([*cxx, "--version"], capture_output=True, text=True, check=False)
+        _VERSIONS[key] = done.stdout + done.stderr
+    return _VERSIONS[key]
 
 
 def include_dir() -> Path:
@@ -65,12 +89,14 @@ def _first_error(stderr: str, work_dir: Path) -> str:
 class _Builder:
     """Compiles the units of one emulation, reusing objects whose inputs did not change."""
 
-    def __init__(self, cxx: list[str], work_dir: Path):
+    def __init__(self, cxx: list[str], work_dir: Path, cache: Path | None):
         self.cxx = cxx
         self.work_dir = work_dir
+        self.cache = cache
         inc = include_dir()
         self.flags = [*CXX_FLAGS, f"-I{inc}"]
         h = hashlib.sha256(" ".join([*cxx, *CXX_FLAGS]).encode())
+        h.update(_version(cxx).encode())
         for name in _HEADERS:
             h.update((inc / name).read_bytes())
         self.base_hash = h.hexdigest()
@@ -82,6 +108,9 @@ class _Builder:
         if obj.exists() and stamp.exists() and stamp.read_text() == digest:
             return obj, None
         cached = _OBJECT_CACHE.get(digest)
+        if (cached is None or not cached.exists()) and self.cache is not None:
+            kept = self.cache / f"{digest}.o"
+            cached = kept if kept.is_file() else None
         if cached is not None and cached.exists() and cached != obj:
             shutil.copyfile(cached, obj)
             stamp.write_text(digest)
@@ -98,7 +127,21 @@ class _Builder:
             return obj, _first_error(proc.stderr, self.work_dir)
         stamp.write_text(digest)
         _OBJECT_CACHE[digest] = obj
+        if self.cache is not None:
+            self._keep(obj, digest)
         return obj, None
+
+    def _keep(self, obj: Path, digest: str) -> None:
+        """Copy a fresh object into the shared cache (atomically; a cache that cannot be
+        written is skipped, never an error)."""
+        assert self.cache is not None
+        try:
+            self.cache.mkdir(parents=True, exist_ok=True)
+            tmp = self.cache / f".{digest}.{os.getpid()}.tmp"
+            shutil.copyfile(obj, tmp)
+            os.replace(tmp, self.cache / f"{digest}.o")
+        except OSError:
+            pass
 
     def build(self, sources: list[Path], binary: Path) -> list[str]:
         """Compile and link; returns compile problems (empty on success)."""
@@ -163,6 +206,7 @@ def emulate(
     cxx: str | None = None,
     timeout_ms: int = 2000,
     seed: int = 0,
+    cache: bool = True,
 ) -> EmulationResult:
     """Compile `spec.source` unchanged against the host shim, run it and judge it.
 
@@ -184,7 +228,8 @@ def emulate(
     binary = work_dir / f"{spec.name}_emu"
     log_path = work_dir / f"{spec.name}.log"
 
-    problems = _Builder(compiler, work_dir).build([runtime, kernel, stubs, main], binary)
+    problems = _Builder(compiler, work_dir, cache_dir() if cache else None).build([runtime, kernel, stubs, main],
+                                                                               binary)
     if problems:
         return EmulationResult(spec.name, False, problems[0], problems, work_dir)
 

@@ -1,7 +1,7 @@
 """`sk-compile`: compile a captured model into SuperKernels in one command.
 
 ```
-sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate]
+sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate [--no-cache]]
            [--report [--costs FILE]] [--cores AIC:AIV] [--vendor RESULT] [--dump-ir DIR]
            [--verify-each=false] [-v | -q] [--version]
 ```
@@ -34,6 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
     p.add_argument("--check", action="store_true", help="prove the result with sk-check (order, deadlock, credits)")
     p.add_argument("--emulate", action="store_true", help="run every entry in host emulation (needs g++ or $CXX)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="--emulate: do not reuse or keep compiled shim objects in the cache (SKIR_CACHE_DIR)")
     p.add_argument(
         "--build", nargs="?", const="", default=None, metavar="OBJDIR",
         help="build every SuperKernel with the CANN toolchain (needs ASCEND_HOME_PATH), linking the "
@@ -90,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 costs=args.costs,
                 cores=args.cores,
                 vendor=args.vendor,
+                cache=not args.no_cache,
             )
         except CheckFailedError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)

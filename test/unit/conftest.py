@@ -24,6 +24,14 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _private_emulation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The emulation's shared object cache in a folder of this test run, not the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SKIR_CACHE_DIR", str(tmp_path_factory.mktemp("skir-cache")))
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _prove_every_compile() -> Iterator[None]:
     """Every `skir.compile` in the tests also proves its result with sk-check (unless told)."""
     import skir

@@ -196,3 +196,31 @@ def test_every_lit_entry_compiles_and_emulates_clean(tmp_path: Path, name: str, 
     result = skir.compile(chunk, options=options, out_dir=tmp_path / "out", emulate=True)
     assert result.emulation, name
     assert all(e.ok for e in result.emulation), [(e.name, e.verdict) for e in result.emulation]
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_compiled_shim_objects_are_cached_across_runs(tmp_path: Path) -> None:
+    """A second run compiles nothing (every object comes from SKIR_CACHE_DIR); --no-cache
+    compiles every unit again. The compiler is a wrapper that logs each call."""
+    import os
+    import subprocess
+    import sys
+
+    calls = tmp_path / "calls.log"
+    wrapper = tmp_path / "cxx"
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec g++ "$@"\n')
+    wrapper.chmod(0o755)
+    env = {**os.environ, "CXX": str(wrapper), "SKIR_CACHE_DIR": str(tmp_path / "cache")}
+    model = Path(__file__).resolve().parents[2] / "examples" / "chain.mlir"
+
+    def run(*extra: str) -> list[str]:
+        calls.write_text("")
+        done = subprocess.run([sys.executable, "-m", "skir.tools.sk_compile", str(model), "-o", str(tmp_path / "o"),
+                               "--emulate", "-q", *extra], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return [line for line in calls.read_text().splitlines() if " -c " in f" {line} "]
+
+    cold = run()
+    assert len(cold) >= 4  # the shim runtime, and per SuperKernel its entry, stubs and driver
+    assert run() == []
+    assert len(run("--no-cache")) == len(cold)
