@@ -20,6 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from skir import progress
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
@@ -219,9 +220,10 @@ def run_pipeline(
     with paused_gc():
         try:
             for index, p in enumerate(pipeline_passes(options), start=1):
-                p.apply(ctx, module)
-                if verify_each:
-                    module.verify()
+                with progress.phase(p.name):
+                    p.apply(ctx, module)
+                    if verify_each:
+                        module.verify()
                 if dump_ir is not None:
                     (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(str(module) + "\n")
         except (DiagnosticException, ValueError) as err:
@@ -299,16 +301,18 @@ def compile(
         from skir.sim.costs import load_costs
 
         sim_costs = load_costs(costs)
-    module = load_model(model, cores)
-    options = model_options(module, options)
-    original = module.clone()
+    with progress.phase("import"):
+        module = load_model(model, cores)
+        options = model_options(module, options)
+        original = module.clone()
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
     superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
     if check:
         from skir.analysis.sk_check import check_module
 
-        result.check = check_module(module)
+        with progress.phase("sk-check"):
+            result.check = check_module(module)
         if not result.check.ok:
             count = len(result.check.violations)
             raise CheckFailedError(
@@ -318,12 +322,14 @@ def compile(
     if sim_costs is not None:
         from skir.sim import Report, compare, costs_source
 
-        result.report = Report(compare(original, module, sim_costs), costs_source(costs))
+        with progress.phase("simulation"):
+            result.report = Report(compare(original, module, sim_costs), costs_source(costs))
     if vendor is not None:
         from skir.frontends.vendor.result import read_result
         from skir.targets.vendor_compare import compare_with_vendor
 
-        result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)
+        with progress.phase("vendor comparison"):
+            result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)
     if out_dir is not None or emulate or build is not None:
         write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate, cache=cache,
                       build=None if build is None else Path(build))

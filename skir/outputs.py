@@ -15,6 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from skir import progress
 from skir.api import CompileResult, the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
@@ -86,7 +87,8 @@ def _emulate(result: CompileResult, stage: Path, cache: bool = True) -> None:
     with tempfile.TemporaryDirectory(prefix="skir-emulation-") as scratch:
         for spec in emulation_specs(result.module, result.original):
             work = Path(scratch) / spec.name
-            emu = emulate(spec, work, cache=cache)
+            with progress.phase(f"emulation of {spec.name}"):
+                emu = emulate(spec, work, cache=cache)
             result.emulation.append(emu)
             (keep / spec.name).mkdir(parents=True, exist_ok=True)
             for name in (f"{spec.name}_stubs.cpp", f"{spec.name}_main.cpp", "sk_shim_runtime.cpp"):
@@ -127,11 +129,15 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
     parent = out_dir.parent if out_dir is not None else None
     stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name if out_dir else 'skir'}.skir-stage-", dir=parent))
     try:
-        for rel, text in product_texts(result).items():
+        with progress.phase("products"):
+            texts = product_texts(result)
+        for rel, text in texts.items():
             path = stage / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-        for rel, data in product_images(result).items():
+        with progress.phase("charts"):
+            images = product_images(result)
+        for rel, data in images.items():
             (stage / rel).write_bytes(data)
         if emulate:
             _emulate(result, stage, cache)

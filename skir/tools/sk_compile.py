@@ -77,6 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     import skir
 
     model_dir = Path.cwd() if args.model == "-" else Path(args.model).parent
+    if not args.quiet:
+        from skir import progress
+
+        progress.enable("sk-compile")
     with one_line_warnings("sk-compile"):
         try:
             result = skir.compile(
