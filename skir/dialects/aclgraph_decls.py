@@ -16,7 +16,7 @@ from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, SymbolOpInterface
+from xdsl.traits import SymbolOpInterface
 
 from skir.dialects.aclgraph_enums import (
     KernelType,
@@ -29,6 +29,7 @@ from skir.dialects.aclgraph_enums import (
     param_role_attr,
     sched_mode_attr,
 )
+from skir.dialects.parent_trait import HasParentNamed
 from skir.dialects.syntax import int_attr, parse_enum, parse_int_in, parse_paren_list, quoted
 from skir.errors import TaskVerifyException, task_path
 
@@ -45,10 +46,8 @@ _FLAG_GROUPS = (
 )
 
 
-def _model_parent() -> tuple[HasParent, SymbolOpInterface]:
-    from skir.dialects.aclgraph import ModelOp
-
-    return HasParent(ModelOp), SymbolOpInterface()
+def _model_parent() -> tuple[HasParentNamed, SymbolOpInterface]:
+    return HasParentNamed(("aclgraph.model",)), SymbolOpInterface()
 
 
 class _SymbolDecl(IRDLOperation):

@@ -9,10 +9,10 @@ from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
-from xdsl.traits import HasParent
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.parent_trait import HasParentNamed
 
 
 class BlockIndex(StrEnum):
@@ -47,15 +47,16 @@ INDEXES = {index: BlockIndexAttr(index) for index in BlockIndex}
 PIPES = {pipe: PipeAttr(pipe) for pipe in Pipe}
 
 
-def in_entry() -> tuple[HasParent]:
-    """The parents a statement of an entry may have (lazy: the structure ops import the others)."""
-    from skir.dialects.ascendc import CoreFunctionOp, EntryOp, IfBlockOp, IfCoreOp, IfIdleOp
-
-    return (HasParent(EntryOp, CoreFunctionOp, IfCoreOp, IfBlockOp, IfIdleOp),)
+_ENTRY_PARENTS = HasParentNamed(("ascendc.entry", "ascendc.core_function", "ascendc.if_core", "ascendc.if_block",
+                                 "ascendc.if_idle"))
+_SOURCE_PARENT = HasParentNamed(("ascendc.source",))
 
 
-def in_source() -> tuple[HasParent]:
+def in_entry() -> tuple[HasParentNamed]:
+    """The parents a statement of an entry may have."""
+    return (_ENTRY_PARENTS,)
+
+
+def in_source() -> tuple[HasParentNamed]:
     """The parent of a source-level op."""
-    from skir.dialects.ascendc import SourceOp
-
-    return (HasParent(SourceOp),)
+    return (_SOURCE_PARENT,)

@@ -8,9 +8,9 @@ from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import IRDLOperation, irdl_attr_definition, lazy_traits_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent
 
 from skir.dialects.hardware import CoreType
+from skir.dialects.parent_trait import HasParentNamed
 from skir.dialects.syntax import parse_enum, parse_int_in
 
 
@@ -22,10 +22,8 @@ class SkCoreAttr(EnumAttribute[CoreType], SpacedOpaqueSyntaxAttribute):
 CORE_ATTRS = {core: SkCoreAttr(core) for core in CoreType}
 
 
-def _kernel_parent() -> tuple[HasParent]:
-    from skir.dialects.superkernel import SuperKernelOp
-
-    return (HasParent(SuperKernelOp),)
+def _kernel_parent() -> tuple[HasParentNamed]:
+    return (HasParentNamed(("sk.kernel",)),)
 
 
 class SkProgramOp(IRDLOperation):

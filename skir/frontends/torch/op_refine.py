@@ -22,6 +22,7 @@ import torch
 from torch import fx
 
 from skir.frontends.torch.op_table import OpClass
+from skir.frontends.torch.tensor_info import TensorInfo
 
 _CASTS = {"to", "type", "type_as", "_to_copy", "float", "half", "bfloat16", "int", "long", "bool", "double"}
 _RELAYOUTS = {"reshape", "flatten"}
@@ -41,8 +42,6 @@ def refine(node: fx.Node, name: str, cls: OpClass, inputs: list[Any], out: Any,
     """(name, class) of `node` once its arguments and tensor shapes are known. `inputs` are the
     TensorInfo of its tensor arguments (in order), `out` its result's, `module` the called
     module of a `call_module` node."""
-    from skir.frontends.torch.graph_model import TensorInfo
-
     first = inputs[0] if inputs and isinstance(inputs[0], TensorInfo) else None
     if name == "dropout" and _dropout_is_identity(node, module):
         return name, OpClass.VIEW

@@ -1,0 +1,133 @@
+"""skir's imports run one way: the module graph (every `import`, at module level or inside a
+function) has no cycle but the ones named here, which may only shrink, and no forbidden edge."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2] / "skir"
+
+KNOWN_CYCLES = {
+    # The model's verifier runs the whole-model rules, which need the task graph and
+    # happens-before of the model (and sk.kernel lock cells): the dialect imports that analysis
+    # inside `ModelOp.verify_`.
+    frozenset({"skir.analysis.happens_before", "skir.analysis.model_check", "skir.analysis.task_graph",
+               "skir.dialects.aclgraph", "skir.dialects.superkernel"}),
+    # The API, the products, the simulator and the vendor comparison import each other lazily.
+    frozenset({"skir.api", "skir.frontends.vendor", "skir.frontends.vendor.result", "skir.outputs",
+               "skir.registry", "skir.sim", "skir.sim.charts", "skir.sim.modes", "skir.sim.report",
+               "skir.sim.trace", "skir.targets.plan", "skir.targets.sk_meta", "skir.targets.summary",
+               "skir.targets.vendor_compare"}),
+}
+
+FORBIDDEN = (
+    # (importer prefix, imported prefix): dialects are the bottom layer
+    ("skir.dialects", "skir.passes"),
+    ("skir.dialects", "skir.targets"),
+    ("skir.dialects", "skir.frontends"),
+    ("skir.dialects", "skir.api"),
+    ("skir.analysis", "skir.passes"),
+    ("skir.analysis", "skir.targets"),
+    ("skir.analysis", "skir.frontends"),
+    ("skir.frontends", "skir.passes"),
+    ("skir.frontends", "skir.targets.ascendc"),
+    ("skir.hostsim", "skir.frontends"),
+)
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module -> the skir modules it imports (submodule imports resolved to the module)."""
+    modules: dict[str, Path] = {}
+    for path in ROOT.rglob("*.py"):
+        name = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
+        modules[name.removesuffix(".__init__")] = path
+
+    def resolve(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join([*parts[: len(parts) - node.level + 1], *([base] if base else [])])
+                # `from pkg import sub` imports the submodule; `from pkg import name`, the package
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            for target in targets:
+                found = resolve(target) if target.startswith("skir") else None
+                # every module's own packages run first anyway: importing one is no edge
+                if found is not None and found != module and not module.startswith(found + "."):
+                    edges[module].add(found)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(frozenset(component))
+    return found
+
+
+def test_no_cycle_but_the_known_ones() -> None:
+    found = set(cycles(module_graph()))
+    new = [sorted(c) for c in found if not any(c <= known for known in KNOWN_CYCLES)]
+    assert not new, f"new import cycles: {new}"
+    # the known ones may only shrink: a known cycle that is gone is removed from the list
+    gone = [sorted(k) for k in KNOWN_CYCLES if not any(c <= k and len(c) > 1 for c in found)]
+    assert not gone, f"cycles no longer there, drop them from KNOWN_CYCLES: {gone}"
+
+
+def test_no_forbidden_edge() -> None:
+    bad = [(m, t) for m, targets in module_graph().items() for t in targets
+           for lower, upper in FORBIDDEN if m.startswith(lower) and t.startswith(upper)]
+    assert not bad, bad
+
+
+def test_the_oracle_finds_a_cycle() -> None:
+    """The cycle finder, on a graph written by hand."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert cycles(graph) == [frozenset({"a", "b", "c"})]
