@@ -15,6 +15,11 @@ process, measures (single process, one core):
   pass, per task, in a process of its own (goal <= 2 KB).
 
 The last line reports T(100k) / T(10k) for parse and for the passes (goal <= 11).
+
+A second table times what a user waits for: the `sk-compile` command (process start included,
+capture JSON -> every output) for each `--end-to-end` size, with `--report` (docs/design.md §7:
+at most 1.5x the compile without it) and, up to `--emulate-max` tasks, with `--emulate` on a warm
+shim cache (a first run fills a private cache).
 """
 
 from __future__ import annotations
@@ -122,11 +127,46 @@ def _run_json(cmd: list[str]):  # type: ignore[no-untyped-def]
     return json.loads(out.strip().splitlines()[-1])
 
 
+def _wall(cmd: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    return time.perf_counter() - start
+
+
+def _end_to_end(args: argparse.Namespace) -> None:
+    """The `sk-compile` command on generated capture JSON: plain, --report, --emulate (warm)."""
+    import os
+    import shutil
+
+    sizes = [int(s) for s in args.end_to_end.split(",") if s]
+    tool = shutil.which("sk-compile", path=str(Path(sys.executable).parent)) or "sk-compile"
+    if not sizes:
+        return
+    print(f"sk-compile end to end ({args.kind} models, seconds, process start included)")
+    print(f"{'tasks':>8} {'compile':>8} {'--report':>9} {'ratio':>6} {'--emulate':>10}")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "SKIR_CACHE_DIR": str(Path(tmp) / "cache")}
+        for n in sizes:
+            model = Path(tmp) / f"m{n}.json"
+            subprocess.run([sys.executable, str(HERE / "gen_model.py"), args.kind, "-n", str(n), "--seed",
+                            str(args.seed), "-o", str(model)], check=True, capture_output=True)
+            out = str(Path(tmp) / f"out{n}")
+            plain = _wall([tool, str(model), "-o", out, "-q"], env)
+            report = _wall([tool, str(model), "-o", out, "-q", "--report"], env)
+            emulated = "n/a"
+            if n <= args.emulate_max and shutil.which(os.environ.get("CXX", "g++")):
+                _wall([tool, str(model), "-o", out, "-q", "--emulate"], env)  # fills the cache
+                emulated = f"{_wall([tool, str(model), '-o', out, '-q', '--emulate'], env):.2f}"
+            print(f"{n:>8} {plain:>8.2f} {report:>9.2f} {report / plain:>6.2f} {emulated:>10}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--kind", default="decode")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--end-to-end", default="1000,10000", help="sizes for the sk-compile table ('' for none)")
+    parser.add_argument("--emulate-max", type=int, default=1000, help="largest size emulated end to end")
     parser.add_argument("--text", help=argparse.SUPPRESS)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--memory", help=argparse.SUPPRESS)
@@ -148,6 +188,7 @@ def main() -> None:
             row["peak_kb_per_task"] = _run_json([*base, "--memory", text_path])
         rows.append(row)
         print(" ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS), flush=True)
+    _end_to_end(args)
     by_n = {int(r["n"]): r for r in rows}
     if 10000 in by_n and 100000 in by_n:
         small, big = by_n[10000], by_n[100000]
