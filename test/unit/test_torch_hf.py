@@ -122,3 +122,18 @@ def test_the_hf_decode_example_script(tmp_path: Any) -> None:
     spec.loader.exec_module(module)
     assert module.main(["Qwen2Config", "-o", str(tmp_path), "--per-layer"]) == 0
     assert (tmp_path / "qwen2_decode.json").is_file() and (tmp_path / "out" / "sk_meta.json").is_file()
+
+
+def test_the_skir_backend_on_a_llama_prefill() -> None:
+    """`torch.compile(backend="skir", fullgraph=True)` on the same kind of model: proved, and
+    no aicpu task (the cache's `torch.tensor` is a host copy, a memcpy task)."""
+    from skir.frontends.torch import results
+
+    model = MODELS["qwen2"]().eval()
+    torch._dynamo.reset()
+    with torch.no_grad():
+        torch.compile(model, backend="skir", fullgraph=True)(input_ids=torch.randint(0, 500, (1, 8)))
+    result = results()[-1]
+    assert result.check.ok and result.superkernels and not result.fail_reasons
+    kinds = {op.kind.data.value for op in result.original.walk() if op.name == "aclgraph.opaque"}  # type: ignore
+    assert "aicpu" not in kinds

@@ -304,3 +304,14 @@ def test_scope_layers_scopes_the_parts_around_the_layers() -> None:
     assert scope_layers(net) == ["outside", "layer0", "layer1", "layer2"]  # re-scoping does not nest
     result = skir.compile(capture_dict(net, torch.zeros(1, 4, dtype=torch.long)))
     assert [len(sk.members) for sk in result.superkernels] == [2, 3, 3, 3, 2] and not result.fail_reasons
+
+
+def test_a_tensor_from_host_data_is_a_memcpy() -> None:
+    class Host(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return x * torch.tensor([2.0])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # mapped: no unmapped-op warning
+        model = dynamo_model(Host(), torch.randn(4))
+    assert kernels(model) == ["memcpy", "mul"]

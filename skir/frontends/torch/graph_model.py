@@ -233,7 +233,7 @@ class GraphCapture:
             return
         if info is None and not inputs:
             return  # arithmetic on sizes (an exported graph's SymInt checks): no device work
-        if info is None and cls is not OpClass.UNSUPPORTED:
+        if info is None and cls not in (OpClass.UNSUPPORTED, OpClass.HOST_COPY):
             raise SkirError(f"{where(node)}: no tensor shape for '{node.name}' ({raw}); capture with example inputs")
         stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
         self._enter_scopes(node, stream)
@@ -248,6 +248,9 @@ class GraphCapture:
             outs = self._new_buffer(f"{node.name}.out", info)
             self._buffer_of[node] = outs
             writes = [b for b in (outs if isinstance(outs, tuple) else (outs,)) if isinstance(b, str)]
+        if cls is OpClass.HOST_COPY:  # data from the host: the runtime copies it in, a memcpy task
+            self.streams.data_task(stream, {"type": "default", "kind": "memcpy"}, reads, writes)
+            return
         if cls is OpClass.UNSUPPORTED:
             seen = self._unmapped.setdefault(raw, [0, where(node)])
             seen[0] += 1

@@ -12,6 +12,7 @@ marks an in-place op.
 - `view` (view, reshape, permute, transpose, slicing, getitem, `.T`, view_as_real, detach,
   ...): no task; the result aliases its input's buffer, so a later reader depends on the base.
 - `alloc` (empty, empty_like, new_empty): no task, a new buffer.
+- `host_copy` (`torch.tensor([...])`, `as_tensor`): an opaque `memcpy` task (host to device).
 - `meta` (size, dim, numel, shape asserts, API-usage logging): no task and no buffer.
 - refined by their arguments (`op_refine`): `contiguous` / `reshape` / `flatten` copy (a vector
   task) only when the input is not laid out for a view; casts to the same dtype and eval-mode
@@ -34,6 +35,7 @@ class OpClass(Enum):
     VECTOR = "vector"
     VIEW = "view"
     ALLOC = "alloc"
+    HOST_COPY = "host_copy"
     META = "meta"
     UNSUPPORTED = "unsupported"
 
@@ -80,6 +82,8 @@ _VIEWS = {
 """No task: the result is (a window of) its input's buffer. `contiguous`, `reshape`, `flatten`
 and casts are refined by their arguments (`op_refine`): a copy when the input needs one."""
 ALLOCS = {"empty", "empty_like", "new_empty", "empty_strided", "new_empty_strided"}
+HOST_COPIES = {"tensor", "as_tensor", "scalar_tensor", "from_numpy"}
+"""A tensor made from host data (`torch.tensor([...])` in the model): an opaque memcpy task."""
 """No task: a buffer whose contents the graph writes later."""
 _META = {"size", "dim", "numel", "stride", "is_contiguous", "getattr", "shape", "dtype", "device", "sym_size",
          "sym_numel", "sym_stride", "_log_api_usage_once", "_assert_scalar", "_assert_tensor_metadata",
@@ -137,6 +141,8 @@ def classify(name: str) -> OpClass:
         return OpClass.VIEW
     if name in ALLOCS:
         return OpClass.ALLOC
+    if name in HOST_COPIES:
+        return OpClass.HOST_COPY
     if name in _META:
         return OpClass.META
     if name in FLOPS_PER_ELEMENT:
