@@ -72,7 +72,7 @@ def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
             raise SkirError(located_message(err)) from None
         return model
     if isinstance(model, dict):
-        data, source = model, "<dict>"
+        data, source = model, "<json>"  # the capture importer's name for a dict
     else:
         if isinstance(model, str) and "\n" in model:
             text, source = model.removeprefix(BOM), "<string>"
@@ -102,7 +102,7 @@ def _json_model(data: Any, source: str, cores: tuple[int, int] | None) -> Module
         return vendor.from_data(data, source, cores)[0]
     if cores is not None:
         raise SkirError(_CORES_ONLY)
-    return capture.from_dict(data) if source == "<dict>" else capture.from_dict(data, source)
+    return capture.from_dict(data, source)
 
 
 _CORES_ONLY = ("argument --cores (cores=): only for the vendor's dumps, which carry no core counts; this model "
@@ -112,10 +112,10 @@ _CORES_ONLY = ("argument --cores (cores=): only for the vendor's dumps, which ca
 def model_options(module: ModuleOp, options: str) -> str:
     """`options` after the options a vendor dump recorded (docs/design.md §11): a key given in
     `options` wins over the dump's."""
-    from skir.frontends.vendor import vendor_info
+    from skir.dialects.vendor_provenance import vendor_info
     from skir.options import parse_options
 
-    info = vendor_info(module) if any(isinstance(op, ModelOp) for op in module.ops) else None
+    info = vendor_info(the_model(module)) if any(isinstance(op, ModelOp) for op in module.ops) else None
     recorded = (info or {}).get("options", "")
     if not recorded:
         return options

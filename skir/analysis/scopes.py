@@ -27,6 +27,7 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import OpaqueKind, core_demand
+from skir.dialects.vendor_provenance import NO_BIND_MAP_ATTR
 from skir.options import SkOptions
 
 Label = tuple[str, ...]
@@ -117,7 +118,7 @@ def kernel_fail_reason(
         return FailReason.DYNAMIC_TASK, None
     if kernel.not_sk_capable is not None:
         # a kernel imported from a vendor dump with resolvedNum 0 has no SK bind map
-        return FailReason.OP_UNSUPPORTED, "no_bind_map" if "skir.no_bind_map" in kernel.attributes else "not_sk_capable"
+        return FailReason.OP_UNSUPPORTED, "no_bind_map" if NO_BIND_MAP_ATTR in kernel.attributes else "not_sk_capable"
     if early_start != 1 and has_early_start(kernel):
         # Without the handshake (early-start=0) the kernel's own set would leave a credit that
         # satisfies the next barrier (docs/design.md §3); early-start=2 disables the sub-kernels' own

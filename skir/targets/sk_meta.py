@@ -56,6 +56,7 @@ from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, Task
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
+from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
 from skir.errors import ExitCode, SkirError, task_path
 from skir.options import SkOptions, parse_options
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
@@ -325,18 +326,16 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
             "by_reason": dict(sorted(by_reason.items())),
         },
     }
-    imported = _vendor_input(module, model, kernels)
+    imported = _vendor_input(model, kernels)
     if imported is not None:
         meta["vendor_input"] = imported
     return meta
 
 
-def _vendor_input(module: ModuleOp, model: ModelOp, kernels: dict[str, KernelOp]) -> Json | None:
+def _vendor_input(model: ModelOp, kernels: dict[str, KernelOp]) -> Json | None:
     """Where a model read from the vendor's dumps came from: layout, model id, the cores used,
     what the dumps did not say, and each kernel's original `funcName` (docs/design.md §11)."""
-    from skir.frontends.vendor import NAME_ATTR, vendor_info
-
-    info = vendor_info(module)
+    info = vendor_info(model)
     if info is None:
         return None
     names = {}

@@ -21,9 +21,9 @@ def _seq_ranges(seqs: list[int]) -> str:
 
 def _vendor_lines(result: CompileResult) -> list[str]:
     """For a model read from the vendor's dumps: where from, and what the dumps did not say."""
-    from skir.frontends.vendor import vendor_info
+    from skir.dialects.vendor_provenance import vendor_info
 
-    info = vendor_info(result.module)
+    info = vendor_info(the_model(result.module))
     if info is None:
         return []
     model_id = f", model id {info['model_id']}" if "model_id" in info else ""

@@ -140,14 +140,14 @@ def _export_error(module: torch.nn.Module, err: BaseException) -> str:
     from skir.frontends.torch.user_code import is_user_file
 
     frames = [f for f in traceback.extract_tb(err.__traceback__) if is_user_file(f.filename)]
-    at = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else f"cannot capture {type(module).__name__}"
+    at = f"{frames[-1].filename}:{frames[-1].lineno}: " if frames else ""
     cause = err.__cause__ or err
     text = str(cause).strip().splitlines()
     first = text[0] if text else type(cause).__name__
     if "data-dependent" in first or type(cause).__name__ in ("GuardOnDataDependentSymNode", "UserError"):
-        return (f"{at}: data-dependent control flow cannot be captured ({first[:160]}): a captured graph runs the "
+        return (f"{at}data-dependent control flow cannot be captured ({first[:160]}): a captured graph runs the "
                 "same tasks every time; move the decision out of the model or make it on shapes")
-    return f"{at}: cannot capture {type(module).__name__} on the example inputs: {type(cause).__name__}: {first[:240]}"
+    return f"{at}cannot capture {type(module).__name__} on the example inputs: {type(cause).__name__}: {first[:240]}"
 
 
 def capture(module: torch.nn.Module, *example_inputs: Any, name: str | None = None,
@@ -200,7 +200,3 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
     _RESULTS.append(result)
     return graph_module.forward
 
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip().splitlines()
-    return f"{type(err).__name__}: {text[0]}" if text else type(err).__name__

@@ -145,16 +145,17 @@ class GraphCapture:
 
     def _enter_scopes(self, node: fx.Node, stream: str) -> None:
         annotation = node.meta.get("custom") or {}
-        called = {(scope, options): entered for scope, options, entered, _ in self._called}
-        wanted = tuple(called) + scopes_of(annotation)
+        # scopes opened by calls are outermost; each knows the stream it was entered on
+        wanted = tuple((scope, options) for scope, options, _, _ in self._called) + scopes_of(annotation)
         keep = 0
         while keep < min(len(wanted), len(self._open)) and wanted[keep] == self._open[keep][:2]:
             keep += 1
         self._close_scopes(keep)
-        for scope, options in wanted[keep:]:
+        for i, (scope, options) in enumerate(wanted[keep:], start=keep):
             # the markers go where the scope was entered
             recorded = scope_stream(annotation, scope)
-            entered = called.get((scope, options)) or (self.streams.main if recorded == "" else recorded) or stream
+            entered = (self._called[i][2] if i < len(self._called)
+                       else self.streams.main if recorded == "" else recorded or stream)
             begin: dict[str, Any] = {"type": "scope_begin", "scope": scope}
             if options:
                 begin["options"] = options
@@ -215,8 +216,9 @@ class GraphCapture:
         info = node_info(node)
         module = self.graph_module.get_submodule(str(node.target)) if node.op == "call_module" else None
         name, cls = refine(node, name, cls, [node_info(n) for n in inputs], info, module)
-        if registered(name) is not None:
-            cls = OpClass.MATMUL_EPILOGUE if registered(name).cube else OpClass.VECTOR  # type: ignore[union-attr]
+        custom = registered(name)
+        if custom is not None:
+            cls = OpClass.MATMUL_EPILOGUE if custom.cube else OpClass.VECTOR
         if cls is OpClass.META:
             return
         if cls is OpClass.ALLOC:

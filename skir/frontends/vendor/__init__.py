@@ -17,7 +17,7 @@ info.options      # the dump's options as a skir option string
 
 Any one of the files can be given alone; the kind is read from the content. The module's
 model carries `skir.vendor` (provenance and notes) and each kernel `skir.vendor_name` (the
-dump's `funcName`), which the summary and SK meta show.
+dump's `funcName`), which the summary and SK meta show (`skir.dialects.vendor_provenance`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, ModuleOp, StringAttr, UnitAttr
 
+from skir.dialects.aclgraph import ModelOp
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.vendor_provenance import NAME_ATTR, NO_BIND_MAP_ATTR, VENDOR_ATTR
 from skir.errors import SkirError
 from skir.frontends.json_reader import parse_json
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
@@ -37,14 +40,10 @@ from skir.frontends.vendor.to_capture import DEFAULT_CORES, VendorInfo, to_captu
 from skir.gc_pause import paused_gc
 from skir.source_text import read_model
 
-__all__ = ["DEFAULT_CORES", "VendorInfo", "from_data", "is_vendor_json", "load", "vendor_info"]
+__all__ = ["DEFAULT_CORES", "VendorInfo", "from_data", "from_text", "is_vendor_json", "load", "parse_dump_text"]
 
 ORIGIN_FILES = ("sk_graph_origin.json", "sk_raw_tasks_before.json", "sk_graph_before.json")
 TRACE_FILE = "sk_mdl_origin.json"
-VENDOR_ATTR = "skir.vendor"
-NAME_ATTR = "skir.vendor_name"
-NO_BIND_MAP_ATTR = "skir.no_bind_map"
-"""On a kernel whose `resolvedNum` is 0: not sk_capable, with fail detail `no_bind_map`."""
 _CAPTURE_PATH = re.compile(r"streams\[(\d+)\]\.tasks\[(\d+)\](\.[A-Za-z_]+)?")
 _KEY_OF = {".seq": ".nodeId", ".event": ".taskInfo[0].eventParams.eventId"}
 
@@ -121,10 +120,7 @@ def _vendor_path(message: str, info: VendorInfo, dump: GraphDump) -> str:
 
 
 def _annotate(module: ModuleOp, info: VendorInfo) -> None:
-    from skir.api import the_model
-    from skir.dialects.aclgraph_decls import KernelOp
-
-    model = the_model(module)
+    model = next(op for op in module.ops if isinstance(op, ModelOp))  # the capture importer made one
     fields: dict[str, Any] = {
         "layout": StringAttr(info.layout), "cores_given": BoolAttr.from_bool(info.cores_given),
         "notes": ArrayAttr(tuple(StringAttr(n) for n in info.notes)),
@@ -139,21 +135,3 @@ def _annotate(module: ModuleOp, info: VendorInfo) -> None:
             op.attributes[NAME_ATTR] = StringAttr(info.func_names[op.sym_name.data])
             if op.sym_name.data in info.no_bind_map:
                 op.attributes[NO_BIND_MAP_ATTR] = UnitAttr()
-
-
-def vendor_info(module: ModuleOp) -> dict[str, Any] | None:
-    """The `skir.vendor` record of an imported module as plain values (None: not from a dump)."""
-    from skir.api import the_model
-
-    attr = the_model(module).attributes.get(VENDOR_ATTR)
-    if not isinstance(attr, DictionaryAttr):
-        return None
-    out: dict[str, Any] = {}
-    for key, value in attr.data.items():
-        if isinstance(value, StringAttr):
-            out[key] = value.data
-        elif isinstance(value, ArrayAttr):
-            out[key] = [v.data for v in value.data if isinstance(v, StringAttr)]
-        else:
-            out[key] = bool(getattr(value, "value", None) and value.value.data)  # type: ignore[attr-defined]
-    return out

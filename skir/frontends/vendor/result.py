@@ -23,6 +23,8 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
+from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.vendor_provenance import vendor_info
 from skir.errors import SkirError
 from skir.frontends.json_reader import JsonReader, parse_json
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
@@ -60,8 +62,6 @@ class VendorResult:
 
 def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResult:
     """The vendor's result for the model `original` (the module before skir's rewrite)."""
-    from skir.frontends.vendor import vendor_info
-
     folder = Path(path)
     logs: dict[str, tuple[str, str]] = {}
     if folder.is_dir():
@@ -79,7 +79,7 @@ def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResul
     if layout_of(data) not in ("graph", "raw"):
         raise SkirError(f"{source}: not the vendor's updated SK graph dump (sk_graph_updated.json)")
     dump = read_graph(data, source)
-    info = vendor_info(original)
+    info = vendor_info(_model(original))
     expected = (info or {}).get("model_id")
     if expected is not None and dump.model_id is not None and dump.model_id != expected:
         JsonReader(source).fail("modelId", f"{shown(dump.model_id)} is not the model's {shown(expected)}; give the "
@@ -88,10 +88,7 @@ def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResul
 
 
 def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tuple[str, str]]) -> VendorResult:
-    from skir.api import the_model
-    from skir.dialects.aclgraph import LaunchOp, StreamOp
-
-    kernels = {(stream.sym_name.data, op.seq.data) for stream in the_model(original).body.block.ops
+    kernels = {(stream.sym_name.data, op.seq.data) for stream in _model(original).body.block.ops
                if isinstance(stream, StreamOp) for op in stream.body.block.ops if isinstance(op, LaunchOp)}
     by_seq = {seq: stream for stream, seq in kernels}
     reader = JsonReader(source)
@@ -137,6 +134,13 @@ def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tu
     for sk in sks:
         sk.members.sort(key=lambda m: m[1])
     return VendorResult(source, sks, membership, reasons, removed, converted)
+
+
+def _model(module: ModuleOp) -> ModelOp:
+    found = [op for op in module.ops if isinstance(op, ModelOp)]
+    if len(found) != 1:
+        raise SkirError(f"--vendor: expected exactly one aclgraph.model in the model, found {len(found)}")
+    return found[0]
 
 
 def _members_from_log(sks: list[VendorSuperKernel], text: str) -> None:

@@ -15,7 +15,6 @@ either left out (durations, param roles) or taken as the runtime default and sai
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +22,7 @@ from skir.frontends.capture_export import FORMAT, VERSION
 from skir.frontends.json_reader import JsonReader
 from skir.frontends.vendor.graph_dump import NO_FUSE_SCOPE, GraphDump, Node
 from skir.frontends.vendor.runtime_trace import OPAQUE_KIND_OF_TYPE, RuntimeTrace, TraceTask
-from skir.names import NAME_MAX_BYTES, shown
+from skir.names import NAME_MAX_BYTES, identifier, shown
 
 DEFAULT_CORES = (24, 48)
 """Atlas A2/A3: 24 cube and 48 vector cores, used when the user gives no `--cores`."""
@@ -33,7 +32,6 @@ _KERNEL_TYPES = {"AIC_ONLY": "aic_only", "AIV_ONLY": "aiv_only", "MIX_AIV_1_0": 
 _BY_RATIO = {(1, 0): "aic_only", (0, 1): "aiv_only", (1, 1): "mix_aic_1_1", (1, 2): "mix_aic_1_2"}
 _WAIT_RULES = ("geq", "eq", "and", "nor")
 _CAP_WAIT, _CAP_SET, _CAP_NO_DCCI, _CAP_NO_BATCH_CHECK, _CAP_SCALE_UP = 1, 2, 4, 8, 16
-_NOT_IDENT = re.compile(r"[^A-Za-z0-9_]+")
 # vendor option -> (skir key, accepted values)
 _OPTIONS: dict[str, tuple[str, tuple[int, ...] | range]] = {
     "early_start": ("early-start", (0, 1, 2)),
@@ -62,11 +60,22 @@ class VendorInfo:
     """(stream index, task index) of the capture -> the node's JSON path in the dump."""
 
 
-def _ident(text: str, prefix: str) -> str:
-    name = _NOT_IDENT.sub("_", text).strip("_") or prefix
-    if not (name[0].isalpha() or name[0] == "_"):
-        name = f"{prefix}_{name}"
-    return name[: NAME_MAX_BYTES - 8]
+@dataclass
+class _State:
+    """What the mapping has declared so far."""
+
+    info: VendorInfo
+    names: _Names
+    kernels: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    """Kernel identity -> its symbol."""
+    specs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    events: dict[str, str] = field(default_factory=dict)
+    """Event handle -> event name."""
+    cells: dict[str, str] = field(default_factory=dict)
+    """Device address -> cell name."""
+    counts: dict[str, int] = field(default_factory=lambda: {"default": 0, "sched": 0, "paired_value": 0,
+                                                             "scope_names": 0})
+    open_scopes: list[str | None] = field(default_factory=list)
 
 
 class _Names:
@@ -74,10 +83,11 @@ class _Names:
         self.used: set[str] = set()
 
     def fresh(self, base: str) -> str:
+        """`base` (an identifier), or `base_<n>` if it is taken (cut to leave room for `_<n>`)."""
         name, n = base, 1
         while name in self.used:
             n += 1
-            name = f"{base}_{n}"
+            name = f"{base[: NAME_MAX_BYTES - 8]}_{n}"
         self.used.add(name)
         return name
 
@@ -86,29 +96,22 @@ def to_capture(dump: GraphDump, trace: RuntimeTrace | None, source: str, cores: 
                trace_source: str = "sk_mdl_origin.json") -> tuple[dict[str, Any], VendorInfo]:
     """The capture dict of a vendor dump (and its runtime trace, when there is one)."""
     info = VendorInfo(source, dump.layout, dump.model_id, cores or DEFAULT_CORES, cores is not None)
-    names = _Names()
-    stream_names = [names.fresh(f"s{si}") for si in range(len(dump.streams))]
+    st = _State(info, _Names())
+    stream_names = [st.names.fresh(f"s{si}") for si in range(len(dump.streams))]
     traced = _join_trace(dump, trace, trace_source) if trace is not None else None
-    kernels: dict[tuple[Any, ...], str] = {}
-    specs: dict[str, dict[str, Any]] = {}
-    events: dict[str, str] = {}
-    cells: dict[str, str] = {}
-    counts = {"default": 0, "sched": 0, "paired_value": 0, "scope_names": 0}
-    open_scopes: list[str | None] = []
     streams = []
     for si, nodes in enumerate(dump.streams):
         tasks = []
         for ti, node in enumerate(nodes):
             info.paths[(si, ti)] = node.path
-            t = traced[si][ti] if traced is not None else None
-            tasks.append(_task(node, t, names, kernels, specs, events, cells, info, counts, open_scopes))
+            tasks.append(_task(node, traced[si][ti] if traced is not None else None, st))
         streams.append({"name": stream_names[si], "tasks": tasks})
-    _say_unknowns(info, counts, trace is not None)
+    _say_unknowns(info, st.counts)
     info.options = _options(dump.options, info)
-    model = _ident("model_" + dump.model_id, "m") if dump.model_id else "model"
-    capture = {"format": FORMAT, "version": VERSION, "model": model[:NAME_MAX_BYTES],
-               "cores": {"aic": info.cores[0], "aiv": info.cores[1]}, "kernels": specs,
-               "events": list(events.values()), "cells": list(cells.values()), "streams": streams}
+    model = identifier("model_" + dump.model_id) if dump.model_id else "model"
+    capture = {"format": FORMAT, "version": VERSION, "model": model,
+               "cores": {"aic": info.cores[0], "aiv": info.cores[1]}, "kernels": st.specs,
+               "events": list(st.events.values()), "cells": list(st.cells.values()), "streams": streams}
     return capture, info
 
 
@@ -133,9 +136,8 @@ def _join_trace(dump: GraphDump, trace: RuntimeTrace, source: str) -> list[list[
     return out
 
 
-def _task(node: Node, traced: TraceTask | None, names: _Names, kernels: dict[tuple[Any, ...], str],
-          specs: dict[str, dict[str, Any]], events: dict[str, str], cells: dict[str, str], info: VendorInfo,
-          counts: dict[str, int], open_scopes: list[str | None]) -> dict[str, Any]:
+def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
+    """The capture task of one node (declaring its kernel, event or cell on first use)."""
     task: dict[str, Any] = {} if node.seq is None else {"seq": node.seq}
     if node.marker is not None:
         if node.marker == "placeholder":
@@ -143,13 +145,13 @@ def _task(node: Node, traced: TraceTask | None, names: _Names, kernels: dict[tup
             return task
         name = node.scope_name
         if name is None and node.node_type == "":  # the legacy raw dump does not carry scope names
-            counts["scope_names"] += 1
-            name = f"scope_{node.seq}" if node.marker == "begin" else (open_scopes[-1] if open_scopes else None)
+            st.counts["scope_names"] += 1
+            name = f"scope_{node.seq}" if node.marker == "begin" else st.open_scopes[-1] if st.open_scopes else None
         scope = None if name in (None, NO_FUSE_SCOPE) else name
         if node.marker == "begin":
-            open_scopes.append(scope)
-        elif open_scopes:
-            open_scopes.pop()
+            st.open_scopes.append(scope)
+        elif st.open_scopes:
+            st.open_scopes.pop()
         task["type"] = "scope_begin" if node.marker == "begin" else "scope_end"
         task["scope"] = scope
         return task
@@ -159,23 +161,23 @@ def _task(node: Node, traced: TraceTask | None, names: _Names, kernels: dict[tup
         if traced is not None and traced.sched_mode is not None:
             sched = "batch" if traced.sched_mode == 1 and not k.cap & _CAP_NO_BATCH_CHECK else "normal"
         else:
-            counts["sched"] += 1
+            st.counts["sched"] += 1
         identity = (k.func, k.kernel_type, k.ratio, k.cap, k.resolved, sched)
-        symbol = kernels.get(identity)
+        symbol = st.kernels.get(identity)
         if symbol is None:
-            symbol = kernels[identity] = names.fresh(_ident(k.func, "k"))
-            specs[symbol] = _kernel_spec(node, sched)
-            info.func_names[symbol] = k.func
+            symbol = st.kernels[identity] = st.names.fresh(identifier(k.func))
+            st.specs[symbol] = _kernel_spec(node, sched)
+            st.info.func_names[symbol] = k.func
             if k.resolved == 0:
-                info.no_bind_map.add(symbol)
+                st.info.no_bind_map.add(symbol)
         task.update(type="kernel", kernel=symbol, blocks=k.blocks)
         if k.task_group:
             task["task_group"] = True
         return task
     if node.task_type in ("NOTIFY", "WAIT", "RESET"):
-        event = events.get(node.event)  # type: ignore[arg-type]
+        event = st.events.get(node.event)  # type: ignore[arg-type]
         if event is None:
-            event = events[node.event] = names.fresh(f"ev_{node.event}")  # type: ignore[index]
+            event = st.events[node.event] = st.names.fresh(f"ev_{node.event}")  # type: ignore[index]
         task.update(type={"NOTIFY": "event_record", "WAIT": "event_wait", "RESET": "event_reset"}[node.task_type],
                     event=event)
         if node.external:
@@ -183,11 +185,11 @@ def _task(node: Node, traced: TraceTask | None, names: _Names, kernels: dict[tup
         return task
     if node.task_type in ("VALUE_WRITE", "VALUE_WAIT"):
         addr = node.dev_addr if node.dev_addr is not None else node.event
-        cell = cells.get(addr)  # type: ignore[arg-type]
+        cell = st.cells.get(addr)  # type: ignore[arg-type]
         if cell is None:
-            cell = cells[addr] = names.fresh(f"cell_{addr}")  # type: ignore[index]
+            cell = st.cells[addr] = st.names.fresh(f"cell_{addr}")  # type: ignore[index]
         if node.dev_addr is None:  # paired by the vendor: a satisfying write, a reset, a wait on it
-            counts["paired_value"] += 1
+            st.counts["paired_value"] += 1
             value = 0 if node.node_type == "RESET" else 1
             rule = "geq"
         else:
@@ -204,7 +206,7 @@ def _task(node: Node, traced: TraceTask | None, names: _Names, kernels: dict[tup
         if kind.startswith("notify_") and traced.notify_id is not None:
             task["notify"] = f"n{traced.notify_id}"
     else:
-        counts["default"] += 1
+        st.counts["default"] += 1
     task.update(type="default", kind=kind)
     return task
 
@@ -232,7 +234,7 @@ def _kernel_spec(node: Node, sched: str | None) -> dict[str, Any]:
     return spec
 
 
-def _say_unknowns(info: VendorInfo, counts: dict[str, int], traced: bool) -> None:
+def _say_unknowns(info: VendorInfo, counts: dict[str, int]) -> None:
     if counts["sched"]:
         info.notes.append(f"sched mode unknown for {counts['sched']} kernel task(s) (no sk_mdl_origin.json): "
                           "taken as normal")
