@@ -23,6 +23,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from skir import progress
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.fast_clone import clone_tree
+from skir.dialects.ir_text import ir_text
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.gc_pause import paused_gc
@@ -216,16 +218,17 @@ def run_pipeline(
     ctx = make_context()
     if dump_ir is not None:
         dump_ir.mkdir(parents=True, exist_ok=True)
-        (dump_ir / "00-input.mlir").write_text(str(module) + "\n")
+        (dump_ir / "00-input.mlir").write_text(ir_text(module) + "\n")
     with paused_gc():
         try:
             for index, p in enumerate(pipeline_passes(options), start=1):
                 with progress.phase(p.name):
                     p.apply(ctx, module)
                     if verify_each:
-                        module.verify()
+                        with progress.phase("verify"):
+                            module.verify()
                 if dump_ir is not None:
-                    (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(str(module) + "\n")
+                    (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(ir_text(module) + "\n")
         except (DiagnosticException, ValueError) as err:
             raise SkirError(located_message(err)) from None
 
@@ -304,9 +307,11 @@ def compile(
     with progress.phase("import"):
         module = load_model(model, cores)
         options = model_options(module, options)
-        original = module.clone()
+    with progress.phase("copy of the input"):
+        original = clone_tree(module)
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
-    superkernels, unfused, cuts, warnings = summarize(module, original)
+    with progress.phase("summary"):
+        superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
     if check:
         from skir.analysis.sk_check import check_module

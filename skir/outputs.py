@@ -17,6 +17,7 @@ from pathlib import Path
 
 from skir import progress
 from skir.api import CompileResult, the_model
+from skir.dialects.ir_text import ir_text
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
 from skir.passes.common import superkernels
@@ -30,33 +31,40 @@ from skir.targets.summary import render_summary
 
 def product_texts(result: CompileResult) -> dict[str, str]:
     """Relative path -> text of every product except the summary."""
-    texts = {"model.rewritten.mlir": str(result.module) + "\n"}
+    with progress.phase("model.rewritten.mlir"):
+        texts = {"model.rewritten.mlir": ir_text(result.module) + "\n"}
     emitted = {source.sym_name.data for source in sources(result.module)}
-    for source in sources(result.module):
-        name = source.sym_name.data
-        texts[f"{name}/{name}_kernel.cpp"] = emit_source(source)
-    for sk, kernels, options in superkernels(result.module, SkOptions()):
-        name = sk.sym_name.data
-        if name in emitted:
-            texts[f"{name}/{name}.json"] = dump_descriptor(descriptor(sk, kernels))
-            texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
+    with progress.phase("entries"):
+        for source in sources(result.module):
+            name = source.sym_name.data
+            texts[f"{name}/{name}_kernel.cpp"] = emit_source(source)
+    with progress.phase("descriptors and build scripts"):
+        for sk, kernels, options in superkernels(result.module, SkOptions()):
+            name = sk.sym_name.data
+            if name in emitted:
+                texts[f"{name}/{name}.json"] = dump_descriptor(descriptor(sk, kernels))
+                texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
     unreset: dict[str, list[tuple[str, str]]] = {}
     for w in result.warnings:
         if w.warning == "unreset_event":
             unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
-    meta = sk_meta(result.module, result.original, unreset)
+    with progress.phase("sk meta"):
+        meta = sk_meta(result.module, result.original, unreset)
     if result.report is not None:
         from skir.sim.trace import dump_trace, trace_events
 
         meta["profiling"] = result.report.profiling()
-        texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
-                                                         result.report.costs_source))
+        with progress.phase("timeline.json"):
+            texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
+                                                             result.report.costs_source))
     if result.vendor_compare is not None:
         from skir.targets.vendor_compare import dump_compare
 
         texts["vendor_compare.json"] = dump_compare(result.vendor_compare)
-    texts["plan.json"] = dump_plan(plan(result.module, meta))
-    texts["sk_meta.json"] = dump_meta(meta)
+    with progress.phase("plan.json"):
+        texts["plan.json"] = dump_plan(plan(result.module, meta))
+    with progress.phase("sk_meta.json"):
+        texts["sk_meta.json"] = dump_meta(meta)
     texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)
     return texts
 
@@ -131,10 +139,11 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
     try:
         with progress.phase("products"):
             texts = product_texts(result)
-        for rel, text in texts.items():
-            path = stage / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+        with progress.phase("writing"):
+            for rel, text in texts.items():
+                path = stage / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text)
         with progress.phase("charts"):
             images = product_images(result)
         for rel, data in images.items():

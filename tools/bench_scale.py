@@ -121,6 +121,7 @@ def measure_vendor(n: int) -> dict[str, float]:
 
 def measure(shape: str, n: int) -> dict[str, float]:
     from skir.api import CompileResult, make_context, summarize
+    from skir.dialects.fast_clone import clone_tree
     from skir.frontends.capture import from_dict
     from skir.gc_pause import paused_gc
     from skir.outputs import write_outputs
@@ -130,7 +131,7 @@ def measure(shape: str, n: int) -> dict[str, float]:
     row = {"n": n, "tasks": sum(len(s["tasks"]) for s in data["streams"])}
     start = time.perf_counter()
     module = from_dict(data)
-    original = module.clone()
+    original = clone_tree(module)
     row["import"] = time.perf_counter() - start
     ctx = make_context()
     passes = verify = 0.0

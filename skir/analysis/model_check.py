@@ -45,8 +45,48 @@ _SYMBOL_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 
+_STAMP = "_skir_checked_stamp"
+# the in-kernel ops the task graph reads (a SuperKernel launch writes / waits their cells)
+_LOCK_OPS = frozenset(("sk.notify", "sk.reset_lock", "sk.wait_lock"))
+
+
 def check_model(model: ModelOp) -> None:
-    """Raise `TaskVerifyException` on the first violated model invariant."""
+    """Raise `TaskVerifyException` on the first violated model invariant.
+
+    A model that passed keeps a stamp of everything this check reads (`model_stamp`); while
+    the stamp is unchanged (a pass that rewrote only SuperKernel bodies), the check is not
+    repeated: verification between passes then costs what the pass changed."""
+    stamp = model_stamp(model)
+    if getattr(model, _STAMP, None) == stamp:
+        return
+    _check_model(model)
+    setattr(model, _STAMP, stamp)
+
+
+def model_stamp(model: ModelOp) -> tuple[object, ...]:
+    """Every input of `check_model`, by identity: the model's properties, each op of its body
+    and each task of each stream with its properties, and each lock op of each SuperKernel
+    body with its properties (attributes are immutable, so an unchanged entry is the same
+    object). Ops compare by identity; a new, moved or edited op changes the stamp."""
+    parts: list[object] = [tuple(model.properties.items())]
+    add = parts.append
+    for op in model.body.block.ops:
+        add(op)
+        add(tuple(op.properties.items()))
+        if isinstance(op, StreamOp):
+            for task in op.body.block.ops:
+                add(task)
+                add(tuple(task.properties.items()))
+        elif op.name == "sk.kernel":
+            for region in op.regions:
+                for child in region.block.ops:
+                    if child.name in _LOCK_OPS:
+                        add(child)
+                        add(tuple(child.properties.items()))
+    return tuple(parts)
+
+
+def _check_model(model: ModelOp) -> None:
     symbols: dict[str, Operation] = {}
     _check_name(model)
     for op in model.body.block.ops:

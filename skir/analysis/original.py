@@ -43,9 +43,7 @@ def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, 
     from skir.dialects.aclgraph import ValueWaitOp, ValueWriteOp
     from skir.dialects.superkernel import ResetLockOp, SuperKernelOp
 
-    graph = TaskGraph(original if original is not None else original_model(model))
-    node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
-    found: dict[str, str] = {}
+    converted: list[tuple[str, int]] = []  # (cell, seq) of each value task that was an event task
     reset: set[str] = set()
     for op in model.body.block.ops:
         if isinstance(op, SuperKernelOp):
@@ -58,9 +56,14 @@ def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, 
             cell = task.cell.root_reference.data
             if isinstance(task, ValueWriteOp) and task.value.data == 0:
                 reset.add(cell)
-            if "was_kind" not in task.properties:
-                continue
-            epoch = graph.epoch_of.get(node_of_seq.get(task.seq.data, -1))
+            if "was_kind" in task.properties:
+                converted.append((cell, task.seq.data))
+    found: dict[str, str] = {}
+    if converted:  # the original's epochs, only when some event became a cell
+        graph = TaskGraph(original if original is not None else original_model(model))
+        node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
+        for cell, seq in converted:
+            epoch = graph.epoch_of.get(node_of_seq.get(seq, -1))
             if epoch is not None and epoch.reset is None:
                 found[cell] = epoch.event
     return {cell: event for cell, event in found.items() if cell not in reset}

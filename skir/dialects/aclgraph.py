@@ -71,6 +71,7 @@ from skir.dialects.aclgraph_enums import (
     wait_rule_attr,
 )
 from skir.dialects.fast_verify import fast_verify_all
+from skir.dialects.isolated_trait import OperandFreeIsolated
 from skir.dialects.syntax import (
     build_op,
     float_literal,
@@ -126,7 +127,7 @@ class ModelOp(IRDLOperation):
     soc = opt_prop_def(StringAttr)
     body = region_def("single_block")
 
-    traits = traits_def(SymbolOpInterface(), ModelSymbolTable(), NoTerminator())
+    traits = traits_def(SymbolOpInterface(), ModelSymbolTable(), NoTerminator(), OperandFreeIsolated())
 
     def __init__(
         self, sym_name: str, aic_cores: int, aiv_cores: int, body: Region, soc: str | None = None

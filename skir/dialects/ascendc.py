@@ -49,6 +49,7 @@ from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.hardware import CoreType
+from skir.dialects.isolated_trait import OperandFreeIsolated
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
@@ -87,7 +88,7 @@ class SourceOp(IRDLOperation):
     kernel_type = prop_def(KernelTypeAttr)
     body = region_def("single_block")
 
-    traits = traits_def(SymbolOpInterface(), NoTerminator())
+    traits = traits_def(SymbolOpInterface(), NoTerminator(), OperandFreeIsolated())
     assembly_format = "$sym_name $kernel_type attr-dict-with-keyword $body"
 
     def __init__(self, sym_name: str, kernel_type: KernelType, body: Region):

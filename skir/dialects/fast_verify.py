@@ -5,9 +5,10 @@ xDSL 0.74's generated `verify_` runs `OpDef.verify`, whose generic variadic-size
 operands, results, regions and successors cost about two thirds of the time of verifying an
 op with none of them (measured on a 30k-task model: 3.7 of 5.1 s of `module.verify()`).
 `fast_verify(cls)` replaces it, for such an op class, by the same checks minus that machinery:
-region constraints, property and attribute constraints, traits, then the op's own verifier.
-Constraints of the shapes skir uses (any, base type, equality, base type with such parameters)
-are checked by a compiled predicate first. The class's `verify` skips `Operation.verify`'s
+region constraints (for plain regions only that a single-block region has one block),
+property and attribute constraints, traits, then the op's own verifier. Constraints of the
+shapes skir uses (any, base type, equality, base type with such parameters) are checked by a
+compiled predicate first. The class's `verify` skips `Operation.verify`'s
 operand and successor checks, which such an op cannot fail. Anything unexpected (an operand,
 a region too many, a missing or unknown property, a value a predicate does not accept) falls
 back to xDSL's own code, so every error keeps xDSL's own message.
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, ArrayOfConstraint, StringAttr, SymbolNameConstraint
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.constraints import (
     AnyAttr,
@@ -34,7 +35,14 @@ from xdsl.irdl.constraints import (
     RangeOf,
 )
 from xdsl.irdl.constraints import VerificationContext as _Context
-from xdsl.irdl.operations import OptAttributeDef, OptPropertyDef, irdl_op_verify_regions
+from xdsl.irdl.operations import (
+    OpDef,
+    OptAttributeDef,
+    OptPropertyDef,
+    RegionDef,
+    SingleBlockRegionDef,
+    irdl_op_verify_regions,
+)
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -74,6 +82,25 @@ def _quick_check(constr: AttrConstraint) -> Callable[[Attribute], bool] | None:
     return None
 
 
+def _plain_regions(op_def: OpDef) -> tuple[bool, ...] | None:
+    """For region definitions that are plain `region_def()` / `region_def("single_block")` with
+    any entry arguments, whether each must hold one block; None for any other shape (variadic,
+    optional, constrained entry arguments), which xDSL checks."""
+    out = []
+    for _, region_def in op_def.regions:
+        args = region_def.entry_args
+        if type(region_def) not in (RegionDef, SingleBlockRegionDef) or type(args) is not RangeOf \
+                or type(args.constr) is not AnyAttr:
+            return None
+        out.append(type(region_def) is SingleBlockRegionDef)
+    return tuple(out)
+
+
+def _one_block(region: Region) -> bool:
+    first = region.first_block
+    return first is not None and first.next_block is None
+
+
 def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
     """Give `cls` the faster verifier (see the module docstring); returns `cls`."""
     generated = cls.verify_
@@ -91,6 +118,7 @@ def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
     known = frozenset(op_def.properties)
     traits = tuple(op_def.traits)
     n_regions = len(op_def.regions)
+    single_block = _plain_regions(op_def)
 
     def verify_(self: IRDLOperation) -> None:
         if (self._operands or self.results or self._successors or len(self.regions) != n_regions
@@ -98,7 +126,8 @@ def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
             op_def.verify(self)
         else:
             context = None
-            if n_regions:
+            if n_regions and (single_block is None or not all(
+                    _one_block(r) for r, one in zip(self.regions, single_block, strict=True) if one)):
                 context = _Context()
                 irdl_op_verify_regions(self, op_def, context)
             for table, defs in ((self.properties, props), (self.attributes, attrs)):

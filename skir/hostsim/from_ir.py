@@ -20,6 +20,7 @@ from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
 from skir.dialects.hardware import CoreType
+from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.options import parse_options
@@ -33,13 +34,18 @@ def _model(module: ModuleOp) -> ModelOp:
     return next(op for op in module.ops if isinstance(op, ModelOp))
 
 
+_BUFFER_OPS = frozenset((FeedWorkspaceOp, ZeroWorkspaceOp, ProfilingHelpersOp, ProfilingInitOp))
+
+
 def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]:
     """(slot, bytes) of the buffers an entry writes beyond a lock word: the feed-sync-all
     workspace it zeroes and the profiling area of every core."""
     found: dict[int, int] = {}
     workspace = size = None
     per_core = aic_offset = None
-    for op in source.walk():
+    for op in nested_ops(source):
+        if type(op) not in _BUFFER_OPS:
+            continue
         if isinstance(op, FeedWorkspaceOp):
             workspace = op.slot.value.data
         elif isinstance(op, ZeroWorkspaceOp):
@@ -64,8 +70,10 @@ def entry_buffers(module: ModuleOp) -> list[dict[str, object]]:
     for sk in model.body.block.ops:
         if isinstance(sk, SuperKernelOp) and sk.sym_name.data in sources:
             source = sources[sk.sym_name.data]
-            feed = {op.slot.value.data for op in source.walk() if isinstance(op, FeedWorkspaceOp)}
-            for slot, size in _buffers(source, sk):
+            buffers = _buffers(source, sk)
+            feed = {op.slot.value.data for op in nested_ops(source) if isinstance(op, FeedWorkspaceOp)} \
+                if buffers else set()
+            for slot, size in buffers:
                 found.append({"superkernel": sk.sym_name.data, "slot": slot,
                               "use": "workspace" if slot in feed else "profiling", "bytes": size})
     return found

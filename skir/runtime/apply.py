@@ -37,6 +37,7 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
+from skir.dialects.fast_clone import clone_tree
 from skir.frontends.json_reader import JsonReader, parse_json
 from skir.source_text import read_model
 
@@ -71,7 +72,7 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
     version = r.int_(plan["version"], "version", 0, 1 << 31)
     if version != MAJOR_VERSION:
         r.fail("version", f"version {version} is not supported (this reader knows version {MAJOR_VERSION})")
-    module = original.clone()
+    module = clone_tree(original)
     models = [op for op in module.ops if isinstance(op, ModelOp)]
     if len(models) != 1:
         r.fail("", f"the original module must hold exactly one aclgraph.model, found {len(models)}")

@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from skir.api import CompileResult, the_model
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.fast_clone import clone_tree
 from skir.frontends.vendor.result import VendorResult
 from skir.names import shown
 from skir.targets.json_text import dumps_indented
@@ -99,7 +100,7 @@ def _vendor_makespan(original: ModuleOp, vendor: VendorResult, options: str,
 
     if not vendor.superkernels:
         return None, "the vendor formed no SuperKernel"
-    module = original.clone()
+    module = clone_tree(original)
     singles = _tag_vendor_groups(the_model(module), vendor)
     ctx = make_context()
     try:

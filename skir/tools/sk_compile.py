@@ -3,7 +3,7 @@
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate [--no-cache]]
            [--report [--costs FILE]] [--cores AIC:AIV] [--vendor RESULT] [--dump-ir DIR]
-           [--verify-each=false] [-v | -q] [--version]
+           [--verify-each=false] [--timing] [-v | -q] [--version]
 ```
 MODEL `-` reads standard input. Exit codes: 0 ok, 1 bad input (the command line too: one
 line, never argparse's usage block), 2 a missing tool, 3 a check failed, 4 internal error.
@@ -55,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--verify-each", default="true", choices=("true", "false"), help="verify the IR after each pass (default true)"
     )
+    p.add_argument("--timing", action="store_true",
+                   help="print the wall time of each phase (import, each pass, each product) on stderr")
     p.add_argument("-v", "--verbose", "--traceback", action="store_true",
                    help="more detail; tracebacks on internal errors (as sk-opt --traceback)")
     p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
@@ -75,12 +77,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help, --version
         return int(done.code or 0) if isinstance(done.code, int) else ExitCode.BAD_INPUT
     import skir
+    from skir import progress
 
     model_dir = Path.cwd() if args.model == "-" else Path(args.model).parent
     if not args.quiet:
-        from skir import progress
-
         progress.enable("sk-compile")
+    if args.timing:
+        progress.enable_timing()
     with one_line_warnings("sk-compile"):
         try:
             result = skir.compile(
@@ -111,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise
             print(f"sk-compile: {describe_exception(err)}", file=sys.stderr)
             return ExitCode.INTERNAL
+    if args.timing:
+        sys.stderr.write(progress.timing_report())
+        progress.disable()
     if not args.quiet:
         from skir.targets.summary import render_summary
 

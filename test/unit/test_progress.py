@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import time
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +38,22 @@ def test_a_long_phase_shows_and_erases_its_line(monkeypatch: pytest.MonkeyPatch)
 
 def test_nothing_when_not_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     assert run_phase(monkeypatch, io.StringIO()) == ""
+
+
+def test_timing_report_lists_every_phase(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skir.tools import sk_compile
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "decode_layer.json"
+    assert sk_compile.main([str(example), "-o", str(tmp_path / "out"), "-q", "--timing"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    rows = {ln.split()[0]: ln for ln in lines[1:]}
+    assert lines[0].split() == ["phase", "seconds", "share"]
+    for name in ("import", "sk-form-scopes", "sk-to-ascendc", "summary", "products", "writing", "total"):
+        assert name in rows, lines
+    # a pass's verification is nested under it and never takes longer than the pass
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("sk-outline"))
+    assert lines[at + 1].startswith("  verify")
+    assert float(lines[at + 1].split()[-2]) <= float(lines[at].split()[-2])
+    top = [float(ln.split()[-2]) for ln in lines[1:-1] if not ln.startswith(" ")]
+    assert abs(sum(top) - float(rows["total"].split()[-2])) < 0.01
+    assert progress._timing is None  # off again after the run
