@@ -31,8 +31,9 @@ class Starvation:
     def starves(self, ranges: Ranges, waits: list[int], demand: tuple[int, int],
                 others: list[tuple[Ranges, tuple[int, int]]]) -> bool:
         """Whether a SuperKernel of `ranges` holding `demand` (cube, vector) cores, whose event
-        `waits` inside are in-kernel waits, could starve; `others` are the other SuperKernels
-        (ranges, demand) whose work an outside record may depend on."""
+        `waits` inside are in-kernel waits, could starve; `others` are the SuperKernels
+        (ranges, demand) whose work an outside record may depend on (an entry whose ranges are
+        `ranges` itself is this one, and skipped)."""
         g, hb = self.graph, self.hb
         boundary = [r for r in (g.epoch_of[w].records[0] for w in waits) if not in_ranges(g, ranges, r)]
         if not boundary:
@@ -53,6 +54,8 @@ class Starvation:
                 aic, aiv = self.demand.query(u, lo_pos, hi_pos)
                 need_aic, need_aiv = max(need_aic, aic), max(need_aiv, aiv)
                 for other, (o_aic, o_aiv) in others:
+                    if other is ranges:
+                        continue
                     span = other.get(u)
                     if span is not None and g.pos[span[0]] <= hi_pos and g.pos[span[1]] >= lo_pos:
                         need_aic, need_aiv = max(need_aic, o_aic), max(need_aiv, o_aiv)

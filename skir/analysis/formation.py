@@ -325,10 +325,10 @@ class Former:
         return found
 
     def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,
-                  others: list[FormedSk] | None) -> bool:
-        """Whether an in-kernel wait on outside work could starve for cores (docs/design.md §3 `deadlock`)."""
-        beside = [(o.ranges, o.demand()) for o in others or () if o.ranges is not ranges]
-        return self.starvation.starves(ranges, waits, shape.demand(), beside)
+                  others: list[tuple[dict[int, tuple[int, int]], tuple[int, int]]] | None) -> bool:
+        """Whether an in-kernel wait on outside work could starve for cores (docs/design.md §3
+        `deadlock`); `others`: (ranges, demand) of every SuperKernel formed, this one's skipped."""
+        return self.starvation.starves(ranges, waits, shape.demand(), others or [])
 
     # ---- after the greedy pass --------------------------------------------------------
 
@@ -380,8 +380,9 @@ class Former:
 
     def _final_deadlock_check(self, formed: list[FormedSk]) -> list[FormedSk]:
         kept = []
+        everyone = [(o.ranges, o.demand()) for o in formed]  # once: per SuperKernel it was quadratic
         for sk in formed:
-            if self._deadlock(sk.ranges, sk.waits, sk.shape, formed):
+            if self._deadlock(sk.ranges, sk.waits, sk.shape, everyone):
                 self.drop(sk, FailReason.DEADLOCK, "outside_superkernel")
             else:
                 kept.append(sk)

@@ -45,6 +45,7 @@ from skir.dialects.ascendc_attrs import (
     i64_attr,
 )
 from skir.dialects.ascendc_feed import FEED_OPS
+from skir.dialects.ascendc_groups import GROUP_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.fast_verify import fast_verify_all
@@ -352,6 +353,7 @@ AscendC = Dialect(
         PreloadOp,
         PreloadAllOp,
         *INTRINSICS,
+        *GROUP_OPS,
         *FEED_OPS,
         *PROFILING_OPS,
     ],

@@ -5,9 +5,12 @@ The `sk.kernel` ops stay (so `sk-check` still runs on the final module); one
 
 A *chain* SuperKernel becomes one entry body in program order: each sub-task a guarded call
 per core type it runs on, each sync its intrinsics under the core-type guard of the
-program(s) it sits in (`SyncAll<false>` unguarded). A *queue* SuperKernel becomes two
-straight-line functions, `auto_gen_<name>_kernel_aic` and `_aiv` (`ascendc.core_function`),
-which the entry calls under `if ASCEND_IS_AIC` / `if ASCEND_IS_AIV`.
+program(s) it sits in (`SyncAll<false>` unguarded). A plain sub-task call and a cross-core
+flag barrier are one statement group each (`ascendc.guarded_call`, `ascendc.flag_barrier`,
+with their comment as `note`); a call with profiling records or feed-sync-all is spelled out.
+A *queue* SuperKernel becomes two straight-line functions, `auto_gen_<name>_kernel_aic` and
+`_aiv` (`ascendc.core_function`), which the entry calls under `if ASCEND_IS_AIC` /
+`if ASCEND_IS_AIV`.
 
 ```mlir
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 {
@@ -28,18 +31,9 @@ ascendc.source @m_sk0 mix_aiv_1_0 {
   ascendc.declare "b_middle" copies 4
   ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
     ascendc.ffts_base
-    ascendc.comment "begin func call of sub operator a (seq 0)"
-    ascendc.if_core aiv {
-      ascendc.if_block logical 48 {
-        ascendc.call "a_middle" offset 1 copies 4
-      }
-    }
-    ascendc.comment "begin inter ops barrier"
-    ascendc.if_core aiv {
-      ascendc.cross_core_set mte3 mode 0 flag 14
-      ascendc.cross_core_wait flag 14
-    }
-    ...
+    ascendc.guarded_call "a_middle" offset 1 copies 4 on aiv logical 48 note "begin func call of sub operator a (seq 0)"
+    ascendc.flag_barrier mte3 mode 0 flag 14 on aiv note "begin inter ops barrier"
+    ascendc.guarded_call "b_middle" offset 2 copies 4 on aiv logical 8 note "begin func call of sub operator b (seq 1)"
   }
 }
 ```
@@ -83,6 +77,7 @@ from skir.dialects.ascendc_feed import (
     FeedWorkspaceOp,
     ZeroWorkspaceOp,
 )
+from skir.dialects.ascendc_groups import FlagBarrierOp, GuardedCallOp
 from skir.dialects.ascendc_intrinsics import (
     CrossCoreSetOp,
     CrossCoreWaitOp,
@@ -259,9 +254,15 @@ class _Emitter:
         in_handshake = False
         for op in program:
             early = isinstance(op, EarlyStartSetOp | EarlyStartWaitOp)
-            if not (early and in_handshake):
-                body.add_ops(self.comment(op))
+            comments = [] if early and in_handshake else self.comment(op)
             in_handshake = early
+            on = cores[op.ident]
+            if self.groupable(op) and on:
+                note = comments[0].text.data if comments else None
+                body.add_ops(self.group(op, core, note if i == 0 else None) for i, core in enumerate(on))
+                config = None
+                continue
+            body.add_ops(comments)
             if not early:
                 config = None
             elif isinstance(op, EarlyStartWaitOp) and op.cfg.data != config:
@@ -270,8 +271,24 @@ class _Emitter:
             if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL:
                 body.add_ops(self.core_ops(op, CoreType.AIC))
                 continue
-            for core in cores[op.ident]:
+            for core in on:
                 body.add_ops(_guarded(core, self.core_ops(op, core)))
+
+    def groupable(self, op: SkProgramOp) -> bool:
+        """Whether `op` lowers to one statement group (`skir.dialects.ascendc_groups`): a sub-task
+        without profiling records or feed-sync-all, a barrier of cross-core flags."""
+        if isinstance(op, SubtaskOp):
+            return op.feed is None and self.prof_slot is None
+        return isinstance(op, BarrierOp) and op.kind.data in _BARRIER_FLAG
+
+    def group(self, op: SkProgramOp, core: CoreType | None, note: str | None) -> Operation:
+        """The statement group of a `groupable` op on `core` (None: no core-type guard)."""
+        if isinstance(op, SubtaskOp):
+            return GuardedCallOp(self.kernel(op).sub_symbol, op.offset.data, self.copies,
+                                 block_index(self.cls_of[op.ident]), op.blocks.data, core, note)
+        assert isinstance(op, BarrierOp)
+        pipe, flag = _BARRIER_FLAG[op.kind.data]
+        return FlagBarrierOp(pipe, 0, flag, core, note)
 
     def queue(self, body: Block) -> list[Operation]:
         """One `__aicore__` function per core type holding its program; the entry invokes them."""
@@ -283,7 +300,11 @@ class _Emitter:
             self.scan(ops)
             inner: list[Operation] = [FeedWorkspaceOp(self.workspace)] if self.workspace is not None else []
             for op in ops:
-                inner += self.comment(op)
+                comments = self.comment(op)
+                if self.groupable(op):
+                    inner.append(self.group(op, None, comments[0].text.data if comments else None))
+                    continue
+                inner += comments
                 inner += self.core_ops(op, core)
             inner += self.profiling_end()
             symbol = f"{entry_symbol(self.sk.sym_name.data)}_{core.value}"

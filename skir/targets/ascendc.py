@@ -44,6 +44,7 @@ from skir.dialects.ascendc_feed import (
     FeedWorkspaceOp,
     ZeroWorkspaceOp,
 )
+from skir.dialects.ascendc_groups import FlagBarrierOp, GuardedCallOp
 from skir.dialects.ascendc_intrinsics import (
     CrossCoreSetOp,
     CrossCoreWaitOp,
@@ -197,6 +198,8 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.open(f"if ({_index(op.index.data)} {compare} {op.bound.value.data})")
             _emit_body(w, list(op.body.block.ops), core)
             w.close()
+        elif isinstance(op, GuardedCallOp | FlagBarrierOp):
+            _emit_group(w, op)
         elif isinstance(op, InvokeOp):
             w.line(f"{op.symbol.data}();")
         elif isinstance(op, CallOp):
@@ -242,6 +245,25 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.line(f"{helper}<{'true' if core is CoreType.AIC else 'false'}>(param_base[{op.slot.value.data}]);")
         else:
             raise SkirError(f"the ascendc target cannot print '{op.name}'")
+
+
+def _emit_group(w: _Writer, op: GuardedCallOp | FlagBarrierOp) -> None:
+    """A statement group, exactly as its expansion prints (`skir.dialects.ascendc_groups`)."""
+    if op.note is not None:
+        w.line(f"// {op.note.data}")
+    if op.core is not None:
+        w.open("if ASCEND_IS_AIC" if op.core.data is CoreType.AIC else "if ASCEND_IS_AIV")
+    if isinstance(op, GuardedCallOp):
+        w.open(f"if ({_index(op.index.data)} < {op.bound.value.data})")
+        _split_dispatch(w, op.symbol.data, op.copies.value.data, f"{{}}({op.offset.value.data});")
+        w.close()
+    else:
+        flag = _flag(op.flag.value.data)
+        w.line(f"ffts_cross_core_sync(PIPE_{op.pipe.data.value.upper()}, AscendC::GetffstMsg(0x{op.mode.value.data:x}, "
+               f"{flag}));")
+        w.line(f"wait_flag_dev({flag});")
+    if op.core is not None:
+        w.close()
 
 
 def _emit_feed(w: _Writer, op: Operation, core: CoreType | None) -> None:

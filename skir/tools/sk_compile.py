@@ -15,10 +15,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from skir.diagnostics import describe_exception, one_line_warnings
 from skir.errors import CheckFailedError, ExitCode, SkirError
-from skir.tools.cli import ArgumentParser, UsageError, check_argv, parse_cores, version_text
+from skir.tools.cli import ArgumentParser, UsageError, check_argv, exit_now, parse_cores, version_text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -127,5 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return ExitCode.OK
 
 
+def run() -> NoReturn:
+    """The console script: `main`, then `exit_now` with its code."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

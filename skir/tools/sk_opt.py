@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from io import StringIO
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 import xdsl.targets
 from xdsl.context import Context
@@ -35,7 +35,7 @@ from skir.gc_pause import paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.source_text import decode_model, guard_mlir, model_format
-from skir.tools.cli import ArgumentParser, check_argv, parse_cores, version_text
+from skir.tools.cli import ArgumentParser, check_argv, exit_now, parse_cores, version_text
 
 _SNIFF = "<content>"
 """The frontend that tells capture JSON from `.mlir` by the text."""
@@ -264,5 +264,10 @@ def _exit_code(err: BaseException) -> ExitCode:
     return ExitCode.INTERNAL
 
 
+def run() -> NoReturn:
+    """The console script: `main`, then `exit_now` with its code."""
+    exit_now(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

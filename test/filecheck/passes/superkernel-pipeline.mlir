@@ -20,4 +20,4 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK:        sk.barrier id 1 all_aiv
 // CHECK:      ascendc.source @m_sk0 mix_aiv_1_0 {
 // CHECK:        ascendc.declare "a_middle" copies 1
-// CHECK:        ascendc.call "b_middle" offset 2 copies 1
+// CHECK:        ascendc.guarded_call "b_middle" offset 2 copies 1 on aiv logical 48

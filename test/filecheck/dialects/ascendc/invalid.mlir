@@ -82,3 +82,63 @@ ascendc.source @s mix_aiv_1_0 {
 }
 
 // CHECK: error: 'ascendc.feed_end' expects parent op to be one of 'ascendc.entry', 'ascendc.core_function', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.guarded_call "a b" offset 1 copies 1 on aiv logical 8
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:90:5: error: ascendc.guarded_call 'a b': 'a b' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.guarded_call "f" offset 1 copies 65 logical 8
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:100:46: error: copies must be in [1, 64], got 65
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.guarded_call "f" offset 1 copies 1 on aiv logical 8 note "two\0Alines"
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:110:5: error: ascendc.guarded_call note 'two\x0alines': a comment is one printable line
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.flag_barrier fix mode 0 flag 16 on aic
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:120:42: error: the cross-core flag id must be in [0, 15], got 16
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.flag_barrier fix mode 0 flag 1 on vector
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:130:47: error: Expected `aic`, or `aiv`.
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.flag_barrier fix mode 0 flag 1
+  ascendc.entry "e" align 512 {
+  }
+}
+
+// CHECK: error: 'ascendc.flag_barrier' expects parent op to be one of 'ascendc.entry', 'ascendc.core_function', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'

@@ -55,7 +55,11 @@ ascendc.source @m_sk0 mix_aic_1_2 {
       ascendc.notify_lock slot 5
       ascendc.wait_lock slot 6
       ascendc.reset_lock slot 6
+      ascendc.guarded_call "a_middle" offset 7 copies 4 logical 48
+      ascendc.flag_barrier mte3 mode 0 flag 14
     }
+    ascendc.guarded_call "a_middle" offset 8 copies 1 on aic block 24 note "begin func call of sub operator a (seq 3)"
+    ascendc.flag_barrier fix mode 2 flag 11 on aic note "a \22quoted\22 note" attributes {tag = 1 : i64}
   }
 }
 
@@ -113,6 +117,10 @@ ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK-NEXT:       ascendc.notify_lock slot 5
 // CHECK-NEXT:       ascendc.wait_lock slot 6
 // CHECK-NEXT:       ascendc.reset_lock slot 6
+// CHECK-NEXT:       ascendc.guarded_call "a_middle" offset 7 copies 4 logical 48{{$}}
+// CHECK-NEXT:       ascendc.flag_barrier mte3 mode 0 flag 14{{$}}
 // CHECK-NEXT:     }
+// CHECK-NEXT:     ascendc.guarded_call "a_middle" offset 8 copies 1 on aic block 24 note "begin func call of sub operator a (seq 3)"
+// CHECK-NEXT:     ascendc.flag_barrier fix mode 2 flag 11 on aic note "a \22quoted\22 note" attributes {tag = 1 : i64}
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
