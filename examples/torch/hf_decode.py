@@ -2,10 +2,13 @@
 
     python examples/torch/hf_decode.py LlamaConfig -o out/llama      # needs skir[torch,hf]
     python examples/torch/hf_decode.py Qwen2Config --layers 4 --per-layer -o out/qwen2
+    python examples/torch/hf_decode.py Qwen3MoeConfig -o out/qwen3_moe  # MoE blocks: static_moe
 
 The model is built from its config at a small size (random weights: only shapes matter), with a
 static KV cache of `--cache` positions; the step decodes one token at position `--position`.
-The capture JSON, the `.mlir` and sk-compile's products are written to OUT (`-o`).
+A MoE model's sparse blocks are first rewritten by `static_moe` into the dispatch an Ascend
+deployment runs (HF's eager loop over the picked experts depends on the data). The capture
+JSON, the `.mlir` and sk-compile's products are written to OUT (`-o`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import torch
 import transformers
 
 import skir
-from skir.frontends.torch import capture, scope_layers
+from skir.frontends.torch import capture, scope_layers, static_moe
 
 
 def decode_step(config_class: str, layers: int, cache: int) -> tuple[torch.nn.Module, tuple[Any, ...]]:
@@ -28,7 +31,12 @@ def decode_step(config_class: str, layers: int, cache: int) -> tuple[torch.nn.Mo
         raise SystemExit(f"hf_decode: transformers has no config class {config_class!r}")
     config = config_type(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_layers=layers,
                          num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=max(64, cache))
+    for key, value in (("num_experts", 4), ("num_local_experts", 4), ("n_routed_experts", 4),
+                       ("num_experts_per_tok", 2), ("moe_intermediate_size", 32)):
+        if hasattr(config, key):  # a MoE config: a few small experts
+            setattr(config, key, value)
     model = transformers.AutoModelForCausalLM.from_config(config).eval()
+    static_moe(model)
 
     class Decode(torch.nn.Module):
         def __init__(self) -> None:

@@ -111,7 +111,63 @@ def test_a_data_dependent_moe_loop_is_one_located_line() -> None:
     assert "\n" not in message and "modeling_mixtral.py:" in message and "data-dependent control flow" in message
 
 
-def test_the_hf_decode_example_script(tmp_path: Any) -> None:
+_MOE = {"num_key_value_heads": 2, "moe_intermediate_size": 32}
+MOE_MODELS = {
+    "mixtral": lambda: transformers.MixtralForCausalLM(transformers.MixtralConfig(
+        **SMALL, num_key_value_heads=2, num_local_experts=4, num_experts_per_tok=2)),
+    "qwen2_moe": lambda: transformers.Qwen2MoeForCausalLM(transformers.Qwen2MoeConfig(
+        **SMALL, **_MOE, num_experts=4, num_experts_per_tok=2, shared_expert_intermediate_size=32)),
+    "qwen3_moe": lambda: transformers.Qwen3MoeForCausalLM(transformers.Qwen3MoeConfig(
+        **SMALL, **_MOE, head_dim=16, num_experts=4, num_experts_per_tok=2, norm_topk_prob=True)),
+    "deepseek_v3": lambda: transformers.DeepseekV3ForCausalLM(transformers.DeepseekV3Config(
+        **{**SMALL, **_MOE, "num_key_value_heads": 4}, first_k_dense_replace=1, n_routed_experts=8,
+        num_experts_per_tok=2, n_group=2, topk_group=1, kv_lora_rank=16, q_lora_rank=32, qk_rope_head_dim=8,
+        qk_nope_head_dim=8, v_head_dim=16)),
+    "deepseek_v2": lambda: transformers.DeepseekV2ForCausalLM(transformers.DeepseekV2Config(
+        **{**SMALL, **_MOE, "num_key_value_heads": 4}, first_k_dense_replace=1, n_routed_experts=4,
+        num_experts_per_tok=2, kv_lora_rank=16, q_lora_rank=32, qk_rope_head_dim=8, qk_nope_head_dim=8,
+        v_head_dim=16)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MOE_MODELS))
+def test_static_moe_models_capture_and_keep_their_output(name: str) -> None:
+    """HF's eager MoE dispatch is data-dependent (the test above); after `static_moe` the same
+    model captures (no aicpu task, one SuperKernel, proved) and, on the CPU, computes what the
+    eager model computes (the oracle: HF's own loop over the experts)."""
+    from skir.frontends.torch import static_moe
+
+    torch.manual_seed(0)
+    model = MOE_MODELS[name]().eval()
+    if name.startswith("deepseek"):  # a router bias that changes the choice, as a trained model has
+        for module in model.modules():
+            if hasattr(module, "e_score_correction_bias"):
+                module.e_score_correction_bias.uniform_(-0.5, 0.5)
+    ids = torch.randint(0, 500, (1, 8))
+    with torch.no_grad():
+        expected = _prefill(model)(ids)
+        swapped = static_moe(model)
+        assert swapped and all(".layers." in s for s in swapped)
+        assert torch.allclose(_prefill(model)(ids), expected, atol=1e-5, rtol=1e-4)
+    captured = capture_dict(_prefill(model), ids, name=name)
+    tasks = kernel_tasks(captured)
+    assert all(t["type"] == "kernel" for t in tasks)
+    assert {"npu_moe_init_routing", "npu_grouped_matmul", "npu_moe_finalize_routing"} <= {t["kernel"] for t in tasks}
+    result = skir.compile(captured, check=True)
+    assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
+
+
+def test_static_moe_refuses_experts_it_cannot_stack() -> None:
+    from skir.frontends.torch import static_moe
+
+    config = transformers.MixtralConfig(**SMALL, num_key_value_heads=2, num_local_experts=2, hidden_act="gelu")
+    with pytest.raises(skir.SkirError, match=r"static_moe: model\.layers\.0\.block_sparse_moe\.experts\[0\] "
+                       r"\(MixtralBlockSparseTop2MLP\) is not a SiLU-gated MLP"):
+        static_moe(transformers.MixtralForCausalLM(config))
+
+
+@pytest.mark.parametrize("config", ["Qwen2Config", "Qwen3MoeConfig"])
+def test_the_hf_decode_example_script(tmp_path: Any, config: str) -> None:
     import importlib.util
     from pathlib import Path
 
@@ -120,8 +176,9 @@ def test_the_hf_decode_example_script(tmp_path: Any) -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert module.main(["Qwen2Config", "-o", str(tmp_path), "--per-layer"]) == 0
-    assert (tmp_path / "qwen2_decode.json").is_file() and (tmp_path / "out" / "sk_meta.json").is_file()
+    assert module.main([config, "-o", str(tmp_path), "--per-layer"]) == 0
+    name = f"{config.removesuffix('Config').lower()}_decode"
+    assert (tmp_path / f"{name}.json").is_file() and (tmp_path / "out" / "sk_meta.json").is_file()
 
 
 def test_the_skir_backend_on_a_llama_prefill() -> None:

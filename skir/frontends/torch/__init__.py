@@ -47,9 +47,10 @@ from skir.frontends.torch.inline_wrappers import inline_wrappers
 from skir.frontends.torch.layer_scopes import scope_layers
 from skir.frontends.torch.op_registry import register_op
 from skir.frontends.torch.roofline import DevicePeaks
+from skir.frontends.torch.static_moe import static_moe
 
 __all__ = ["DevicePeaks", "GraphCapture", "capture", "capture_dict", "export_program", "graph_model", "register_op",
-           "results", "scope_layers", "skir_backend"]
+           "results", "scope_layers", "skir_backend", "static_moe"]
 
 skir.marks.install_annotator(fx_traceback.annotate, lambda: fx_traceback.current_meta.get("custom") or {})
 

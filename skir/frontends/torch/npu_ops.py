@@ -12,8 +12,10 @@ y, rstd = torch.ops.npu.npu_rms_norm(x, w, 1e-6)        # traces with capture() 
 ```
 
 The ops have shapes, not values, unless noted: on CPU tensors `npu_rms_norm`,
-`npu_add_rms_norm`, `npu_swiglu`, `npu_rotary_mul` and `npu_apply_rotary_pos_emb` compute
-the reference math; the others raise torch's "no kernel" error if run eagerly on a CPU (a
+`npu_add_rms_norm`, `npu_swiglu`, `npu_rotary_mul`, `npu_apply_rotary_pos_emb` and the MoE
+dispatch `static_moe` emits (`npu_moe_init_routing`, `npu_moe_compute_expert_tokens`,
+`npu_grouped_matmul`, `npu_moe_finalize_routing`: `npu_moe_reference`) compute the reference
+math; the others raise torch's "no kernel" error if run eagerly on a CPU (a
 capture never runs them: `torch.export` uses the fake implementations).
 """
 
@@ -24,6 +26,7 @@ from typing import Any
 
 import torch
 
+from skir.frontends.torch import npu_moe_reference as moe_reference
 from skir.frontends.torch.op_registry import register_op
 
 _F32, _I32, _I8 = torch.float32, torch.int32, torch.int8
@@ -51,6 +54,7 @@ SCHEMAS: dict[str, tuple[str, str]] = {
         "float routed_scaling_factor=1.0, float eps=1e-20) -> (Tensor, Tensor, Tensor)", "aiv_only"),
     "npu_moe_init_routing": ("(Tensor x, Tensor row_idx, Tensor expert_idx, int active_num) "
                              "-> (Tensor, Tensor, Tensor)", "aiv_only"),
+    "npu_moe_compute_expert_tokens": ("(Tensor sorted_expert_for_source_row, int num_expert) -> Tensor", "aiv_only"),
     "npu_moe_finalize_routing": (
         "(Tensor expanded_permuted_rows, Tensor? skip1, Tensor? skip2, Tensor? bias, Tensor? scales, "
         "Tensor expanded_src_to_dst_row, Tensor? export_for_source_row, int? drop_pad_mode=0, int? k=1) -> Tensor",
@@ -125,8 +129,12 @@ FAKES: dict[str, Callable[..., Any]] = {
         x.new_empty((min(x.shape[0], active_num) * expert_idx.shape[1], x.shape[1])),
         x.new_empty((x.shape[0] * expert_idx.shape[1],), dtype=_I32),
         x.new_empty((x.shape[0] * expert_idx.shape[1],), dtype=_I32)),
+    "npu_moe_compute_expert_tokens": lambda sorted_experts, num_expert: sorted_experts.new_empty(
+        (num_expert,), dtype=_I32),
+    # one row per token: the tokens are the scales' (or skip1's) rows, else the expanded rows / k
     "npu_moe_finalize_routing": lambda rows, skip1, skip2, bias, scales, src_to_dst, export, drop_pad_mode=0, k=1: (
-        rows.new_empty((src_to_dst.shape[0] // max(1, k or 1), rows.shape[-1]))),
+        rows.new_empty((scales.shape[0] if scales is not None else skip1.shape[0] if skip1 is not None
+                        else src_to_dst.shape[0] // max(1, k or 1), rows.shape[-1]))),
     "npu_quant_matmul": lambda x1, x2, scale, **kw: x1.new_empty(
         (*x1.shape[:-1], x2.shape[-1]), dtype=torch.float16 if kw.get("output_dtype") else _I8),
     "npu_grouped_matmul": _grouped_matmul,
@@ -153,6 +161,10 @@ CPU_IMPLS: dict[str, Callable[..., Any]] = {
     "npu_rotary_mul": lambda x, r1, r2, rotary_mode="half", rotate=None: x * r1 + _rotate_half(x) * r2,
     "npu_apply_rotary_pos_emb": lambda q, k, cos, sin, layout="BSND", rotary_mode="half": (
         q * cos + _rotate_half(q) * sin, k * cos + _rotate_half(k) * sin),
+    "npu_moe_init_routing": moe_reference.init_routing,
+    "npu_moe_compute_expert_tokens": moe_reference.compute_expert_tokens,
+    "npu_grouped_matmul": moe_reference.grouped_matmul,
+    "npu_moe_finalize_routing": moe_reference.finalize_routing,
 }
 
 _LIBRARY: Any = None
