@@ -82,11 +82,12 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
     """The dependency nodes of a queue SuperKernel (docs/design.md §3 (f)-(g)), keyed by the given ids.
 
     A notify depends on the sub-task before it; a sub-task on its members' sub-tasks and on
-    the lock waits just before it; a trailing wait or a reset on nothing.
+    the lock waits just before it; a trailing wait on nothing; a reset on every wait on its cell.
     """
     nodes: list[Node] = []
     sub_key: dict[int, int] = {}
     pending: list[int] = []
+    waits_of: dict[str | None, list[int]] = defaultdict(list)
     last: int | None = None
     for key, step in steps:
         if step.kind == "subtask":
@@ -98,7 +99,11 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
         elif step.kind == "notify":
             nodes.append(Node(key, (step.core,), [last] if last is not None else []))  # type: ignore[arg-type]
         else:
-            nodes.append(Node(key, (step.core,), []))  # type: ignore[arg-type]
+            # a reset clears the cell every wait of the SuperKernel on it has consumed (on any
+            # core type: a reset on one core must not run while the other still waits)
+            after = list(waits_of.get(step.cell, ())) if step.kind == "reset" else []
+            nodes.append(Node(key, (step.core,), after))  # type: ignore[arg-type]
             if step.kind == "wait":
                 pending.append(key)
+                waits_of[step.cell].append(key)
     return nodes

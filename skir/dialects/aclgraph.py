@@ -76,6 +76,7 @@ from skir.dialects.syntax import (
     build_op,
     float_literal,
     int_attr,
+    new_op,
     parse_body,
     parse_enum,
     parse_int_in,
@@ -254,7 +255,7 @@ class TaskOp(IRDLOperation, ABC):
         if parser.parse_optional_keyword("task_group"):
             props["task_group"] = _UNIT
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        return cls.create(properties=props, attributes=dict(attrs.data) if attrs else {})
+        return new_op(cls, props, attributes=attrs.data if attrs else None)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" seq {self.seq.data}")
@@ -274,7 +275,7 @@ class TaskOp(IRDLOperation, ABC):
         kind, was = self.properties.get("was_kind"), self.properties.get("was")
         if not isinstance(kind, StringAttr) or not isinstance(was, DictionaryAttr):
             return None
-        return REENABLEABLE_TASKS[kind.data].create(properties={**was.data, "seq": self.seq})
+        return new_op(REENABLEABLE_TASKS[kind.data], {**was.data, "seq": self.seq})
 
 
 def _parse_was(parser: Parser) -> dict[str, Attribute]:
@@ -706,7 +707,7 @@ class DisabledOp(TaskOp):
     def original(self) -> TaskOp:
         """A fresh copy of the task this slot held before it was disabled."""
         cls = REENABLEABLE_TASKS[self.was_kind.data]
-        return cls.create(properties={**self.was.data, "seq": self.seq})
+        return new_op(cls, {**self.was.data, "seq": self.seq})
 
     def verify_(self) -> None:
         if self.was_kind.data not in REENABLEABLE_TASKS:

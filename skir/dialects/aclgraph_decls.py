@@ -30,7 +30,7 @@ from skir.dialects.aclgraph_enums import (
     sched_mode_attr,
 )
 from skir.dialects.parent_trait import HasParentNamed
-from skir.dialects.syntax import int_attr, parse_enum, parse_int_in, parse_paren_list, quoted
+from skir.dialects.syntax import int_attr, new_op, parse_enum, parse_int_in, parse_paren_list, quoted
 from skir.errors import TaskVerifyException, task_path
 
 _UNIT = UnitAttr()
@@ -69,7 +69,7 @@ class _SymbolDecl(IRDLOperation):
         props: dict[str, Attribute] = {"sym_name": parser.parse_symbol_name()}
         cls.parse_clauses(parser, props)
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        return cls.create(properties=props, attributes=dict(attrs.data) if attrs else {})
+        return new_op(cls, props, attributes=attrs.data if attrs else None)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

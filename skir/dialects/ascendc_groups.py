@@ -52,7 +52,7 @@ from skir.dialects.ascendc_attrs import (
 )
 from skir.dialects.fast_verify import string_literal
 from skir.dialects.hardware import CoreType, Pipe
-from skir.dialects.syntax import build_op, parse_enum, parse_int_in, string_attr, with_attrs
+from skir.dialects.syntax import build_op, new_op, parse_enum, parse_int_in, string_attr, with_attrs
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
 
@@ -126,7 +126,7 @@ class GuardedCallOp(IRDLOperation):
         props["offset"] = i64_attr(parse_int_in(parser, 0, _MAX, "the arg-table offset"))
         parser.parse_keyword("copies")
         props["copies"] = i64_attr(parse_int_in(parser, 1, 64, "copies"))
-        return with_attrs(parser, cls.create(properties=_parse_tail(parser, props, guard=True)))
+        return with_attrs(parser, new_op(cls, _parse_tail(parser, props, guard=True)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {string_literal(self.symbol.data)} offset {self.offset.value.data} copies "
@@ -168,7 +168,7 @@ class FlagBarrierOp(IRDLOperation):
         props["mode"] = i64_attr(parse_int_in(parser, 0, 2, "the cross-core set mode"))
         parser.parse_keyword("flag")
         props["flag"] = i64_attr(parse_int_in(parser, 0, 15, "the cross-core flag id"))
-        return with_attrs(parser, cls.create(properties=_parse_tail(parser, props, guard=False)))
+        return with_attrs(parser, new_op(cls, _parse_tail(parser, props, guard=False)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.pipe.data.value} mode {self.mode.value.data} flag {self.flag.value.data}")

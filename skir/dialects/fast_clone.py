@@ -16,6 +16,8 @@ from typing import TypeVar
 
 from xdsl.ir import Block, Operation, Region
 
+from skir.dialects.syntax import new_op
+
 _Op = TypeVar("_Op", bound=Operation)
 
 
@@ -42,5 +44,4 @@ def _copy(op: _Op) -> _Op:
                 raise _HasValues
             copy.add_block(Block([_copy(child) for child in block.ops]))
         regions.append(copy)
-    return op.create(properties=op.properties.copy(), attributes=op.attributes.copy(), location=op.location,
-                     regions=regions)
+    return new_op(type(op), op.properties, regions, op.attributes, op.location)

@@ -66,6 +66,7 @@ from skir.dialects.superkernel_sync import (
 from skir.dialects.syntax import (
     build_op,
     int_attr,
+    new_op,
     parse_body,
     parse_enum,
     parse_int_in,
@@ -176,7 +177,7 @@ class SubtaskOp(SkProgramOp):
         if parser.parse_optional_keyword("feed"):
             props["feed"] = int_attr(parse_int_in(parser, 0, 1 << 31, "feed config slot"))
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        return cls.create(properties=props, attributes=dict(attrs.data) if attrs else {})
+        return new_op(cls, props, attributes=attrs.data if attrs else None)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")

@@ -102,7 +102,7 @@ from skir.dialects.aclgraph_enums import (
     opaque_kind_attr,
     wait_rule_attr,
 )
-from skir.dialects.syntax import int_attr, string_attr, symbol_ref
+from skir.dialects.syntax import int_attr, new_op, string_attr, symbol_ref
 from skir.errors import ExitCode, SkirError, TaskVerifyException
 from skir.frontends.capture_export import (
     FORMAT,
@@ -436,7 +436,7 @@ class _Importer(JsonReader):
             ops = []
             for (cls, props, _), seq in zip(stream, seq_list):
                 props["seq"] = int_attr(seq)
-                ops.append(cls.create(properties=props))
+                ops.append(new_op(cls, props))
             streams.append(StreamOp(name, Region(Block(ops)), slots=len(ops)))
         model = ModelOp(model_name, aic, aiv, Region(Block([*decls, *streams])), soc)
         module = ModuleOp([model])

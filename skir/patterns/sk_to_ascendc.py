@@ -1,0 +1,362 @@
+"""The `sk` → `ascendc` conversion: one RewritePattern per `sk` program op.
+
+`sk-to-ascendc` builds each SuperKernel's `ascendc.source` skeleton (declarations, the entry
+with its prologue, for a queue SuperKernel one `ascendc.core_function` per core type) and
+stages a copy of each program op where its statements go: a chain entry gets the merged
+program in order, a core function its core type's program. `AscendcLowering` holds what the
+analysis decided for the whole program (each op's core types, its comment, the early-start
+configuration it needs, the core class of each sub-task and of each idle guard, the profiling
+slots); the patterns replace each staged op by its statements, op by op:
+
+```mlir
+ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
+  ascendc.ffts_base
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 1 all_aiv
+}
+```
+becomes (`LowerSubtask`, `LowerBarrier`)
+```mlir
+ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
+  ascendc.ffts_base
+  ascendc.guarded_call "a_middle" offset 1 copies 4 on aiv logical 48 note "begin func call of sub operator a (seq 0)"
+  ascendc.flag_barrier mte3 mode 0 flag 14 on aiv note "begin inter ops barrier"
+}
+```
+In a chain entry a statement runs under the core-type guard of each program it belongs to
+(`SyncAll` unguarded); in a core function it is unguarded. A plain call and a flag barrier are
+one statement group each; the expansion stays for what a group cannot say.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from xdsl.ir import Block, Operation, Region
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, core_class
+from skir.dialects.ascendc import CallOp, CommentOp, CoreFunctionOp, IfBlockOp, IfCoreOp, IfIdleOp, PreloadAllOp
+from skir.dialects.ascendc import PreloadOp as CPreload
+from skir.dialects.ascendc_attrs import BlockIndex
+from skir.dialects.ascendc_feed import FeedBeginOp, FeedComplementOp, FeedEndOp, FeedOffOp
+from skir.dialects.ascendc_groups import FlagBarrierOp, GuardedCallOp
+from skir.dialects.ascendc_intrinsics import (
+    CrossCoreSetOp,
+    CrossCoreWaitOp,
+    DcciAllOp,
+    EarlyStartConfigOp,
+    PipeBarrierOp,
+    SetNextTaskStartOp,
+    SyncAllOp,
+    WaitPreTaskEndOp,
+)
+from skir.dialects.ascendc_intrinsics import NotifyLockOp as CNotify
+from skir.dialects.ascendc_intrinsics import ResetLockOp as CReset
+from skir.dialects.ascendc_intrinsics import WaitLockOp as CWait
+from skir.dialects.ascendc_profiling import RECORD_TYPES, ProfilingRecordOp
+from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    DcciOp,
+    EarlyStartSetOp,
+    EarlyStartWaitOp,
+    LockOp,
+    NotifyOp,
+    PreloadOp,
+    ResetLockOp,
+    SetFlagOp,
+    SkProgramOp,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitFlagOp,
+    WaitLockOp,
+)
+
+SYNC_AIC_FLAG = 11
+SYNC_AIV_ONLY_ALL = 14
+BARRIER_FLAG = {BarrierKind.ALL_AIC: (Pipe.FIX, SYNC_AIC_FLAG), BarrierKind.ALL_AIV: (Pipe.MTE3, SYNC_AIV_ONLY_ALL)}
+
+
+def block_index(cls: CoreClass) -> BlockIndex:
+    """The index a guard of a kernel of class `cls` compares: AIV-class kernels count AIVs."""
+    return BlockIndex.LOGICAL if cls is CoreClass.AIV else BlockIndex.BLOCK
+
+
+def guarded(core: CoreType | None, ops: list[Operation]) -> list[Operation]:
+    """`ops` under `if ASCEND_IS_<core>` (as they are for None)."""
+    return ops if core is None else [IfCoreOp(core, Region(Block(ops)))]
+
+
+@dataclass
+class AscendcLowering:
+    """What the analysis decided for one SuperKernel's programs, which the patterns apply."""
+
+    sk: SuperKernelOp
+    kernels: dict[str, KernelOp]
+    copies: int
+    """`split-mode`: the copies of each sub-kernel symbol a call dispatches over."""
+    subtasks: int = 0
+    prof_slot: int | None = None
+    """The arg slot of the profiling buffer (`profiling=1`)."""
+    sub_index: dict[int, int] = field(default_factory=dict)
+    """Sub-task id -> its profiling record index (1, 2, ...; 0 is the SuperKernel)."""
+    cls_of: dict[int, CoreClass] = field(default_factory=dict)
+    idle_cls: dict[int, CoreClass] = field(default_factory=dict)
+    """Idle guards: a set follows the sub-task it complements, a wait precedes it."""
+    cores: dict[int, list[CoreType]] = field(default_factory=lambda: defaultdict(list))
+    """Op id -> the core types whose programs hold it."""
+    notes: dict[int, str] = field(default_factory=dict)
+    """Op id -> its comment in a chain entry (none inside an early-start handshake)."""
+    configs: dict[int, int] = field(default_factory=dict)
+    """Op id -> the early-start configuration a chain entry sets before it."""
+    declared: dict[str, None] = field(default_factory=dict)
+
+    def kernel(self, op: SubtaskOp | PreloadOp) -> KernelOp:
+        return self.kernels[op.kernel.root_reference.data]  # type: ignore[union-attr]
+
+    def scan(self, ops: list[SkProgramOp]) -> None:
+        """The core class of each sub-task and idle guard; the symbols to declare."""
+        last: CoreClass | None = None
+        waiting: list[int] = []
+        for op in ops:
+            if isinstance(op, SubtaskOp):
+                last = self.cls_of[op.ident] = core_class(self.kernel(op).type)
+                self.declared.setdefault(self.kernel(op).sub_symbol)
+                for ident in waiting:
+                    self.idle_cls[ident] = last
+                waiting = []
+            elif isinstance(op, EarlyStartSetOp) and op.idle is not None and last is not None:
+                self.idle_cls[op.ident] = last
+            elif isinstance(op, EarlyStartWaitOp) and op.idle is not None:
+                waiting.append(op.ident)
+
+    def plan_chain(self, program: list[SkProgramOp]) -> None:
+        """Each op's core types, comment and early-start configuration in a chain entry."""
+        for core, region in ((CoreType.AIC, self.sk.aic), (CoreType.AIV, self.sk.aiv)):
+            for op in region.block.ops:
+                self.cores[op.id.data].append(core)  # type: ignore[attr-defined]
+        config: int | None = None
+        in_handshake = False
+        for op in program:
+            early = isinstance(op, EarlyStartSetOp | EarlyStartWaitOp)
+            note = None if early and in_handshake else comment(self, op)
+            if note is not None:
+                self.notes[op.ident] = note
+            in_handshake = early
+            if not early:
+                config = None
+            elif isinstance(op, EarlyStartWaitOp) and op.cfg.data != config:
+                config = self.configs[op.ident] = op.cfg.data
+
+    def chain_core(self, op: Operation) -> tuple[bool, CoreType | None]:
+        """(in a chain entry, the core type of the core function holding `op` if not)."""
+        parent = op.parent_op()
+        if isinstance(parent, CoreFunctionOp):
+            return False, parent.core.data
+        return True, None
+
+
+def comment(lowering: AscendcLowering, op: SkProgramOp) -> str | None:
+    if isinstance(op, SubtaskOp):
+        return f"begin func call of sub operator {lowering.kernel(op).sym_name.data} (seq {op.seq.data})"
+    if isinstance(op, BarrierOp | EarlyStartSetOp | EarlyStartWaitOp):
+        return "begin inter ops barrier"
+    return None
+
+
+@dataclass
+class SkOpLowering(RewritePattern):
+    """Common framing of the patterns below: the comment, the early-start configuration and the
+    core-type guards around the statements each pattern gives for one core type."""
+
+    lowering: AscendcLowering
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        raise NotImplementedError
+
+    def group(self, op: SkProgramOp, core: CoreType | None, note: str | None) -> Operation | None:
+        """The op as one statement group, if it is one (`skir.dialects.ascendc_groups`)."""
+        return None
+
+    def lower(self, op: SkProgramOp, rewriter: PatternRewriter) -> None:
+        low = self.lowering
+        in_chain, own_core = low.chain_core(op)
+        note = low.notes.get(op.ident) if in_chain else comment(low, op)
+        on: list[CoreType | None] = list(low.cores[op.ident]) if in_chain else [None]
+        if not on:
+            rewriter.erase(op)
+            return
+        first = self.group(op, on[0], note)
+        if first is not None:
+            rewriter.replace(op, [first, *(self.group(op, core, None) for core in on[1:])])  # type: ignore[misc]
+            return
+        out: list[Operation] = [CommentOp(note)] if note is not None else []
+        if in_chain and op.ident in low.configs:
+            out.append(EarlyStartConfigOp(low.configs[op.ident]))
+        if in_chain and isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL:
+            out += self.statements(op, CoreType.AIC)
+        elif in_chain:
+            for core in on:
+                assert core is not None
+                out += guarded(core, self.statements(op, core))
+        else:
+            assert own_core is not None
+            out += self.statements(op, own_core)
+        rewriter.replace(op, out)
+
+
+@dataclass
+class LowerSubtask(SkOpLowering):
+    """`sk.subtask` → its call under a block guard (`ascendc.guarded_call`), or spelled out with
+    profiling records or the feed-sync-all bracket around the call."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SubtaskOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def group(self, op: SkProgramOp, core: CoreType | None, note: str | None) -> Operation | None:
+        assert isinstance(op, SubtaskOp)
+        low = self.lowering
+        if op.feed is not None or low.prof_slot is not None:
+            return None
+        return GuardedCallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies,
+                             block_index(low.cls_of[op.ident]), op.blocks.data, core, note)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        assert isinstance(op, SubtaskOp)
+        low = self.lowering
+        index = block_index(low.cls_of[op.ident])
+        call: list[Operation] = [CallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies)]
+        if low.prof_slot is not None:
+            n = low.sub_index[op.ident]
+            call = [ProfilingRecordOp(low.prof_slot, n, RECORD_TYPES["subtask"], False), *call,
+                    ProfilingRecordOp(low.prof_slot, n, RECORD_TYPES["subtask"], True)]
+        if op.feed is None:
+            return [IfBlockOp(index, op.blocks.data, Region(Block(call)))]
+        n = op.feed.data
+        offset = 64 * (n if core is CoreType.AIC else low.subtasks + n)
+        return [FeedBeginOp(n, offset), IfBlockOp(index, op.blocks.data, Region(Block([*call, FeedEndOp()]))),
+                IfIdleOp(index, op.blocks.data, Region(Block([FeedComplementOp()]))), FeedOffOp()]
+
+
+@dataclass
+class LowerBarrier(SkOpLowering):
+    """`sk.barrier` → `SyncAll` (unguarded), the local pipe barrier, or a cross-core flag set and
+    wait over one core type (`ascendc.flag_barrier`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: BarrierOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def group(self, op: SkProgramOp, core: CoreType | None, note: str | None) -> Operation | None:
+        assert isinstance(op, BarrierOp)
+        if op.kind.data not in BARRIER_FLAG:
+            return None
+        pipe, flag = BARRIER_FLAG[op.kind.data]
+        return FlagBarrierOp(pipe, 0, flag, core, note)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        assert isinstance(op, BarrierOp)
+        kind = op.kind.data
+        if kind is BarrierKind.SYNC_ALL:
+            return [SyncAllOp()]
+        if kind is BarrierKind.PIPE_ALL:
+            return [PipeBarrierOp()]
+        pipe, flag = BARRIER_FLAG[kind]
+        return [CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)]
+
+
+@dataclass
+class LowerFlag(SkOpLowering):
+    """`sk.set_flag` / `sk.wait_flag` (a queue's cross-core flag pair) → `ffts_cross_core_sync` /
+    `wait_flag_dev`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SetFlagOp | WaitFlagOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        if isinstance(op, SetFlagOp):
+            return [CrossCoreSetOp(op.pipe.data, op.mode.data, op.flag.data)]
+        assert isinstance(op, WaitFlagOp)
+        return [CrossCoreWaitOp(op.flag.data)]
+
+
+@dataclass
+class LowerEarlyStart(SkOpLowering):
+    """`sk.early_start_set` / `sk.early_start_wait` → `SetNextTaskStart` / `WaitPreTaskEnd<cfg>`,
+    under the idle guard of the sub-task they complement when they have one."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: EarlyStartSetOp | EarlyStartWaitOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        assert isinstance(op, EarlyStartSetOp | EarlyStartWaitOp)
+        body: Operation = SetNextTaskStartOp() if isinstance(op, EarlyStartSetOp) else WaitPreTaskEndOp(op.cfg.data)
+        if op.idle is None:
+            return [body]
+        cls = self.lowering.idle_cls.get(op.ident, CoreClass.MIX)
+        return [IfIdleOp(block_index(cls), op.idle.data, Region(Block([body])))]
+
+
+@dataclass
+class LowerLock(SkOpLowering):
+    """`sk.notify` / `sk.wait_lock` / `sk.reset_lock` → the GM lock helpers (`NotifyFunc`,
+    `WaitFunc`, `ResetFunc`), notify and wait between profiling records with `profiling=1`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: NotifyOp | WaitLockOp | ResetLockOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        assert isinstance(op, LockOp)
+        kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
+        prof = self.lowering.prof_slot
+        if prof is None or kind is CReset:
+            return [kind(op.slot.data)]
+        record = RECORD_TYPES["notify" if kind is CNotify else "wait"]
+        return [ProfilingRecordOp(prof, op.slot.data, record, False), kind(op.slot.data),
+                ProfilingRecordOp(prof, op.slot.data, record, True)]
+
+
+@dataclass
+class LowerPreload(SkOpLowering):
+    """`sk.preload` → `preload(<symbol copy>, units)` under the kernel's block guard, or the
+    entry's own `PreLoad` (`preload-code=max`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: PreloadOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        assert isinstance(op, PreloadOp)
+        if op.kernel is None:
+            return [PreloadAllOp(8)]
+        low = self.lowering
+        kernel = low.kernel(op)
+        preload = CPreload(kernel.sub_symbol, op.units.data, low.copies)  # type: ignore[union-attr]
+        return [IfBlockOp(block_index(core_class(kernel.type)), op.blocks.data,  # type: ignore[union-attr]
+                          Region(Block([preload])))]
+
+
+@dataclass
+class LowerDcci(SkOpLowering):
+    """`sk.dcci` → a pipe barrier and the whole data-cache clean."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DcciOp, rewriter: PatternRewriter) -> None:
+        self.lower(op, rewriter)
+
+    def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
+        return [PipeBarrierOp(), DcciAllOp()]
+
+
+def sk_to_ascendc_patterns(lowering: AscendcLowering) -> list[RewritePattern]:
+    """One pattern per `sk` program op kind, sharing `lowering`."""
+    kinds = (LowerSubtask, LowerBarrier, LowerFlag, LowerEarlyStart, LowerLock, LowerPreload, LowerDcci)
+    return [kind(lowering) for kind in kinds]
