@@ -7,7 +7,8 @@ it directly depends on; type and blocks by the vendor table (or `debug-aic-num` 
 params, its notify-lock slots, its wait-lock slots; then the workspace and profiling
 slots); in-kernel `sk.notify` / `sk.wait_lock` / `sk.reset_lock` for boundary events,
 back blocks and front waits. Then it rewrites the slots as `skir.analysis.boundary`
-plans: every stream keeps its slot count and order.
+plans, through `skir.patterns.outline_slots.RewriteSlot`: every stream keeps its slot count
+and order.
 
 ```mlir
 aclgraph.stream @s0 slots 2 {
@@ -42,7 +43,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
@@ -52,18 +53,13 @@ from skir.analysis.sk_program import class_types, program_steps
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
-    DisabledOp,
     LaunchOp,
-    LaunchSkOp,
     ModelOp,
     StreamOp,
     TaskOp,
-    ValueWaitOp,
-    ValueWriteOp,
-    was_props,
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
-from skir.dialects.aclgraph_enums import WaitRule, core_class
+from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.superkernel import (
     CoreType,
     NotifyOp,
@@ -76,14 +72,13 @@ from skir.dialects.superkernel import (
 from skir.errors import SkirError
 from skir.options import SkOptions
 from skir.passes.common import (
-    CUT_ATTR,
-    CUT_DETAIL_ATTR,
     GROUP_ATTR,
     LABEL_ATTR,
     kernel_table,
     models,
     pass_options,
 )
+from skir.patterns.outline_slots import RewriteSlot, SlotPlan
 
 
 def superkernel_name(model: ModelOp, index: int) -> str:
@@ -218,31 +213,18 @@ class _Outliner:
     # ---- the slots --------------------------------------------------------------------
 
     def _rewrite(self, plan: RewritePlan, sk_names: list[str]) -> None:
+        """The slot rewrite the plan decided, applied by `RewriteSlot` over the streams."""
         g = self.graph
-        actions: dict[int, tuple[str, str | None, int, int]] = {}
+        actions: dict[TaskOp, tuple[str, str | None, int, str | None]] = {}
         for p in plan.superkernels:
             for n, (action, cell, value) in p.slots.items():
-                actions[n] = (action, cell, value, p.index)
+                actions[g.ops[n]] = (action, cell, value, sk_names[p.index])
         for n, (action, cell, value) in plan.outside.items():
-            actions[n] = (action, cell, value, -1)
-        for n, (action, cell, value, index) in actions.items():
-            old = g.ops[n]
-            seq = old.seq.data
-            new: TaskOp
-            if action == "launch":
-                new = LaunchSkOp(seq, sk_names[index])
-            elif action == "disable":
-                new = DisabledOp(old)
-            elif action == "value_write":
-                new = ValueWriteOp(seq, cell, value)  # type: ignore[arg-type]
-            else:
-                new = ValueWaitOp(seq, cell, WaitRule.EQ, value)  # type: ignore[arg-type]
-            for name in (CUT_ATTR, CUT_DETAIL_ATTR):
-                if name in old.attributes:
-                    new.attributes[name] = old.attributes[name]
-            if not isinstance(new, DisabledOp):
-                new.properties.update(was_props(old))
-            Rewriter.replace_op(old, new)
+            actions[g.ops[n]] = (action, cell, value, None)
+        walker = PatternRewriteWalker(GreedyRewritePatternApplier([RewriteSlot(SlotPlan(actions))], dce_enabled=False),
+                                      apply_recursively=False)
+        for stream in g.streams:
+            walker.rewrite_region(stream.body)
         if plan.cells:
             first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))
             for cell in plan.cells:

@@ -3,12 +3,16 @@
 The analyses decide (formation, queue plans, flag ids, pruning sets, each op's comment and
 guards), the patterns apply the decisions op by op (docs/design.md §4, "Patterns"):
 
+- `skir.patterns.outline_slots`: `RewriteSlot`, the slot rewrite of `sk-outline` (each slot
+  the boundary plan names becomes its `launch_sk`, `disabled`, `value_write` or `value_wait`),
+  over a `SlotPlan`;
 - `skir.patterns.sk_to_ascendc`: the `sk` → `ascendc` conversion, one pattern per `sk`
   program op (`LowerSubtask`, `LowerBarrier`, `LowerFlag`, `LowerEarlyStart`, `LowerLock`,
   `LowerPreload`, `LowerDcci`), over an `AscendcLowering` of one SuperKernel;
   `sk_to_ascendc_patterns(lowering)` gives the set `sk-to-ascendc` applies.
 """
 
+from skir.patterns.outline_slots import RewriteSlot, SlotPlan
 from skir.patterns.sk_to_ascendc import AscendcLowering, sk_to_ascendc_patterns
 
-__all__ = ["AscendcLowering", "sk_to_ascendc_patterns"]
+__all__ = ["AscendcLowering", "RewriteSlot", "SlotPlan", "sk_to_ascendc_patterns"]
