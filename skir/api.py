@@ -201,6 +201,8 @@ class CompileResult:
     """The `skir.sim.Report` (timeline estimate of every mode), when asked for."""
     vendor_compare: dict[str, Any] | None = None
     """The comparison with the vendor's result (`vendor=`): `OUT/vendor_compare.json`."""
+    selection: list[Any] = field(default_factory=list)
+    """`select=gain`: one `skir.selection.Decision` per SuperKernel judged, round by round."""
 
     @property
     def kernel_tasks(self) -> int:
@@ -266,6 +268,26 @@ def summarize(
     return superkernels, unfused, cuts, warnings
 
 
+def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: bool,
+            costs: Any) -> tuple[ModuleOp, list[Any]]:
+    """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again."""
+    from skir.options import parse_options
+    from skir.selection import mark_dropped, select, selects_gain
+
+    base, _ = parse_options(options)
+    if not selects_gain(module, base):
+        return module, []
+
+    def recompile(dropped: list[Any]) -> ModuleOp:
+        work = clone_tree(original)
+        mark_dropped(work, dropped)
+        run_pipeline(work, options, verify_each)
+        return work
+
+    with progress.phase("selection"):
+        return select(original, module, base, recompile, costs)
+
+
 def compile(
     model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
     *,
@@ -310,9 +332,10 @@ def compile(
     with progress.phase("copy of the input"):
         original = clone_tree(module)
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
+    module, selection = _select(original, module, options, verify_each, sim_costs)
     with progress.phase("summary"):
         superkernels, unfused, cuts, warnings = summarize(module, original)
-    result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original)
+    result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection)
     if check:
         from skir.analysis.sk_check import check_module
 

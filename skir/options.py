@@ -66,6 +66,16 @@ def _func_align(value: str) -> int:
     return number
 
 
+def _gain_us(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if not 0 <= number < float("inf"):
+        raise ValueError("expected a number of microseconds >= 0")
+    return number
+
+
 def _name_list(value: str) -> tuple[str, ...]:
     names = tuple(v.strip() for v in value.split(",") if v.strip())
     if not names:
@@ -111,6 +121,8 @@ class SkOptions:
     profiling: int = 0
     compile_options: tuple[str, ...] = ()
     sync_mode: str = "conservative"
+    select: str = "all"
+    select_min_gain_us: float = 1.0
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
@@ -131,7 +143,8 @@ class SkOptions:
         return ":".join(parts)
 
 
-# key -> value parser. `sync-mode` is skir's own key, not a vendor one.
+# key -> value parser. `sync-mode`, `select` and `select-min-gain-us` are skir's own keys, not
+# vendor ones.
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "early-start": _early_start,
     "stream-fusion": _binary,
@@ -150,6 +163,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "profiling": _binary,
     "compile-options": _flags,
     "sync-mode": _choice("conservative", "data"),
+    "select": _choice("all", "gain"),
+    "select-min-gain-us": _gain_us,
 }
 _FIELD_OF = {key: key.replace("-", "_") for key in _PARSERS}
 OPTION_KEYS = tuple(_PARSERS)

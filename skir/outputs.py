@@ -50,6 +50,8 @@ def product_texts(result: CompileResult) -> dict[str, str]:
             unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
     with progress.phase("sk meta"):
         meta = sk_meta(result.module, result.original, unreset)
+    if result.selection:
+        meta["selection"] = [d.as_dict() for d in result.selection]
     if result.report is not None:
         from skir.sim.trace import dump_trace, trace_events
 

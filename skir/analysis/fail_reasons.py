@@ -29,6 +29,7 @@ class FailReason(StrEnum):
     DEADLOCK = auto()
     RESOURCE_INSUFFICIENT = auto()
     SINGLE_TASK = auto()
+    NO_GAIN = auto()
 
     @property
     def vendor_reason(self) -> str:
@@ -54,7 +55,12 @@ _VENDOR: dict[FailReason, tuple[str, str | None]] = {
     FailReason.DEADLOCK: ("EXIST_DEADLOCK", "DEADLOCK_DETECTED"),
     FailReason.RESOURCE_INSUFFICIENT: ("SCOPE_FUSE_PART", "RESOURCE_INSUFFICIENT"),
     FailReason.SINGLE_TASK: ("SCOPE_FUSE_PART", "NO_TARGET_NODE"),
+    FailReason.NO_GAIN: ("SKIR_NO_GAIN", None),  # skir's own: the vendor keeps every legal scope
 }
+
+NO_GAIN_ATTR = "sk.no_gain"
+"""On a launch: `select=gain` dropped the SuperKernel it was in (the value: the predicted gain),
+so formation leaves it unfused (`no_gain`)."""
 
 PER_TASK_ORDER = (
     FailReason.IN_UNFUSIBLE_SCOPE,

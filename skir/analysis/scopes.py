@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skir.analysis.fail_reasons import FailReason
+from xdsl.dialects.builtin import StringAttr
+
+from skir.analysis.fail_reasons import NO_GAIN_ATTR, FailReason
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     EventTaskOp,
@@ -110,6 +112,9 @@ def kernel_fail_reason(
     """The first per-task reason that keeps kernel task `n` unfused (docs/design.md §3 step 1), with a detail."""
     launch = graph.ops[n]
     assert isinstance(launch, LaunchOp)
+    held = launch.attributes.get(NO_GAIN_ATTR)
+    if isinstance(held, StringAttr):  # select=gain dropped its SuperKernel
+        return FailReason.NO_GAIN, held.data
     if scopes.unfusible[n]:
         return FailReason.IN_UNFUSIBLE_SCOPE, None
     if scopes.has_named and not scopes.label[n]:

@@ -51,6 +51,12 @@ def render_summary(result: CompileResult) -> str:
             by_stream.setdefault(m.stream, []).append(m.seq)
         where = ", ".join(f"@{s} {_seq_ranges(sorted(q))}" for s, q in by_stream.items())
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
+    for d in getattr(result, "selection", ())[:_MAX_LISTED]:
+        verdict = "kept" if d.kept else "dropped (no_gain)"
+        lines.append(f"  select=gain round {d.round}: {d.superkernel} {verdict}: predicted {d.before_us:.1f} -> "
+                     f"{d.after_us:.1f} us ({d.gain_us:+.1f}, needs {d.threshold_us:.1f})")
+    if len(getattr(result, "selection", ())) > _MAX_LISTED:
+        lines.append(f"  ... {len(result.selection) - _MAX_LISTED} more selection decisions in sk_meta.json")
     reasons = Counter(u.reason for u in result.fail_reasons)
     lines.append(f"unfused kernel tasks: {len(result.fail_reasons)}")
     if reasons:

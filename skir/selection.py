@@ -1,0 +1,131 @@
+"""`select=gain`: keep only the SuperKernels the timeline simulator predicts to pay.
+
+The vendor keeps every legal scope and finds out afterwards, by profiling, which SuperKernels
+helped. With `select=gain` (skir's own option key; default `all`, as the vendor), `skir.compile`
+simulates each SuperKernel formation proposed against its members under aclgraph, with the
+vendor's interval metric (the members' span: latest end minus earliest start, never a sum of
+durations), and drops one whose predicted gain is below `select-min-gain-us` (default 1 us) or
+below 3 % of that span: its members stay unfused with reason `no_gain` (detail: the prediction)
+and the pipeline runs again on the input, until every SuperKernel left pays (a drop can change
+what forms around it). The options are each SuperKernel's own (scope options apply).
+
+```python
+result = skir.compile("model.json", options="select=gain")
+for d in result.selection:      # every SuperKernel judged, round by round
+    print(d.superkernel, d.before_us, d.after_us, d.gain_us, d.kept)
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+
+from skir.analysis.fail_reasons import NO_GAIN_ATTR
+from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.superkernel import SuperKernelOp
+from skir.options import SkOptions, parse_options
+
+MIN_SHARE = 0.03
+"""A SuperKernel must save at least this share of its members' span (and `select-min-gain-us`)."""
+MAX_ROUNDS = 8
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One SuperKernel judged by `select=gain` (in the round it was formed)."""
+
+    superkernel: str
+    round: int
+    members: tuple[tuple[str, int], ...]
+    """(stream, seq) of its kernel tasks."""
+    before_us: float
+    """The members' span under aclgraph (the interval metric)."""
+    after_us: float
+    """The SuperKernel's own span (its launch gap included)."""
+    threshold_us: float
+    kept: bool
+
+    @property
+    def gain_us(self) -> float:
+        return self.before_us - self.after_us
+
+    def detail(self) -> str:
+        """The fail-reason detail of a dropped SuperKernel's members."""
+        return (f"{self.superkernel} predicted {self.gain_us:+.1f} us of {self.before_us:.1f} us "
+                f"(needs {self.threshold_us:.1f})")
+
+    def as_dict(self) -> dict[str, object]:
+        return {"superkernel": self.superkernel, "round": self.round,
+                "members": [{"stream": s, "seq": q} for s, q in self.members],
+                "predicted_before_us": round(self.before_us, 3), "predicted_after_us": round(self.after_us, 3),
+                "predicted_gain_us": round(self.gain_us, 3), "threshold_us": round(self.threshold_us, 3),
+                "decision": "kept" if self.kept else "no_gain"}
+
+
+def selects_gain(module: ModuleOp, base: SkOptions) -> bool:
+    """Whether any SuperKernel of `module` was formed with `select=gain`."""
+    return any(_options(sk, base).select == "gain" for sk in _superkernels(module))
+
+
+def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, costs: object | None = None) -> list[
+        Decision]:
+    """A decision for every SuperKernel of `rewritten` formed with `select=gain`."""
+    from skir.sim import compare
+
+    sks = {sk.sym_name.data: sk for sk in _superkernels(rewritten) if _options(sk, base).select == "gain"}
+    if not sks:
+        return []
+    comparison = compare(original, rewritten, costs, ("aclgraph", "superkernel"))  # type: ignore[arg-type]
+    decisions = []
+    for estimate in comparison.superkernels:
+        sk = sks.get(estimate.name)
+        if sk is None:
+            continue
+        threshold = max(_options(sk, base).select_min_gain_us, MIN_SHARE * estimate.before)
+        members = tuple((s.stream.root_reference.data, s.seq.data) for s in sk.subtasks())
+        decisions.append(Decision(estimate.name, round_, members, estimate.before, estimate.after, threshold,
+                                  estimate.before - estimate.after >= threshold))
+    return decisions
+
+
+def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
+    """Put `no_gain` on the launches of every dropped SuperKernel's members, in `module` (an input
+    model: the members are still plain launches)."""
+    detail = {m: d.detail() for d in decisions if not d.kept for m in d.members}
+    if not detail:
+        return
+    model = next(op for op in module.ops if isinstance(op, ModelOp))
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp):
+            for task in stream.body.block.ops:
+                key = (stream.sym_name.data, task.seq.data)  # type: ignore[attr-defined]
+                if isinstance(task, LaunchOp) and key in detail:
+                    task.attributes[NO_GAIN_ATTR] = StringAttr(detail[key])
+
+
+def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
+           recompile: Callable[[list[Decision]], ModuleOp], costs: object | None = None) -> tuple[
+        ModuleOp, list[Decision]]:
+    """Judge, drop, recompile until every SuperKernel left pays; `recompile(dropped)` compiles the
+    input again with every dropped decision so far marked. Returns the final module and every
+    decision made."""
+    decisions: list[Decision] = []
+    for round_ in range(1, MAX_ROUNDS + 1):
+        judged = judge(original, module, base, round_, costs)
+        decisions += judged
+        if all(d.kept for d in judged):
+            break
+        module = recompile([d for d in decisions if not d.kept])
+    return module, decisions
+
+
+def _superkernels(module: ModuleOp) -> list[SuperKernelOp]:
+    return [op for model in module.ops if isinstance(model, ModelOp)
+            for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
+
+
+def _options(sk: SuperKernelOp, base: SkOptions) -> SkOptions:
+    return parse_options(sk.options.data)[0] if sk.options is not None else base

@@ -1,0 +1,67 @@
+"""`select=gain`: SuperKernels the simulator predicts to lose are dropped (`no_gain`), the others
+kept; the result is proved, and its simulated makespan is never worse than keeping them all."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import skir
+from skir.sim import compare
+
+ROOT = Path(__file__).resolve().parents[2]
+# two 12-block cube kernels on two streams, which aclgraph runs side by side and a queue
+# SuperKernel runs one after the other on blocks 0..11
+PARALLEL = ROOT / "test" / "unit" / "models" / "parallel_matmuls.json"
+DECODE = ROOT / "examples" / "decode_layer.json"
+
+
+def makespan(result: skir.CompileResult) -> float:
+    assert result.original is not None
+    return compare(result.original, result.module, None, ("superkernel",)).runs["superkernel"].makespan
+
+
+def test_a_superkernel_that_loses_is_dropped(tmp_path: Path) -> None:
+    kept = skir.compile(PARALLEL, check=True)
+    assert len(kept.superkernels) == 1 and not kept.selection  # select=all: the vendor's behaviour
+    chosen = skir.compile(PARALLEL, options="select=gain", check=True, out_dir=tmp_path / "out")
+    assert chosen.check.ok and not chosen.superkernels
+    (decision,) = chosen.selection
+    assert not decision.kept and decision.gain_us < 0 and decision.superkernel == "par_sk0"
+    assert {u.reason for u in chosen.fail_reasons} == {"no_gain"} and len(chosen.fail_reasons) == 4
+    assert all("par_sk0 predicted -" in (u.detail or "") for u in chosen.fail_reasons)
+    # the oracle: the simulated makespans of both results, computed here
+    assert makespan(chosen) < makespan(kept)
+    meta = json.loads((tmp_path / "out" / "sk_meta.json").read_text())
+    assert meta["selection"][0]["decision"] == "no_gain" and meta["selection"][0]["predicted_gain_us"] < 0
+    assert "select=gain round 1: par_sk0 dropped (no_gain)" in (tmp_path / "out" / "README.txt").read_text()
+
+
+def test_superkernels_that_pay_are_kept() -> None:
+    every = skir.compile(DECODE)
+    chosen = skir.compile(DECODE, options="select=gain", check=True)
+    assert chosen.check.ok and chosen.selection and all(d.kept for d in chosen.selection)
+    assert [sk.name for sk in chosen.superkernels] == [sk.name for sk in every.superkernels]
+    # recomputed here, not by the selection: every SuperKernel left gains at least the threshold
+    assert chosen.original is not None
+    for estimate in compare(chosen.original, chosen.module).superkernels:
+        assert estimate.before - estimate.after >= max(1.0, 0.03 * estimate.before)
+
+
+def test_a_threshold_above_every_gain_drops_them_all() -> None:
+    chosen = skir.compile(DECODE, options="select=gain:select-min-gain-us=100000", check=True)
+    assert not chosen.superkernels and chosen.selection and not any(d.kept for d in chosen.selection)
+    assert makespan(chosen) == pytest.approx(compare(chosen.original, chosen.module, None, ("aclgraph",))
+                                             .runs["aclgraph"].makespan)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ("select=best", "option 'select': expected one of all, gain, got 'best'"),
+    ("select-min-gain-us=-1", "option 'select-min-gain-us': expected a number of microseconds >= 0, got '-1'"),
+    ("select-min-gain-us=nan", "option 'select-min-gain-us': expected a number of microseconds >= 0"),
+])
+def test_bad_selection_options(options: str, message: str) -> None:
+    with pytest.raises(skir.SkirError, match=message):
+        skir.compile(DECODE, options=options)
