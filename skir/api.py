@@ -203,6 +203,8 @@ class CompileResult:
     """The comparison with the vendor's result (`vendor=`): `OUT/vendor_compare.json`."""
     selection: list[Any] = field(default_factory=list)
     """`select=gain`: one `skir.selection.Decision` per SuperKernel judged, round by round."""
+    measured: Any = None
+    """`profiles=`: the `skir.profiles.Measured` durations the simulator used."""
 
     @property
     def kernel_tasks(self) -> int:
@@ -269,7 +271,7 @@ def summarize(
 
 
 def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: bool,
-            costs: Any) -> tuple[ModuleOp, list[Any]]:
+            costs: Any, measured: Any) -> tuple[ModuleOp, list[Any]]:
     """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again."""
     from skir.options import parse_options
     from skir.selection import mark_dropped, select, selects_gain
@@ -284,8 +286,14 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
         run_pipeline(work, options, verify_each)
         return work
 
+    def simulate(before: ModuleOp, after: ModuleOp) -> list[Any]:
+        from skir.sim import compare
+
+        durations = measured.durations if measured else None
+        return compare(before, after, costs, ("aclgraph", "superkernel"), durations).superkernels
+
     with progress.phase("selection"):
-        return select(original, module, base, recompile, costs)
+        return select(original, module, base, recompile, simulate)
 
 
 def compile(
@@ -303,6 +311,7 @@ def compile(
     cores: tuple[int, int] | None = None,
     vendor: str | os.PathLike[str] | None = None,
     cache: bool = True,
+    profiles: list[str | os.PathLike[str]] | None = None,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
@@ -313,8 +322,9 @@ def compile(
     toolchain (`OUT/<name>/build/<name>.o`); with `report` (implied by `costs`, a costs
     file or dict overriding `skir/sim/default_costs.json`), also simulate the model in every
     mode (`result.report`, and `timeline.json`, the PNGs and SK meta's `profiling` in
-    `out_dir`). A failed proof or emulation raises `CheckFailedError`, a missing toolchain
-    `MissingToolError`; nothing is written then.
+    `out_dir`). `profiles` (files `skir.profiles` reads) give measured durations to the
+    simulator (`report`, `select=gain`). A failed proof or emulation raises `CheckFailedError`,
+    a missing toolchain `MissingToolError`; nothing is written then.
     """
     if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
         raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
@@ -332,10 +342,17 @@ def compile(
     with progress.phase("copy of the input"):
         original = clone_tree(module)
     run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
-    module, selection = _select(original, module, options, verify_each, sim_costs)
+    measured = None
+    if profiles:
+        from skir.profiles import load_profiles, measure
+
+        with progress.phase("profiles"):
+            measured = measure(load_profiles(list(profiles)), original)
+    module, selection = _select(original, module, options, verify_each, sim_costs, measured)
     with progress.phase("summary"):
         superkernels, unfused, cuts, warnings = summarize(module, original)
-    result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection)
+    result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
+                           measured=measured)
     if check:
         from skir.analysis.sk_check import check_module
 
@@ -351,7 +368,8 @@ def compile(
         from skir.sim import Report, compare, costs_source
 
         with progress.phase("simulation"):
-            result.report = Report(compare(original, module, sim_costs), costs_source(costs))
+            result.report = Report(compare(original, module, sim_costs,
+                                           measured=measured.durations if measured else None), costs_source(costs))
     if vendor is not None:
         from skir.frontends.vendor.result import read_result
         from skir.targets.vendor_compare import compare_with_vendor

@@ -18,8 +18,9 @@ for d in result.selection:      # every SuperKernel judged, round by round
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
@@ -31,6 +32,17 @@ from skir.options import SkOptions, parse_options
 MIN_SHARE = 0.03
 """A SuperKernel must save at least this share of its members' span (and `select-min-gain-us`)."""
 MAX_ROUNDS = 8
+
+
+class Estimate(Protocol):
+    """What selection reads of one SuperKernel's simulation (`skir.sim.SuperKernelEstimate`)."""
+
+    name: str
+    before: float
+    after: float
+
+
+Simulate = Callable[[ModuleOp, ModuleOp], Sequence[Estimate]]
 
 
 @dataclass(frozen=True)
@@ -70,17 +82,14 @@ def selects_gain(module: ModuleOp, base: SkOptions) -> bool:
     return any(_options(sk, base).select == "gain" for sk in _superkernels(module))
 
 
-def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, costs: object | None = None) -> list[
+def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, simulate: Simulate) -> list[
         Decision]:
     """A decision for every SuperKernel of `rewritten` formed with `select=gain`."""
-    from skir.sim import compare
-
     sks = {sk.sym_name.data: sk for sk in _superkernels(rewritten) if _options(sk, base).select == "gain"}
     if not sks:
         return []
-    comparison = compare(original, rewritten, costs, ("aclgraph", "superkernel"))  # type: ignore[arg-type]
     decisions = []
-    for estimate in comparison.superkernels:
+    for estimate in simulate(original, rewritten):
         sk = sks.get(estimate.name)
         if sk is None:
             continue
@@ -107,14 +116,14 @@ def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
 
 
 def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
-           recompile: Callable[[list[Decision]], ModuleOp], costs: object | None = None) -> tuple[
-        ModuleOp, list[Decision]]:
+           recompile: Callable[[list[Decision]], ModuleOp], simulate: Simulate) -> tuple[ModuleOp, list[Decision]]:
     """Judge, drop, recompile until every SuperKernel left pays; `recompile(dropped)` compiles the
-    input again with every dropped decision so far marked. Returns the final module and every
-    decision made."""
+    input again with every dropped decision so far marked; `simulate(original, rewritten)` gives
+    the per-SuperKernel estimates (`skir.sim.compare(...).superkernels`, the aclgraph and
+    superkernel modes). Returns the final module and every decision made."""
     decisions: list[Decision] = []
     for round_ in range(1, MAX_ROUNDS + 1):
-        judged = judge(original, module, base, round_, costs)
+        judged = judge(original, module, base, round_, simulate)
         decisions += judged
         if all(d.kept for d in judged):
             break

@@ -71,11 +71,14 @@ def _sync_count(sk: SuperKernelOp) -> int:
 
 
 def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: Costs | None = None,
-            modes: tuple[str, ...] = MODES) -> Comparison:
-    """Simulate `modes` (eager / aclgraph on `original`, superkernel on `rewritten`)."""
+            modes: tuple[str, ...] = MODES, measured: dict[tuple[str, int], float] | None = None) -> Comparison:
+    """Simulate `modes` (eager / aclgraph on `original`, superkernel on `rewritten`); `measured`
+    durations by (stream, seq) (`skir.profiles`) replace the model's own and the default."""
     costs = costs if costs is not None else default_costs()
     before, after = _model(original), _model(rewritten)
     durations = durations_of(before)
+    if measured:
+        durations.update(measured)
     runs = {mode: simulate(after if mode == "superkernel" else before, mode, costs, durations) for mode in modes}
     bound = model_bound(before, costs, durations)
     estimates: list[SuperKernelEstimate] = []

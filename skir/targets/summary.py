@@ -51,6 +51,8 @@ def render_summary(result: CompileResult) -> str:
             by_stream.setdefault(m.stream, []).append(m.seq)
         where = ", ".join(f"@{s} {_seq_ranges(sorted(q))}" for s, q in by_stream.items())
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
+    if getattr(result, "measured", None) is not None:
+        lines.append(result.measured.summary())
     for d in getattr(result, "selection", ())[:_MAX_LISTED]:
         verdict = "kept" if d.kept else "dropped (no_gain)"
         lines.append(f"  select=gain round {d.round}: {d.superkernel} {verdict}: predicted {d.before_us:.1f} -> "

@@ -2,7 +2,7 @@
 
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate [--no-cache]]
-           [--report [--costs FILE]] [--cores AIC:AIV] [--vendor RESULT] [--dump-ir DIR]
+           [--report [--costs FILE]] [--profile FILE]... [--cores AIC:AIV] [--vendor RESULT] [--dump-ir DIR]
            [--verify-each=false] [--timing] [-v | -q] [--version]
 ```
 MODEL `-` reads standard input. Exit codes: 0 ok, 1 bad input (the command line too: one
@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
                    "timeline.json, timeline.png, modes.png and SK meta's profiling estimate")
     p.add_argument("--costs", metavar="FILE",
                    help="simulator cost parameters overriding the defaults (JSON; implies --report)")
+    p.add_argument("--profile", action="append", default=[], metavar="FILE",
+                   help="measured durations for the simulator (--report, select=gain): skir.profile JSON or "
+                   "msprof's op_summary CSV; repeatable")
     p.add_argument("--cores", type=parse_cores, metavar="AIC:AIV",
                    help="the device's core counts for a vendor dump, which carries none (default 24:48)")
     p.add_argument("--vendor", metavar="RESULT",
@@ -101,6 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 cores=args.cores,
                 vendor=args.vendor,
                 cache=not args.no_cache,
+                profiles=args.profile,
             )
         except CheckFailedError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)

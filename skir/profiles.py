@@ -1,0 +1,207 @@
+"""Measured profiles in: task durations from a device run replace the simulator's estimates.
+
+`sk-compile --profile FILE` (repeatable; `profiles=` in `skir.compile`) reads, told apart by
+content:
+
+- skir's own `skir.profile` JSON: duration samples in us per task (stream, seq) and / or per
+  kernel (every launch of it without a sample of its own):
+
+  ```json
+  {"format": "skir.profile", "version": 1,
+   "tasks": [{"stream": "s0", "seq": 3, "us": [12.1, 12.4, 11.9]}],
+   "kernels": {"matmul": [30.2, 30.5]}}
+  ```
+- msprof's per-task summary CSV (`op_summary_*.csv`): one row per task run, with the columns
+  `Op Name`, `OP Type`, `Task Type`, `Stream ID`, `Task ID`, `Task Start Time(us)` (or `Task
+  Start Time`) and `Task Duration(us)`. Its stream and task ids are the runtime's, not the
+  model's, so rows are matched by name and order: the rows whose `Op Name` (else `OP Type`) is
+  a kernel of the model, in start order, go to that kernel's launches in seq order, round after
+  round (one round per captured replay).
+
+A task's duration is the median (P50) of its samples, else of its kernel's. The simulator
+(`--report`, `select=gain`) uses them in place of the model's own durations and the default;
+the summary says how many kernel tasks were measured and how many samples matched nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.errors import SkirError
+from skir.frontends.json_reader import JsonReader, describe_value, parse_json
+from skir.names import shown
+
+FORMAT = "skir.profile"
+VERSION = 1
+MSPROF_COLUMNS = ("Op Name", "OP Type", "Task Duration(us)")
+_MAX_SAMPLE_US = 1e9
+
+
+@dataclass
+class Profile:
+    """Duration samples (us) by task and by kernel name, from one or more files."""
+
+    tasks: dict[tuple[str, int], list[float]] = field(default_factory=lambda: defaultdict(list))
+    kernels: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ordered: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    """Kernel name -> samples in run order, to be matched to its launches in seq order (msprof)."""
+    sources: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """What a profile gave one model: (stream, seq) -> P50 duration, and the counts."""
+
+    durations: dict[tuple[str, int], float]
+    measured: int
+    estimated: int
+    unmatched: int
+    """Samples that named no task or kernel of the model."""
+    sources: tuple[str, ...]
+
+    def summary(self) -> str:
+        unmatched = f"; {self.unmatched} samples matched no task of the model" if self.unmatched else ""
+        return (f"profile ({', '.join(self.sources)}): {self.measured} kernel tasks measured, "
+                f"{self.estimated} estimated{unmatched}")
+
+
+def load_profiles(paths: list[str | os.PathLike[str]]) -> Profile:
+    """Every file's samples in one profile; a bad file is a one-line `SkirError` naming it."""
+    profile = Profile()
+    for path in paths:
+        name = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8-sig")
+        except OSError as err:
+            raise SkirError(f"{name}: cannot read: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise SkirError(f"{name}: byte {err.start}: not UTF-8 text") from None
+        profile.sources.append(Path(path).name)
+        if text.lstrip().startswith(("{", "[")):
+            _read_json(parse_json(text, name), name, profile)
+        else:
+            _read_msprof(text, name, profile)
+    return profile
+
+
+def _sample(reader: JsonReader, value: Any, path: str) -> float:
+    if type(value) not in (int, float) or not 0 <= value <= _MAX_SAMPLE_US or math.isnan(value):
+        reader.fail(path, f"expected a duration in us (a number in 0..1e9), got {shown(str(value))}")
+    return float(value)
+
+
+def _read_json(data: Any, source: str, profile: Profile) -> None:
+    r = JsonReader(source)
+    if isinstance(data, list):
+        r.fail("", "a JSON array is not a profile skir reads (the vendor's device trace is not supported yet); "
+               f"expected a '{FORMAT}' object or msprof's op_summary CSV")
+    d = r.obj(data, "", ("format", "version"), ("format", "version", "tasks", "kernels"))
+    if d["format"] != FORMAT:
+        r.fail("format", f"expected '{FORMAT}', got {shown(str(d['format']))}")
+    version = d["version"]
+    if type(version) is not int or version != VERSION:
+        shown_version = str(version) if type(version) is int else describe_value(version)
+        r.fail("version", f"profile version {shown_version} is not supported (this skir reads {VERSION})")
+    for i, task in enumerate(r.list_(d.get("tasks", []), "tasks")):
+        path = f"tasks[{i}]"
+        t = r.obj(task, path, ("stream", "seq", "us"), ("stream", "seq", "us"))
+        stream = r.name(t["stream"], path + ".stream")
+        seq = r.int_(t["seq"], path + ".seq", 0, (1 << 63) - 1)
+        samples = r.list_(t["us"], path + ".us")
+        profile.tasks[(stream, seq)] += [_sample(r, v, f"{path}.us[{j}]") for j, v in enumerate(samples)]
+    for name, samples in r.mapping(d.get("kernels", {}), "kernels").items():
+        path = f"kernels.{name}"
+        r.name(name, path)
+        values = r.list_(samples, path)
+        profile.kernels[name] += [_sample(r, v, f"{path}[{j}]") for j, v in enumerate(values)]
+
+
+def _read_msprof(text: str, source: str, profile: Profile) -> None:
+    rows = csv.reader(io.StringIO(text))
+    header = next(rows, None)
+    if header is None:
+        raise SkirError(f"{source}: empty file; expected a '{FORMAT}' JSON or msprof's op_summary CSV")
+    header = [h.strip() for h in header]
+    missing = [c for c in MSPROF_COLUMNS if c not in header]
+    if missing:
+        raise SkirError(f"{source}:1: not msprof's op_summary CSV (no column {', '.join(repr(c) for c in missing)})")
+    col = {name: header.index(name) for name in header}
+    start = col.get("Task Start Time(us)", col.get("Task Start Time"))
+    runs: list[tuple[float, int, str, str, float]] = []
+    for line, row in enumerate(rows, start=2):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        if len(row) < len(header):
+            raise SkirError(f"{source}:{line}: {len(row)} fields, the header has {len(header)}")
+        value = row[col["Task Duration(us)"]].strip()
+        try:
+            duration = float(value)
+        except ValueError:
+            raise SkirError(f"{source}:{line}: Task Duration(us) {shown(value)} is not a number") from None
+        if not 0 <= duration <= _MAX_SAMPLE_US:
+            raise SkirError(f"{source}:{line}: Task Duration(us) {shown(value)} is not a duration in us")
+        when = float("nan")
+        if start is not None:
+            try:
+                when = float(row[start].strip())
+            except ValueError:
+                raise SkirError(f"{source}:{line}: {header[start]} {shown(row[start].strip())} "
+                                "is not a number") from None
+        runs.append((when, line, row[col["Op Name"]].strip(), row[col["OP Type"]].strip(), duration))
+    if start is not None:
+        runs.sort(key=lambda r: (r[0], r[1]))  # start order (rows are written per stream), else file order
+    for _, _, op_name, op_type, duration in runs:
+        profile.ordered[f"{op_name}\0{op_type}"].append(duration)
+
+
+def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
+    """The profile's durations for the kernel tasks of `module` (an input model)."""
+    model = module if isinstance(module, ModelOp) else next(op for op in module.ops if isinstance(op, ModelOp))
+    launches: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    tasks: list[tuple[str, int, str]] = []
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp):
+            for task in stream.body.block.ops:
+                if isinstance(task, LaunchOp):
+                    key = (stream.sym_name.data, task.seq.data)
+                    tasks.append((*key, task.kernel.root_reference.data))
+    for stream, seq, kernel in sorted(tasks, key=lambda t: t[1]):
+        launches[kernel].append((stream, seq))
+    samples: dict[tuple[str, int], list[float]] = defaultdict(list)
+    unmatched = 0
+    known = {(s, q) for s, q, _ in tasks}
+    for key, values in profile.tasks.items():
+        if key in known:
+            samples[key] += values
+        else:
+            unmatched += len(values)
+    for joined, values in profile.ordered.items():
+        op_name, op_type = joined.split("\0")
+        kernel = op_name if op_name in launches else op_type if op_type in launches else None
+        if kernel is None:
+            unmatched += len(values)
+            continue
+        targets = launches[kernel]
+        for i, value in enumerate(values):
+            samples[targets[i % len(targets)]].append(value)
+    per_kernel = {k: statistics.median(v) for k, v in profile.kernels.items() if k in launches and v}
+    unmatched += sum(len(v) for k, v in profile.kernels.items() if k not in launches)
+    durations: dict[tuple[str, int], float] = {}
+    for stream, seq, kernel in tasks:
+        own = samples.get((stream, seq))
+        if own:
+            durations[(stream, seq)] = statistics.median(own)
+        elif kernel in per_kernel:
+            durations[(stream, seq)] = per_kernel[kernel]
+    return Measured(durations, len(durations), len(tasks) - len(durations), unmatched, tuple(profile.sources))

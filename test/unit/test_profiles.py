@@ -1,0 +1,85 @@
+"""Measured profiles in (`skir.profiles`): skir's own JSON and msprof's op_summary CSV (test data
+written from msprof's published columns), matched to the model's tasks; measured durations
+drive `--report` and `select=gain`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import skir
+from skir.profiles import load_profiles, measure
+from skir.tools import sk_compile
+
+ROOT = Path(__file__).resolve().parents[2]
+PARALLEL = ROOT / "test" / "unit" / "models" / "parallel_matmuls.json"
+MSPROF = ROOT / "test" / "unit" / "profiles" / "op_summary_par.csv"
+# the model's launches: v at (s0, 0) and (s0, 7); mm at (s0, 2) and (s1, 4)
+
+
+def test_msprof_rows_go_to_launches_by_name_and_order() -> None:
+    measured = measure(load_profiles([MSPROF]), skir.load_model(PARALLEL))
+    # by hand: the v rows in start order 2.1 1.9 | 2.0 2.0, the mm rows 0.5 0.6 | 0.7 0.5, two rounds
+    assert measured.durations == pytest.approx({("s0", 0): 2.05, ("s0", 7): 1.95, ("s0", 2): 0.6, ("s1", 4): 0.55})
+    assert (measured.measured, measured.estimated, measured.unmatched) == (4, 0, 1)  # the memcpy row
+
+
+def test_skir_profile_tasks_and_kernels(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"format": "skir.profile", "version": 1,
+                                "tasks": [{"stream": "s1", "seq": 4, "us": [9.0, 11.0, 10.0]},
+                                          {"stream": "s9", "seq": 1, "us": [1.0]}],
+                                "kernels": {"mm": [40.0, 44.0], "gone": [3.0]}}))
+    measured = measure(load_profiles([path]), skir.load_model(PARALLEL))
+    # the task's own samples win over its kernel's; the other mm launch takes the kernel's P50
+    assert measured.durations == {("s1", 4): 10.0, ("s0", 2): 42.0}
+    assert (measured.measured, measured.estimated, measured.unmatched) == (2, 2, 2)
+
+
+def test_measured_durations_are_the_simulators(tmp_path: Path) -> None:
+    """The oracle: the same model with the measured values written as its own durations."""
+    with_profile = skir.compile(PARALLEL, report=True, profiles=[MSPROF])
+    data = json.loads(PARALLEL.read_text())
+    # the kernel tasks in JSON order: v and mm on s0, v on s0 again, mm on s1
+    kernels = [t for s in data["streams"] for t in s["tasks"] if t["type"] == "kernel"]
+    for task, value in zip(kernels, [2.05, 0.6, 1.95, 0.55], strict=True):
+        task["duration_us"] = value
+    written = skir.compile(data, report=True)
+    for mode in ("eager", "aclgraph", "superkernel"):
+        assert with_profile.report.comparison.runs[mode].makespan == pytest.approx(
+            written.report.comparison.runs[mode].makespan)
+
+
+def test_measured_durations_decide_the_selection() -> None:
+    estimated = skir.compile(PARALLEL, options="select=gain")
+    assert not estimated.superkernels  # 50 us matmuls: the queue SuperKernel serialises them
+    measured = skir.compile(PARALLEL, options="select=gain", profiles=[MSPROF], check=True)
+    assert len(measured.superkernels) == 1 and measured.selection[0].kept  # 0.6 us: dispatch dominates
+
+
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = sk_compile.main([str(PARALLEL), "-o", str(tmp_path / "out"), "--profile", str(MSPROF), "--report"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "profile (op_summary_par.csv): 4 kernel tasks measured, 0 estimated; 1 samples matched no task" in out
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("a.json", '{"format": "other", "version": 1}', "a.json: format: expected 'skir.profile', got 'other'"),
+    ("a.json", "[]", "a.json: a JSON array is not a profile skir reads"),
+    ("a.json", '{"format": "skir.profile", "version": 1, "tasks": [{"stream": "s0", "seq": 0, "us": [-1]}]}',
+     "a.json: tasks[0].us[0]: expected a duration in us"),
+    ("a.json", '{"format": "skir.profile", "version": 2}', "a.json: version: profile version 2 is not supported"),
+    ("a.csv", "Op Name,OP Type\nx,y\n", "a.csv:1: not msprof's op_summary CSV (no column 'Task Duration(us)')"),
+    ("a.csv", "Op Name,OP Type,Task Duration(us)\nv,v,fast\n", "a.csv:2: Task Duration(us) 'fast' is not a number"),
+    ("a.csv", "", "a.csv: empty file"),
+])
+def test_bad_profiles_are_one_located_line(tmp_path: Path, name: str, text: str, message: str) -> None:
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(skir.SkirError) as err:
+        skir.compile(PARALLEL, profiles=[path])
+    assert str(err.value).startswith(str(tmp_path / message.split(":")[0]) + message[len(message.split(":")[0]):])
+    assert "\n" not in str(err.value)
