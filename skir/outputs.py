@@ -57,8 +57,9 @@ def product_texts(result: CompileResult) -> dict[str, str]:
 
         meta["profiling"] = result.report.profiling()
         with progress.phase("timeline.json"):
+            measured = result.measured.timeline if result.measured is not None else ()
             texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
-                                                             result.report.costs_source))
+                                                             result.report.costs_source, measured))
     if result.vendor_compare is not None:
         from skir.targets.vendor_compare import dump_compare
 

@@ -56,6 +56,8 @@ class Profile:
     kernels: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     ordered: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     """Kernel name -> samples in run order, to be matched to its launches in seq order (msprof)."""
+    timeline: list[tuple[str, str, str, float, float]] = field(default_factory=list)
+    """(file, runtime stream id, op name, start us, duration us) of every timed msprof row."""
     sources: list[str] = field(default_factory=list)
 
 
@@ -69,6 +71,8 @@ class Measured:
     unmatched: int
     """Samples that named no task or kernel of the model."""
     sources: tuple[str, ...]
+    timeline: tuple[tuple[str, str, str, float, float], ...] = ()
+    """The profile's timed rows, for the trace's `measured` process (`skir.sim.trace`)."""
 
     def summary(self) -> str:
         unmatched = f"; {self.unmatched} samples matched no task of the model" if self.unmatched else ""
@@ -159,6 +163,9 @@ def _read_msprof(text: str, source: str, profile: Profile) -> None:
                 raise SkirError(f"{source}:{line}: {header[start]} {shown(row[start].strip())} "
                                 "is not a number") from None
         runs.append((when, line, row[col["Op Name"]].strip(), row[col["OP Type"]].strip(), duration))
+        if start is not None:
+            stream = row[col["Stream ID"]].strip() if "Stream ID" in col else "?"
+            profile.timeline.append((Path(source).name, stream, row[col["Op Name"]].strip(), when, duration))
     if start is not None:
         runs.sort(key=lambda r: (r[0], r[1]))  # start order (rows are written per stream), else file order
     for _, _, op_name, op_type, duration in runs:
@@ -204,4 +211,5 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
             durations[(stream, seq)] = statistics.median(own)
         elif kernel in per_kernel:
             durations[(stream, seq)] = per_kernel[kernel]
-    return Measured(durations, len(durations), len(tasks) - len(durations), unmatched, tuple(profile.sources))
+    return Measured(durations, len(durations), len(tasks) - len(durations), unmatched, tuple(profile.sources),
+                    tuple(profile.timeline))

@@ -10,7 +10,9 @@
  "otherData": {"format": "skir.timeline", "version": 1, "model": "decode_layer", ...}}
 ```
 
-One process per mode (1 eager, 2 aclgraph, 3 superkernel). Eager and aclgraph have a
+One process per mode (1 eager, 2 aclgraph, 3 superkernel), and with a profile that has task
+start times (msprof's op_summary) a fourth, `measured`: a track per runtime stream holding its
+rows, shifted so that the first starts at 0. Eager and aclgraph have a
 track per stream (eager also a `host` track: the host enqueueing each task); superkernel
 has a track per stream (SuperKernel launches, the tasks left unfused) and tracks per core
 type, `AIC` and `AIV`, holding each SuperKernel's sub-tasks and syncs (spans over the
@@ -30,6 +32,7 @@ from skir.sim.report import NOTE
 FORMAT = "skir.timeline"
 VERSION = 1
 PIDS = {"eager": 1, "aclgraph": 2, "superkernel": 3}
+MEASURED_PID = 4
 _CORE_TID = {CoreType.AIC: 1000, CoreType.AIV: 2000}
 
 
@@ -63,8 +66,10 @@ def _lanes(spans: list[tuple[float, float, int]]) -> dict[int, int]:
     return lane_of
 
 
-def trace_events(cmp: Comparison, model: str, costs_source: str = "default") -> dict[str, Any]:
-    """The trace document of every simulated mode."""
+def trace_events(cmp: Comparison, model: str, costs_source: str = "default",
+                 measured: tuple[tuple[str, str, str, float, float], ...] = ()) -> dict[str, Any]:
+    """The trace document of every simulated mode, and of the `measured` rows (file, runtime
+    stream, op name, start, duration) when there are any."""
     events: list[dict[str, Any]] = []
     for mode, run in cmp.runs.items():
         pid = PIDS[mode]
@@ -105,9 +110,27 @@ def trace_events(cmp: Comparison, model: str, costs_source: str = "default") -> 
             for i, (_, _, event) in enumerate(spans):
                 event["tid"] = _CORE_TID[core] + lanes[i]
                 events.append(event)
+    if measured:
+        events += _measured_events(measured)
     other = {"format": FORMAT, "version": VERSION, "model": model, "costs": costs_source, "note": NOTE,
              "time_unit": "us"}
     return {"traceEvents": events, "displayTimeUnit": "ns", "otherData": other}
+
+
+def _measured_events(rows: tuple[tuple[str, str, str, float, float], ...]) -> list[dict[str, Any]]:
+    pid = MEASURED_PID
+    events = [_meta("process_name", pid, 0, name="measured"), _meta("process_sort_index", pid, 0, sort_index=pid)]
+    origin = min(start for _, _, _, start, _ in rows)
+    tracks: dict[tuple[str, str], int] = {}
+    for source, stream, _, _, _ in rows:
+        if (source, stream) not in tracks:
+            tid = tracks[(source, stream)] = len(tracks) + 1
+            events.append(_meta("thread_name", pid, tid, name=f"{source} stream {stream}"))
+            events.append(_meta("thread_sort_index", pid, tid, sort_index=tid))
+    for source, stream, name, start, duration in rows:
+        events.append(_slice(name or "?", "measured", start - origin, start - origin + duration, pid,
+                             tracks[(source, stream)], {"stream_id": stream, "source": source}))
+    return events
 
 
 def dump_trace(doc: dict[str, Any]) -> str:

@@ -83,3 +83,18 @@ def test_bad_profiles_are_one_located_line(tmp_path: Path, name: str, text: str,
         skir.compile(PARALLEL, profiles=[path])
     assert str(err.value).startswith(str(tmp_path / message.split(":")[0]) + message[len(message.split(":")[0]):])
     assert "\n" not in str(err.value)
+
+
+def test_the_trace_gains_a_measured_process(tmp_path: Path) -> None:
+    from skir.sim.trace import MEASURED_PID, check_trace
+
+    skir.compile(PARALLEL, report=True, profiles=[MSPROF], out_dir=tmp_path / "out")
+    doc = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    assert check_trace(doc) == []
+    names = {e["args"]["name"] for e in doc["traceEvents"] if e["ph"] == "M" and e["pid"] == MEASURED_PID
+             and e["name"] in ("process_name", "thread_name")}
+    assert names == {"measured", "op_summary_par.csv stream 2", "op_summary_par.csv stream 4"}
+    rows = [e for e in doc["traceEvents"] if e["ph"] == "X" and e["pid"] == MEASURED_PID]
+    assert len(rows) == 9 and min(e["ts"] for e in rows) == 0.0  # every row, the first at 0
+    first_mm = min((e for e in rows if e["name"] == "mm"), key=lambda e: e["ts"])
+    assert (first_mm["ts"], first_mm["dur"]) == (3.0, 0.5)  # 1003.0 - 1000.0, as the CSV says
