@@ -11,6 +11,13 @@ content:
    "tasks": [{"stream": "s0", "seq": 3, "us": [12.1, 12.4, 11.9]}],
    "kernels": {"matmul": [30.2, 30.5]}}
   ```
+- the vendor's SuperKernel device trace (`sk_prof_device_<dev>.json`, written with
+  `ASCEND_PROF_SK_ON`): a Chrome-trace array of per-core spans, `"[blockIdx/blockNum]<child>"`
+  for a sub-task and `"[blockIdx/blockNum] <SuperKernel>"` for the whole SuperKernel, `args`
+  `skId` and (a child's) `nodeId`, `ts` / `dur` in us. A SuperKernel's run starts at each of
+  its block-0 spans; a child's duration in a run is its spans' extent (latest end minus
+  earliest start over its blocks and cores) within the run, a sample of the task whose seq is
+  its `nodeId` (the vendor's node id, which the vendor-dump import keeps as the seq);
 - msprof's per-task summary CSV (`op_summary_*.csv`): one row per task run, with the columns
   `Op Name`, `OP Type`, `Task Type`, `Stream ID`, `Task ID`, `Task Start Time(us)` (or `Task
   Start Time`) and `Task Duration(us)`. Its stream and task ids are the runtime's, not the
@@ -25,10 +32,12 @@ the summary says how many kernel tasks were measured and how many samples matche
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import math
 import os
+import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -56,6 +65,8 @@ class Profile:
     kernels: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     ordered: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     """Kernel name -> samples in run order, to be matched to its launches in seq order (msprof)."""
+    by_seq: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    """Seq (unique in a model) -> samples (the vendor's device trace names tasks by node id)."""
     timeline: list[tuple[str, str, str, float, float]] = field(default_factory=list)
     """(file, runtime stream id, op name, start us, duration us) of every timed msprof row."""
     sources: list[str] = field(default_factory=list)
@@ -107,9 +118,9 @@ def _sample(reader: JsonReader, value: Any, path: str) -> float:
 
 def _read_json(data: Any, source: str, profile: Profile) -> None:
     r = JsonReader(source)
-    if isinstance(data, list):
-        r.fail("", "a JSON array is not a profile skir reads (the vendor's device trace is not supported yet); "
-               f"expected a '{FORMAT}' object or msprof's op_summary CSV")
+    if isinstance(data, list) or (isinstance(data, dict) and "traceEvents" in data):
+        _read_device_trace(r, data if isinstance(data, list) else data["traceEvents"], profile)
+        return
     d = r.obj(data, "", ("format", "version"), ("format", "version", "tasks", "kernels"))
     if d["format"] != FORMAT:
         r.fail("format", f"expected '{FORMAT}', got {shown(str(d['format']))}")
@@ -129,6 +140,53 @@ def _read_json(data: Any, source: str, profile: Profile) -> None:
         r.name(name, path)
         values = r.list_(samples, path)
         profile.kernels[name] += [_sample(r, v, f"{path}[{j}]") for j, v in enumerate(values)]
+
+
+_SPAN_NAME = re.compile(r"\[(\d+)/(\d+)\]( ?)(.*)\Z", re.S)
+
+
+def _fields(r: JsonReader, value: Any, path: str, required: tuple[str, ...]) -> dict[str, Any]:
+    """An object with (at least) the `required` keys; a trace event may carry any others."""
+    if not isinstance(value, dict):
+        r.fail(path, f"expected an object, got {describe_value(value)}")
+    for key in required:
+        if key not in value:
+            r.fail(f"{path}.{key}", "required key is missing")
+    return value
+
+
+def _read_device_trace(r: JsonReader, events: Any, profile: Profile) -> None:
+    """`sk_prof_device_<dev>.json` (see the module docstring)."""
+    path = "" if isinstance(events, list) else "traceEvents"
+    runs: dict[Any, list[float]] = defaultdict(list)  # skId -> start of each run (its block-0 spans)
+    children: list[tuple[Any, int, float, float]] = []  # (skId, nodeId, start, end)
+    for i, event in enumerate(r.list_(events, path)):
+        where = f"{path}[{i}]"
+        if not isinstance(event, dict) or event.get("ph") != "X":
+            continue  # metadata and anything but complete spans
+        e = _fields(r, event, where, ("name", "ts", "dur", "args"))
+        name = r.str_(e["name"], where + ".name")
+        match = _SPAN_NAME.match(name)
+        if match is None:
+            r.fail(where + ".name", f"expected '[blockIdx/blockNum]<child>' or '[blockIdx/blockNum] <SuperKernel>', "
+                   f"got {shown(name)}")
+        start = _sample(r, e["ts"], where + ".ts")
+        end = start + _sample(r, e["dur"], where + ".dur")
+        args = _fields(r, e["args"], where + ".args", ("skId",))
+        sk = args["skId"]
+        if match.group(3) == " " or "nodeId" not in args:  # the whole SuperKernel on one block
+            if int(match.group(1)) == 0:
+                runs[sk].append(start)
+            continue
+        children.append((sk, r.int_(args["nodeId"], where + ".args.nodeId", 0, (1 << 63) - 1), start, end))
+    extent: dict[tuple[Any, int, int], list[float]] = {}
+    for sk, node, start, end in children:
+        starts = sorted(runs.get(sk, [])) or [0.0]
+        run = max(0, bisect.bisect_right(starts, start) - 1)
+        span = extent.setdefault((sk, node, run), [start, end])
+        span[0], span[1] = min(span[0], start), max(span[1], end)
+    for (_, node, _), (start, end) in sorted(extent.items(), key=lambda kv: (kv[0][1], kv[0][2])):
+        profile.by_seq[node].append(end - start)
 
 
 def _read_msprof(text: str, source: str, profile: Profile) -> None:
@@ -191,6 +249,12 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
     for key, values in profile.tasks.items():
         if key in known:
             samples[key] += values
+        else:
+            unmatched += len(values)
+    stream_of_seq = {q: s for s, q, _ in tasks}
+    for seq, values in profile.by_seq.items():
+        if seq in stream_of_seq:
+            samples[(stream_of_seq[seq], seq)] += values
         else:
             unmatched += len(values)
     for joined, values in profile.ordered.items():

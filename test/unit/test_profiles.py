@@ -68,7 +68,7 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 @pytest.mark.parametrize(("name", "text", "message"), [
     ("a.json", '{"format": "other", "version": 1}', "a.json: format: expected 'skir.profile', got 'other'"),
-    ("a.json", "[]", "a.json: a JSON array is not a profile skir reads"),
+    ("a.json", '{"format": "skir.profile"}', "a.json: version: required key is missing"),
     ("a.json", '{"format": "skir.profile", "version": 1, "tasks": [{"stream": "s0", "seq": 0, "us": [-1]}]}',
      "a.json: tasks[0].us[0]: expected a duration in us"),
     ("a.json", '{"format": "skir.profile", "version": 2}', "a.json: version: profile version 2 is not supported"),
@@ -98,3 +98,20 @@ def test_the_trace_gains_a_measured_process(tmp_path: Path) -> None:
     assert len(rows) == 9 and min(e["ts"] for e in rows) == 0.0  # every row, the first at 0
     first_mm = min((e for e in rows if e["name"] == "mm"), key=lambda e: e["ts"])
     assert (first_mm["ts"], first_mm["dur"]) == (3.0, 0.5)  # 1003.0 - 1000.0, as the CSV says
+
+
+def test_the_vendors_device_trace() -> None:
+    """Two runs of one SuperKernel (block-0 spans at 100 and 500 us); a child's sample per run is
+    its spans' extent over blocks and cores; its node id is the task's seq."""
+    trace = ROOT / "test" / "unit" / "profiles" / "sk_prof_device_0.json"
+    measured = measure(load_profiles([trace]), skir.load_model(PARALLEL))
+    # by hand: v@0 2.2 (101 .. 103.2) and 2.0; mm@2 0.7 (104 .. 104.7) and 0.9; mm@4 0.4, 0.6; v@7 1.0, 1.2
+    assert measured.durations == pytest.approx({("s0", 0): 2.1, ("s0", 2): 0.8, ("s1", 4): 0.5, ("s0", 7): 1.1})
+    assert (measured.measured, measured.unmatched) == (4, 1)  # node 99 is no task of the model
+
+
+def test_a_bad_device_trace_span_name(tmp_path: Path) -> None:
+    path = tmp_path / "sk_prof_device_0.json"
+    path.write_text('[{"name": "matmul", "ph": "X", "ts": 1, "dur": 1, "args": {"skId": 0, "nodeId": 1}}]')
+    with pytest.raises(skir.SkirError, match=r"sk_prof_device_0.json: \[0\].name: expected '\[blockIdx/blockNum\]"):
+        skir.compile(PARALLEL, profiles=[path])
