@@ -23,11 +23,14 @@ CORE_ATTRS = {core: SkCoreAttr(core) for core in CoreType}
 
 
 def _kernel_parent() -> tuple[HasParentNamed]:
-    return (HasParentNamed(("sk.kernel",)),)
+    return (HasParentNamed(("sk.kernel", "ascendc.entry", "ascendc.core_function")),)
 
 
 class SkProgramOp(IRDLOperation):
-    """Base of the ops in an `sk.kernel` region: `sk.<op> id N ...`."""
+    """Base of the ops in an `sk.kernel` region: `sk.<op> id N ...`. A copy may also stand in an
+    `ascendc.entry` or `ascendc.core_function`: `sk-to-ascendc` stages it where its statements
+    go, for its pattern (`skir.patterns.sk_to_ascendc`) to replace (with `patterns=` naming only
+    some of them, the others stay staged)."""
 
     id = prop_def(IntAttr)
 

@@ -202,20 +202,27 @@ def stage_source(sk: SuperKernelOp, kernels: dict[str, KernelOp],
     return skeleton.source(options.func_align, options.profiling), skeleton.lowering
 
 
-def apply_lowering(source: SourceOp, patterns: list[RewritePattern]) -> None:
-    """Rewrite the staged `sk` ops of `source` with `patterns` (one sweep); every `sk` op must be
-    gone after it."""
-    walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False), apply_recursively=False)
-    walker.rewrite_region(source.body)
-    left = next((op for op in nested_ops(source) if op.dialect_name() == "sk"), None)
+def apply_lowering(source: SourceOp, patterns: list[RewritePattern], complete: bool = True) -> None:
+    """Rewrite the staged `sk` ops of `source` with `patterns` (one sweep); with `complete`,
+    every `sk` op must be gone after it."""
+    if patterns:
+        walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False),
+                                      apply_recursively=False)
+        walker.rewrite_region(source.body)
+    left = next((op for op in nested_ops(source) if op.dialect_name() == "sk"), None) if complete else None
     if left is not None:
         raise PassFailedException(f"sk.kernel @{source.sym_name.data}: cannot emit '{left.name}'")
 
 
-def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> SourceOp:
-    """Build the `ascendc.source` of one lowered SuperKernel: stage it, apply skir's patterns."""
+def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
+                      only: frozenset[str] | None = None) -> SourceOp:
+    """Build the `ascendc.source` of one lowered SuperKernel: stage it, apply skir's patterns
+    (`only`: just the patterns of those class names, leaving the other ops staged)."""
     source, lowering = stage_source(sk, kernels, options)
-    apply_lowering(source, sk_to_ascendc_patterns(lowering))
+    patterns = sk_to_ascendc_patterns(lowering)
+    if only is not None:
+        patterns = [p for p in patterns if type(p).__name__ in only]
+    apply_lowering(source, patterns, complete=only is None)
     return source
 
 
@@ -228,12 +235,35 @@ class ToAscendCPass(ModulePass):
     options: str = ""
     """SuperKernel options (vendor syntax); `split-mode` and `func-align` shape the entry."""
 
+    patterns: str = "all"
+    """The patterns to apply, by class name, comma-separated (`LowerSubtask,LowerBarrier`), or
+    `none`: stage only. Those left out leave their `sk` ops staged in the entry, to show one
+    pattern's work in a test; the entry then cannot be printed as C++."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         base = pass_options(self.options)
+        only = _pattern_names(self.patterns)
         existing = {s.sym_name.data for s in op.ops if isinstance(s, SourceOp)}
         for model in models(op):
             kernels = kernel_table(model)
             for sk in model.body.block.ops:
                 if isinstance(sk, SuperKernelOp) and sk.sym_name.data not in existing:
                     options = base.merged(sk.options.data) if sk.options is not None else base
-                    op.body.block.add_op(lower_superkernel(sk, kernels, options))
+                    op.body.block.add_op(lower_superkernel(sk, kernels, options, only))
+
+
+PATTERN_NAMES = ("LowerSubtask", "LowerBarrier", "LowerFlag", "LowerEarlyStart", "LowerLock", "LowerPreload",
+                 "LowerDcci")
+
+
+def _pattern_names(text: str) -> frozenset[str] | None:
+    if text.strip() == "all":
+        return None
+    if text.strip() == "none":
+        return frozenset()
+    names = frozenset(n.strip() for n in text.split(",") if n.strip())
+    unknown = sorted(names - set(PATTERN_NAMES))
+    if unknown or not names:
+        raise PassFailedException(f"sk-to-ascendc: patterns={text!r}: expected all, none or pattern names "
+                                  f"({', '.join(PATTERN_NAMES)})")
+    return names

@@ -132,7 +132,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   }
 }
 
-// CHECK: error: 'sk.barrier' expects parent op 'sk.kernel'
+// CHECK: error: 'sk.barrier' expects parent op to be one of 'sk.kernel', 'ascendc.entry', 'ascendc.core_function'
 
 // -----
 
