@@ -292,8 +292,15 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
         durations = measured.durations if measured else None
         return compare(before, after, costs, ("aclgraph", "superkernel"), durations).superkernels
 
+    evidence = None
+    if measured is not None:
+        from skir.profiles import protocol_class
+
+        def evidence(members: tuple[tuple[str, int], ...]) -> tuple[str, float | None]:
+            return protocol_class(measured, members)
+
     with progress.phase("selection"):
-        return select(original, module, base, recompile, simulate)
+        return select(original, module, base, recompile, simulate, evidence)
 
 
 def compile(

@@ -65,6 +65,10 @@ class Profile:
     kernels: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     ordered: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     """Kernel name -> samples in run order, to be matched to its launches in seq order (msprof)."""
+    sk_runs: dict[frozenset[int], list[float]] = field(default_factory=lambda: defaultdict(list))
+    """SuperKernel-on evidence (device trace): its children's node ids -> its duration per run."""
+    off_runs: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
+    """SuperKernel-off evidence (msprof): joined op name / type -> (start, end) per run, in order."""
     by_seq: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     """Seq (unique in a model) -> samples (the vendor's device trace names tasks by node id)."""
     timeline: list[tuple[str, str, str, float, float]] = field(default_factory=list)
@@ -84,6 +88,10 @@ class Measured:
     sources: tuple[str, ...]
     timeline: tuple[tuple[str, str, str, float, float], ...] = ()
     """The profile's timed rows, for the trace's `measured` process (`skir.sim.trace`)."""
+    task_runs: dict[tuple[str, int], tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    """SuperKernel-off evidence: each kernel task's (start, end) per run (msprof)."""
+    sk_runs: dict[frozenset[int], tuple[float, ...]] = field(default_factory=dict)
+    """SuperKernel-on evidence: the seqs of a measured SuperKernel's children -> its durations."""
 
     def summary(self) -> str:
         unmatched = f"; {self.unmatched} samples matched no task of the model" if self.unmatched else ""
@@ -160,6 +168,7 @@ def _read_device_trace(r: JsonReader, events: Any, profile: Profile) -> None:
     path = "" if isinstance(events, list) else "traceEvents"
     runs: dict[Any, list[float]] = defaultdict(list)  # skId -> start of each run (its block-0 spans)
     children: list[tuple[Any, int, float, float]] = []  # (skId, nodeId, start, end)
+    whole: list[tuple[Any, float, float]] = []  # (skId, start, end) of the SuperKernel's own spans
     for i, event in enumerate(r.list_(events, path)):
         where = f"{path}[{i}]"
         if not isinstance(event, dict) or event.get("ph") != "X":
@@ -177,6 +186,7 @@ def _read_device_trace(r: JsonReader, events: Any, profile: Profile) -> None:
         if match.group(3) == " " or "nodeId" not in args:  # the whole SuperKernel on one block
             if int(match.group(1)) == 0:
                 runs[sk].append(start)
+            whole.append((sk, start, end))
             continue
         children.append((sk, r.int_(args["nodeId"], where + ".args.nodeId", 0, (1 << 63) - 1), start, end))
     extent: dict[tuple[Any, int, int], list[float]] = {}
@@ -187,6 +197,17 @@ def _read_device_trace(r: JsonReader, events: Any, profile: Profile) -> None:
         span[0], span[1] = min(span[0], start), max(span[1], end)
     for (_, node, _), (start, end) in sorted(extent.items(), key=lambda kv: (kv[0][1], kv[0][2])):
         profile.by_seq[node].append(end - start)
+    nodes: dict[Any, set[int]] = defaultdict(set)
+    for sk, node, _, _ in children:
+        nodes[sk].add(node)
+    sk_extent: dict[tuple[Any, int], list[float]] = {}
+    for sk, start, end in whole:
+        starts = sorted(runs.get(sk, [])) or [0.0]
+        span = sk_extent.setdefault((sk, max(0, bisect.bisect_right(starts, start) - 1)), [start, end])
+        span[0], span[1] = min(span[0], start), max(span[1], end)
+    for (sk, _), (start, end) in sorted(sk_extent.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
+        if nodes[sk]:
+            profile.sk_runs[frozenset(nodes[sk])].append(end - start)
 
 
 def _read_msprof(text: str, source: str, profile: Profile) -> None:
@@ -226,8 +247,10 @@ def _read_msprof(text: str, source: str, profile: Profile) -> None:
             profile.timeline.append((Path(source).name, stream, row[col["Op Name"]].strip(), when, duration))
     if start is not None:
         runs.sort(key=lambda r: (r[0], r[1]))  # start order (rows are written per stream), else file order
-    for _, _, op_name, op_type, duration in runs:
+    for when, _, op_name, op_type, duration in runs:
         profile.ordered[f"{op_name}\0{op_type}"].append(duration)
+        if start is not None:
+            profile.off_runs[f"{op_name}\0{op_type}"].append((when, when + duration))
 
 
 def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
@@ -257,6 +280,7 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
             samples[(stream_of_seq[seq], seq)] += values
         else:
             unmatched += len(values)
+    task_runs: dict[tuple[str, int], list[tuple[float, float]]] = defaultdict(list)
     for joined, values in profile.ordered.items():
         op_name, op_type = joined.split("\0")
         kernel = op_name if op_name in launches else op_type if op_type in launches else None
@@ -266,6 +290,8 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
         targets = launches[kernel]
         for i, value in enumerate(values):
             samples[targets[i % len(targets)]].append(value)
+        for i, span in enumerate(profile.off_runs.get(joined, ())):
+            task_runs[targets[i % len(targets)]].append(span)
     per_kernel = {k: statistics.median(v) for k, v in profile.kernels.items() if k in launches and v}
     unmatched += sum(len(v) for k, v in profile.kernels.items() if k not in launches)
     durations: dict[tuple[str, int], float] = {}
@@ -276,4 +302,33 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
         elif kernel in per_kernel:
             durations[(stream, seq)] = per_kernel[kernel]
     return Measured(durations, len(durations), len(tasks) - len(durations), unmatched, tuple(profile.sources),
-                    tuple(profile.timeline))
+                    tuple(profile.timeline), {k: tuple(v) for k, v in task_runs.items()},
+                    {k: tuple(v) for k, v in profile.sk_runs.items()})
+
+
+MIN_RUNS = 3
+"""The vendor's protocol needs at least this many occurrences on each side."""
+
+
+def protocol_class(measured: Measured, members: tuple[tuple[str, int], ...]) -> tuple[str, float | None]:
+    """The vendor's benefit protocol (docs/design.md §11) for a SuperKernel of `members`:
+    (class, measured gain in us): improvement = P50(off interval) - P50(SuperKernel duration),
+    the off interval of a run being its members' latest end minus earliest start; at least
+    `MIN_RUNS` runs on each side, else `insufficient_evidence`; outside a noise band of
+    max(MAD, 3 % of the off P50, 1 us) `beneficial` or `regressed`, inside it `neutral`."""
+    on = measured.sk_runs.get(frozenset(seq for _, seq in members), ())
+    spans = [measured.task_runs.get(m, ()) for m in members]
+    rounds = min((len(s) for s in spans), default=0)
+    off = [max(s[r][1] for s in spans) - min(s[r][0] for s in spans) for r in range(rounds)]
+    if len(on) < MIN_RUNS or len(off) < MIN_RUNS:
+        return "insufficient_evidence", None
+    off_p50, on_p50 = statistics.median(off), statistics.median(on)
+    gain = off_p50 - on_p50
+    mad = max(_mad(off), _mad(list(on)))
+    band = max(mad, 0.03 * off_p50, 1.0)
+    return ("beneficial" if gain > band else "regressed" if gain < -band else "neutral"), gain
+
+
+def _mad(values: list[float]) -> float:
+    center = statistics.median(values)
+    return statistics.median(abs(v - center) for v in values)

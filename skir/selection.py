@@ -43,6 +43,8 @@ class Estimate(Protocol):
 
 
 Simulate = Callable[[ModuleOp, ModuleOp], Sequence[Estimate]]
+Evidence = Callable[[tuple[tuple[str, int], ...]], tuple[str, float | None]]
+"""Members (stream, seq) -> (measured class, measured gain): `skir.profiles.protocol_class`."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ class Decision:
     """The SuperKernel's own span (its launch gap included)."""
     threshold_us: float
     kept: bool
+    evidence: str = "predicted"
+    """`predicted` (the simulator decided), or the measured class that decided: `beneficial`,
+    `neutral`, `regressed` (the vendor's protocol over SuperKernel-off and -on profiles)."""
+    measured_gain_us: float | None = None
 
     @property
     def gain_us(self) -> float:
@@ -66,6 +72,8 @@ class Decision:
 
     def detail(self) -> str:
         """The fail-reason detail of a dropped SuperKernel's members."""
+        if self.measured_gain_us is not None and self.evidence != "predicted":
+            return f"{self.superkernel} measured {self.measured_gain_us:+.1f} us ({self.evidence})"
         return (f"{self.superkernel} predicted {self.gain_us:+.1f} us of {self.before_us:.1f} us "
                 f"(needs {self.threshold_us:.1f})")
 
@@ -74,6 +82,8 @@ class Decision:
                 "members": [{"stream": s, "seq": q} for s, q in self.members],
                 "predicted_before_us": round(self.before_us, 3), "predicted_after_us": round(self.after_us, 3),
                 "predicted_gain_us": round(self.gain_us, 3), "threshold_us": round(self.threshold_us, 3),
+                "measured_gain_us": None if self.measured_gain_us is None else round(self.measured_gain_us, 3),
+                "class": self.evidence if self.evidence != "predicted" else None,
                 "decision": "kept" if self.kept else "no_gain"}
 
 
@@ -82,9 +92,11 @@ def selects_gain(module: ModuleOp, base: SkOptions) -> bool:
     return any(_options(sk, base).select == "gain" for sk in _superkernels(module))
 
 
-def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, simulate: Simulate) -> list[
-        Decision]:
-    """A decision for every SuperKernel of `rewritten` formed with `select=gain`."""
+def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, simulate: Simulate,
+          evidence: Evidence | None = None) -> list[Decision]:
+    """A decision for every SuperKernel of `rewritten` formed with `select=gain`: by the measured
+    class where `evidence` has one (beneficial: kept; neutral, regressed: dropped), else by the
+    prediction."""
     sks = {sk.sym_name.data: sk for sk in _superkernels(rewritten) if _options(sk, base).select == "gain"}
     if not sks:
         return []
@@ -95,8 +107,14 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
             continue
         threshold = max(_options(sk, base).select_min_gain_us, MIN_SHARE * estimate.before)
         members = tuple((s.stream.root_reference.data, s.seq.data) for s in sk.subtasks())
-        decisions.append(Decision(estimate.name, round_, members, estimate.before, estimate.after, threshold,
-                                  estimate.before - estimate.after >= threshold))
+        kept = estimate.before - estimate.after >= threshold
+        measured_class, measured_gain = evidence(members) if evidence is not None else ("predicted", None)
+        if measured_class in ("beneficial", "neutral", "regressed"):
+            kept = measured_class == "beneficial"
+        else:
+            measured_class = "predicted"
+        decisions.append(Decision(estimate.name, round_, members, estimate.before, estimate.after, threshold, kept,
+                                  measured_class, measured_gain))
     return decisions
 
 
@@ -116,14 +134,15 @@ def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
 
 
 def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
-           recompile: Callable[[list[Decision]], ModuleOp], simulate: Simulate) -> tuple[ModuleOp, list[Decision]]:
+           recompile: Callable[[list[Decision]], ModuleOp], simulate: Simulate,
+           evidence: Evidence | None = None) -> tuple[ModuleOp, list[Decision]]:
     """Judge, drop, recompile until every SuperKernel left pays; `recompile(dropped)` compiles the
     input again with every dropped decision so far marked; `simulate(original, rewritten)` gives
     the per-SuperKernel estimates (`skir.sim.compare(...).superkernels`, the aclgraph and
     superkernel modes). Returns the final module and every decision made."""
     decisions: list[Decision] = []
     for round_ in range(1, MAX_ROUNDS + 1):
-        judged = judge(original, module, base, round_, simulate)
+        judged = judge(original, module, base, round_, simulate, evidence)
         decisions += judged
         if all(d.kept for d in judged):
             break

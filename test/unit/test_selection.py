@@ -65,3 +65,36 @@ def test_a_threshold_above_every_gain_drops_them_all() -> None:
 def test_bad_selection_options(options: str, message: str) -> None:
     with pytest.raises(skir.SkirError, match=message):
         skir.compile(DECODE, options=options)
+
+
+OFF = ROOT / "test" / "unit" / "profiles" / "op_summary_par_off.csv"
+ON = ROOT / "test" / "unit" / "profiles" / "sk_prof_device_par_on.json"
+
+
+def test_measured_evidence_decides_over_the_prediction(tmp_path: Path) -> None:
+    """SuperKernel-off rows (msprof, three runs: the members span 56 us) and SuperKernel-on spans
+    (the vendor's device trace, three runs of 40 us): the vendor's protocol says beneficial
+    (+16 us, outside the noise band of max(MAD, 3 %, 1 us)), so the SuperKernel the simulator
+    would drop (50 us matmuls serialised) is kept."""
+    from skir.profiles import load_profiles, measure, protocol_class
+
+    measured = measure(load_profiles([OFF, ON]), skir.load_model(PARALLEL))
+    members = (("s0", 0), ("s0", 2), ("s1", 4), ("s0", 7))
+    assert protocol_class(measured, members) == ("beneficial", pytest.approx(16.0))
+    result = skir.compile(PARALLEL, options="select=gain", profiles=[OFF, ON], check=True, out_dir=tmp_path / "o")
+    (decision,) = result.selection
+    assert decision.kept and decision.evidence == "beneficial" and decision.gain_us < 0  # the prediction lost
+    meta = json.loads((tmp_path / "o" / "sk_meta.json").read_text())["selection"][0]
+    assert (meta["class"], meta["measured_gain_us"], meta["decision"]) == ("beneficial", 16.0, "kept")
+    assert "measured +16.0 us: beneficial" in (tmp_path / "o" / "README.txt").read_text()
+
+
+def test_too_few_runs_leave_the_decision_to_the_prediction(tmp_path: Path) -> None:
+    from skir.profiles import load_profiles, measure, protocol_class
+
+    short = tmp_path / "short.csv"
+    short.write_text("".join(OFF.read_text().splitlines(keepends=True)[:9]))  # the header and two runs
+    measured = measure(load_profiles([short, ON]), skir.load_model(PARALLEL))
+    assert protocol_class(measured, (("s0", 0), ("s0", 2), ("s1", 4), ("s0", 7))) == ("insufficient_evidence", None)
+    (decision,) = skir.compile(PARALLEL, options="select=gain", profiles=[short, ON]).selection
+    assert not decision.kept and decision.evidence == "predicted"
