@@ -31,7 +31,8 @@ from skir.options import SkOptions, parse_options
 
 MIN_SHARE = 0.03
 """A SuperKernel must save at least this share of its members' span (and `select-min-gain-us`)."""
-MAX_ROUNDS = 8
+MAX_ROUNDS = 64
+"""A bound on the rounds (each drops at least one SuperKernel, so a model converges long before)."""
 
 
 class Estimate(Protocol):

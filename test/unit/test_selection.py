@@ -4,9 +4,12 @@ kept; the result is proved, and its simulated makespan is never worse than keepi
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import skir
 from skir.sim import compare
@@ -98,3 +101,22 @@ def test_too_few_runs_leave_the_decision_to_the_prediction(tmp_path: Path) -> No
     assert protocol_class(measured, (("s0", 0), ("s0", 2), ("s1", 4), ("s0", 7))) == ("insufficient_evidence", None)
     (decision,) = skir.compile(PARALLEL, options="select=gain", profiles=[short, ON]).selection
     assert not decision.kept and decision.evidence == "predicted"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), threshold=st.sampled_from(["1", "5", "20"]))
+def test_random_models_with_selection(seed: int, threshold: str) -> None:
+    """Random models through `skir.compile` with `select=gain`: the result is proved, and every
+    SuperKernel left gains its threshold by a simulation run here (the selection's contract)."""
+    from skir.testing import random_model
+
+    data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
+                        spare_slots=seed % 3 == 0)
+    result = skir.compile(data, options=f"select=gain:select-min-gain-us={threshold}", check=True)
+    assert result.check.ok, result.check.violations
+    assert result.original is not None
+    for estimate in compare(result.original, result.module).superkernels:
+        assert estimate.before - estimate.after >= max(float(threshold), 0.03 * estimate.before) - 1e-9
+    dropped = {m for d in result.selection if not d.kept for m in d.members}
+    unfused = {(u.stream, u.seq) for u in result.fail_reasons if u.reason == "no_gain"}
+    assert unfused == dropped  # every dropped member, and only those, is unfused for no_gain
