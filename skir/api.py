@@ -205,6 +205,8 @@ class CompileResult:
     """`select=gain`: one `skir.selection.Decision` per SuperKernel judged, round by round."""
     measured: Any = None
     """`profiles=`: the `skir.profiles.Measured` durations the simulator used."""
+    calibration: Any = None
+    """`calibrate=(off, on)`: the `skir.sim.calibrate.Calibration` (`OUT/costs.calibrated.json`)."""
 
     @property
     def kernel_tasks(self) -> int:
@@ -319,6 +321,7 @@ def compile(
     vendor: str | os.PathLike[str] | None = None,
     cache: bool = True,
     profiles: list[str | os.PathLike[str]] | None = None,
+    calibrate: tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
@@ -330,8 +333,10 @@ def compile(
     file or dict overriding `skir/sim/default_costs.json`), also simulate the model in every
     mode (`result.report`, and `timeline.json`, the PNGs and SK meta's `profiling` in
     `out_dir`). `profiles` (files `skir.profiles` reads) give measured durations to the
-    simulator (`report`, `select=gain`). A failed proof or emulation raises `CheckFailedError`,
-    a missing toolchain `MissingToolError`; nothing is written then.
+    simulator (`report`, `select=gain`); `calibrate` (a SuperKernel-off and a SuperKernel-on
+    profile) fits the simulator's costs to them (`result.calibration`). A failed proof or
+    emulation raises `CheckFailedError`, a missing toolchain `MissingToolError`; nothing is
+    written then.
     """
     if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
         raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
@@ -371,6 +376,13 @@ def compile(
                 f"sk-check found {count} violation{'s' if count != 1 else ''}: {result.check.violations[0]}",
                 result.check.violations,
             )
+    if calibrate is not None:
+        from skir.profiles import load_profiles, measure
+        from skir.sim.calibrate import calibrate as fit
+
+        with progress.phase("calibration"):
+            off, on = (measure(load_profiles([path]), original) for path in calibrate)
+            result.calibration = fit(original, module, off, on, sim_costs)
     if sim_costs is not None:
         from skir.sim import Report, compare, costs_source
 

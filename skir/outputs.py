@@ -60,6 +60,12 @@ def product_texts(result: CompileResult) -> dict[str, str]:
             measured = result.measured.timeline if result.measured is not None else ()
             texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
                                                              result.report.costs_source, measured))
+    if result.calibration is not None:
+        from skir.targets.json_text import dumps_indented
+
+        texts["costs.calibrated.json"] = dumps_indented(result.calibration.document(
+            f"Fitted by skir's calibration to the SuperKernel-off and -on profiles of @{meta['model']}; the "
+            "parameters marked assumption true were not measured.")) + "\n"
     if result.vendor_compare is not None:
         from skir.targets.vendor_compare import dump_compare
 

@@ -67,6 +67,8 @@ class Profile:
     """Kernel name -> samples in run order, to be matched to its launches in seq order (msprof)."""
     sk_runs: dict[frozenset[int], list[float]] = field(default_factory=lambda: defaultdict(list))
     """SuperKernel-on evidence (device trace): its children's node ids -> its duration per run."""
+    sk_starts: dict[frozenset[int], list[float]] = field(default_factory=lambda: defaultdict(list))
+    """The same SuperKernels' start per run (trace time)."""
     off_runs: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
     """SuperKernel-off evidence (msprof): joined op name / type -> (start, end) per run, in order."""
     by_seq: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
@@ -92,6 +94,8 @@ class Measured:
     """SuperKernel-off evidence: each kernel task's (start, end) per run (msprof)."""
     sk_runs: dict[frozenset[int], tuple[float, ...]] = field(default_factory=dict)
     """SuperKernel-on evidence: the seqs of a measured SuperKernel's children -> its durations."""
+    sk_starts: dict[frozenset[int], tuple[float, ...]] = field(default_factory=dict)
+    """... and its start per run (trace time)."""
 
     def summary(self) -> str:
         unmatched = f"; {self.unmatched} samples matched no task of the model" if self.unmatched else ""
@@ -208,6 +212,7 @@ def _read_device_trace(r: JsonReader, events: Any, profile: Profile) -> None:
     for (sk, _), (start, end) in sorted(sk_extent.items(), key=lambda kv: (str(kv[0][0]), kv[0][1])):
         if nodes[sk]:
             profile.sk_runs[frozenset(nodes[sk])].append(end - start)
+            profile.sk_starts[frozenset(nodes[sk])].append(start)
 
 
 def _read_msprof(text: str, source: str, profile: Profile) -> None:
@@ -303,7 +308,8 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
             durations[(stream, seq)] = per_kernel[kernel]
     return Measured(durations, len(durations), len(tasks) - len(durations), unmatched, tuple(profile.sources),
                     tuple(profile.timeline), {k: tuple(v) for k, v in task_runs.items()},
-                    {k: tuple(v) for k, v in profile.sk_runs.items()})
+                    {k: tuple(v) for k, v in profile.sk_runs.items()},
+                    {k: tuple(v) for k, v in profile.sk_starts.items()})
 
 
 MIN_RUNS = 3

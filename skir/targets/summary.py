@@ -53,6 +53,13 @@ def render_summary(result: CompileResult) -> str:
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
     if getattr(result, "measured", None) is not None:
         lines.append(result.measured.summary())
+    fit = getattr(result, "calibration", None)
+    if fit is not None:
+        lines.append("calibration: " + (", ".join(f"{k} {v:.3f}" for k, v in fit.fitted.items()) or "nothing moved")
+                     + " (costs.calibrated.json)")
+        for kind, (count, rms) in fit.residuals.items():
+            if count:
+                lines.append(f"  {kind}: {count} observations, RMS residual {fit.before[kind][1]:.3f} -> {rms:.3f} us")
     for d in getattr(result, "selection", ())[:_MAX_LISTED]:
         verdict = "kept" if d.kept else "dropped (no_gain)"
         measured = "" if d.evidence == "predicted" else f"; measured {d.measured_gain_us:+.1f} us: {d.evidence}"

@@ -2,8 +2,8 @@
 
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate [--no-cache]]
-           [--report [--costs FILE]] [--profile FILE]... [--cores AIC:AIV] [--vendor RESULT] [--dump-ir DIR]
-           [--verify-each=false] [--timing] [-v | -q] [--version]
+           [--report [--costs FILE]] [--profile FILE]... [--calibrate OFF ON] [--cores AIC:AIV]
+           [--vendor RESULT] [--dump-ir DIR] [--verify-each=false] [--timing] [-v | -q] [--version]
 ```
 MODEL `-` reads standard input. Exit codes: 0 ok, 1 bad input (the command line too: one
 line, never argparse's usage block), 2 a missing tool, 3 a check failed, 4 internal error.
@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", action="append", default=[], metavar="FILE",
                    help="measured durations for the simulator (--report, select=gain): skir.profile JSON or "
                    "msprof's op_summary CSV; repeatable")
+    p.add_argument("--calibrate", nargs=2, metavar=("OFF", "ON"),
+                   help="fit the simulator's dispatch and sync costs to a SuperKernel-off profile (msprof "
+                   "op_summary CSV) and a SuperKernel-on one (the vendor's device trace): OUT/costs.calibrated.json")
     p.add_argument("--cores", type=parse_cores, metavar="AIC:AIV",
                    help="the device's core counts for a vendor dump, which carries none (default 24:48)")
     p.add_argument("--vendor", metavar="RESULT",
@@ -105,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 vendor=args.vendor,
                 cache=not args.no_cache,
                 profiles=args.profile,
+                calibrate=None if args.calibrate is None else (args.calibrate[0], args.calibrate[1]),
             )
         except CheckFailedError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)
