@@ -5,9 +5,10 @@ take no operands.
 traits = traits_def(OperandFreeIsolated(), ...)   # as IsolatedFromAbove()
 ```
 skir's ops name what they use by symbol, never by SSA value, so a model is isolated from
-above by construction. xDSL's check asks every nested op for its traits (about 5 us an op, a
-fifth of verifying a lowered model); this one reads each nested op's operand tuple and hands
-the op to xDSL's own check (same messages) as soon as one nested op has an operand.
+above by construction. xDSL's check asks every nested op for its traits and walks with nested
+generators (0.07 s over the 140k ops of a lowered 10k-event model, for every verification);
+this one reads each nested op's operand tuple (0.015 s there) and hands the op to xDSL's own
+check (same messages) as soon as one nested op has an operand.
 """
 
 from __future__ import annotations

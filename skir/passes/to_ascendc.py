@@ -98,7 +98,13 @@ from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options
 from skir.passes.insert_debug import sk_cores
 from skir.passes.lower_sync import sk_types
-from skir.patterns.sk_to_ascendc import BARRIER_FLAG, AscendcLowering, guarded, sk_to_ascendc_patterns
+from skir.patterns.sk_to_ascendc import (
+    BARRIER_FLAG,
+    PATTERN_KINDS,
+    AscendcLowering,
+    guarded,
+    sk_to_ascendc_patterns,
+)
 
 
 def entry_symbol(sk_name: str) -> str:
@@ -252,8 +258,7 @@ class ToAscendCPass(ModulePass):
                     op.body.block.add_op(lower_superkernel(sk, kernels, options, only))
 
 
-PATTERN_NAMES = ("LowerSubtask", "LowerBarrier", "LowerFlag", "LowerEarlyStart", "LowerLock", "LowerPreload",
-                 "LowerDcci")
+PATTERN_NAMES = tuple(kind.__name__ for kind in PATTERN_KINDS)
 
 
 def _pattern_names(text: str) -> frozenset[str] | None:

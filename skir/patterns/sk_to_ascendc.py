@@ -356,7 +356,11 @@ class LowerDcci(SkOpLowering):
         return [PipeBarrierOp(), DcciAllOp()]
 
 
+PATTERN_KINDS: tuple[type[SkOpLowering], ...] = (
+    LowerSubtask, LowerBarrier, LowerFlag, LowerEarlyStart, LowerLock, LowerPreload, LowerDcci)
+"""Every pattern of the conversion, one per `sk` program op kind."""
+
+
 def sk_to_ascendc_patterns(lowering: AscendcLowering) -> list[RewritePattern]:
     """One pattern per `sk` program op kind, sharing `lowering`."""
-    kinds = (LowerSubtask, LowerBarrier, LowerFlag, LowerEarlyStart, LowerLock, LowerPreload, LowerDcci)
-    return [kind(lowering) for kind in kinds]
+    return [kind(lowering) for kind in PATTERN_KINDS]

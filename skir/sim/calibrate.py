@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -35,7 +35,10 @@ from xdsl.dialects.builtin import ModuleOp
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.sim.costs import FORMAT, VERSION, Costs, default_costs, default_table
-from skir.sim.engine import simulate
+from skir.sim.engine import durations_of, simulate
+
+if TYPE_CHECKING:
+    from skir.profiles import Measured
 
 FITTED = ("dispatch_gap_us", "event_us", "sk_entry_us", "barrier_all_aiv_us", "barrier_all_aic_us", "sync_all_us",
           "flag_wait_us", "lock_notify_us", "lock_wait_us")
@@ -71,10 +74,16 @@ def _model(module: ModuleOp) -> ModelOp:
     return next(op for op in module.ops if isinstance(op, ModelOp))
 
 
-def _observations(original: ModuleOp, rewritten: ModuleOp, off: Any, on: Any) -> Callable[[Costs], dict[str, list[
-        tuple[float, float]]]]:
+Observations = dict[str, list[tuple[float, float]]]
+"""Observation kind -> (predicted, measured) pairs."""
+
+
+def _observations(original: ModuleOp, rewritten: ModuleOp, off: Measured, on: Measured) -> Callable[
+        [Costs], Observations]:
     """A function of the costs giving, per observation kind, (predicted, measured) pairs."""
     before, after = _model(original), _model(rewritten)
+    own = durations_of(before)  # the model's own durations, under what each profile measured
+    off_durations, on_durations = {**own, **off.durations}, {**own, **on.durations}
     firsts = {task: runs[0] for task, runs in off.task_runs.items() if runs}
     origin = min((start for start, _ in firsts.values()), default=0.0)
     measured_starts = {task: start - origin for task, (start, _) in firsts.items()}
@@ -85,16 +94,16 @@ def _observations(original: ModuleOp, rewritten: ModuleOp, off: Any, on: Any) ->
     sk_origin = min(starts.values(), default=0.0)
     measured_sk_starts = {name: start - sk_origin for name, start in starts.items()}
 
-    def observe(costs: Costs) -> dict[str, list[tuple[float, float]]]:
-        out: dict[str, list[tuple[float, float]]] = {"kernel start (off)": [], "superkernel duration (on)": [],
+    def observe(costs: Costs) -> Observations:
+        out: Observations = {"kernel start (off)": [], "superkernel duration (on)": [],
                                                      "superkernel start (on)": []}
         if measured_starts:
-            run = simulate(before, "aclgraph", costs, {**_durations(before), **off.durations})
+            run = simulate(before, "aclgraph", costs, off_durations)
             spans = {(t.stream, t.seq): t.start for t in run.tasks if t.kind == "kernel"}
             first = min((spans[k] for k in measured_starts if k in spans), default=0.0)
             out["kernel start (off)"] = [(spans[k] - first, v) for k, v in measured_starts.items() if k in spans]
         if measured_sk:
-            run = simulate(after, "superkernel", costs, {**_durations(before), **on.durations})
+            run = simulate(after, "superkernel", costs, on_durations)
             spans2 = {t.name: (t.start, t.end) for t in run.tasks if t.kind == "superkernel"}
             out["superkernel duration (on)"] = [(spans2[n][1] - spans2[n][0], v) for n, v in measured_sk.items()
                                                 if n in spans2]
@@ -106,19 +115,13 @@ def _observations(original: ModuleOp, rewritten: ModuleOp, off: Any, on: Any) ->
     return observe
 
 
-def _durations(model: ModelOp) -> dict[tuple[str, int], float]:
-    from skir.sim.engine import durations_of
-
-    return durations_of(model)
-
-
 def _rms(pairs: list[tuple[float, float]]) -> tuple[int, float]:
     if not pairs:
         return 0, 0.0
     return len(pairs), math.sqrt(sum((p - m) ** 2 for p, m in pairs) / len(pairs))
 
 
-def calibrate(original: ModuleOp, rewritten: ModuleOp, off: Any, on: Any, start: Costs | None = None,
+def calibrate(original: ModuleOp, rewritten: ModuleOp, off: Measured, on: Measured, start: Costs | None = None,
               iterations: int = 12) -> Calibration:
     """Fit `FITTED` to the off and on profiles (`skir.profiles.Measured`) of `original` and its
     rewrite `rewritten` (see the module docstring)."""
