@@ -50,6 +50,10 @@ _annotate: Callable[[dict[str, Any]], contextlib.AbstractContextManager[None]] |
 """`torch.fx.traceback.annotate`, installed by the torch front end when it is imported."""
 _current: Callable[[], dict[str, Any]] = dict
 """The annotation in force where the model runs now (torch's `current_meta["custom"]`)."""
+_eager_probe: tuple[Callable[[], bool], Callable[[], Any], Callable[[Any, str], None]] | None = None
+"""(is the code being traced, the frame-evaluation callback in force, the check given it and the
+mark's description), installed by the torch front end: a mark entered *eagerly* while a
+`torch.compile` callback is in force is one TorchDynamo gave up on (a graph break inside it)."""
 _scope_calls: tuple[Callable[[str | None, str], None], Callable[[str | None], None]] | None = None
 """The torch front end's `skir::scope_begin` / `skir::scope_end` ops, once installed."""
 
@@ -62,6 +66,19 @@ def install_annotator(annotate: Callable[[dict[str, Any]], contextlib.AbstractCo
     _annotate = annotate
     if current is not None:
         _current = current
+
+
+def install_eager_probe(probe: tuple[Callable[[], bool], Callable[[], Any], Callable[[Any, str], None]]) -> None:
+    """Have every mark call `probe[2](probe[1](), description)` when `probe[0]()` is false."""
+    global _eager_probe
+    _eager_probe = probe
+
+
+def _probe_eager(what: str) -> None:
+    # The first two calls are C functions (no Python frame for TorchDynamo to trace); the
+    # condition is a constant while TorchDynamo traces, so the check runs only eagerly.
+    if _eager_probe is not None and not _eager_probe[0]():
+        _eager_probe[2](_eager_probe[1](), what)
 
 
 def _mark(annotation: dict[str, Any]) -> contextlib.AbstractContextManager[None]:
@@ -87,6 +104,7 @@ def super_kernel_scope(scope: str | None, options: str = "") -> contextlib.Abstr
     if not isinstance(options, str):
         raise SkirError(f"super_kernel_scope: options must be a string, not {type(options).__name__}")
     parse_options(options)
+    _probe_eager(f"super_kernel_scope({scope!r})")
     mark: dict[str, Any] = {SCOPE_KEY + (scope or ""): options}
     current = _current()
     if current:  # the tracer shows the annotation in force (torch.export does; TorchDynamo does not)
@@ -144,6 +162,7 @@ def stream(name: str) -> contextlib.AbstractContextManager[None]:
     problem = name_problem(name)
     if problem is not None:
         raise SkirError(f"stream: {problem}")
+    _probe_eager(f"stream({name!r})")
     return _mark({STREAM_KEY: name})
 
 

@@ -42,7 +42,8 @@ import skir.marks
 from skir.errors import SkirError
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
-from skir.frontends.torch.graph_model import GraphCapture
+from skir.frontends.torch import graph_breaks
+from skir.frontends.torch.graph_model import GraphCapture, UnbalancedScopeError
 from skir.frontends.torch.inline_wrappers import inline_wrappers
 from skir.frontends.torch.layer_scopes import scope_layers
 from skir.frontends.torch.op_registry import register_op
@@ -193,11 +194,21 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
     if unknown:
         raise SkirError(f"skir backend: unknown option(s) {', '.join(sorted(unknown))}")
     name = f"{opts.get('name', 'graph')}{len(_RESULTS)}"
-    data = graph_model(graph_module, name, cores=tuple(opts.get("cores", (24, 48))))  # type: ignore[arg-type]
+    split_by = graph_breaks.newest_break()  # a break just before this graph's end, if any
+    try:
+        data = graph_model(graph_module, name, cores=tuple(opts.get("cores", (24, 48))))  # type: ignore[arg-type]
+    except UnbalancedScopeError as unbalanced:
+        if split_by is None:
+            raise
+        raise SkirError(f"{unbalanced.at}: a graph break inside super_kernel_scope_begin({unbalanced.scope!r}) split "
+                        f"the scope over two graphs: {split_by}; move the break out of the scope") from None
     out_dir = opts.get("out_dir")
     result = skir.compile(
         data, options=opts.get("sk_options", ""), out_dir=None if out_dir is None else Path(out_dir) / name, check=True
     )
     _RESULTS.append(result)
     return graph_module.forward
+
+
+graph_breaks.install(skir_backend)
 

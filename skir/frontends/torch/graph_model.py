@@ -61,6 +61,15 @@ _MODULE_OPS = {
 }
 
 
+class UnbalancedScopeError(SkirError):
+    """A `super_kernel_scope_end` without its begin, or a begin never ended, in one graph."""
+
+    def __init__(self, message: str, at: str, scope: str | None) -> None:
+        super().__init__(message)
+        self.at = at
+        self.scope = scope
+
+
 def where(node: fx.Node) -> str:
     """`file:line` of the user code that made `node`, or its name when unknown."""
     trace = node.meta.get("stack_trace") or getattr(node, "stack_trace", None) or ""
@@ -137,8 +146,9 @@ class GraphCapture:
             scope = node.args[0] if node.args else node.kwargs.get("scope")
             if not self._called or self._called[-1][0] != scope:
                 innermost = f"the innermost is {self._called[-1][0]!r}" if self._called else "none is open"
-                raise SkirError(f"{where(node)}: super_kernel_scope_end({scope!r}) closes no open scope ({innermost}); "
-                                "end scopes in the reverse order of super_kernel_scope_begin")
+                raise UnbalancedScopeError(
+                    f"{where(node)}: super_kernel_scope_end({scope!r}) closes no open scope ({innermost}); "
+                    "end scopes in the reverse order of super_kernel_scope_begin", where(node), scope)
             self._called.pop()
             return True
         return False
@@ -339,8 +349,8 @@ class GraphCapture:
                 self._op(node)
         if self._called:
             scope, _, _, at = self._called[-1]
-            raise SkirError(f"{at}: super_kernel_scope_begin({scope!r}) is never ended; call "
-                            f"super_kernel_scope_end({scope!r}) before the model returns")
+            raise UnbalancedScopeError(f"{at}: super_kernel_scope_begin({scope!r}) is never ended; call "
+                            f"super_kernel_scope_end({scope!r}) before the model returns", at, scope)
         self._close_scopes(0)
         for raw, (count, first) in self._unmapped.items():
             warnings.warn(f"{first}: op '{raw}' has no kernel mapping ({count} task{'s' if count > 1 else ''}, the "
