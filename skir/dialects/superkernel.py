@@ -45,6 +45,7 @@ from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
 from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.superkernel_base import CoreType, SkCoreAttr, SkProgramOp
+from skir.dialects.superkernel_depend import DEPEND_ATTRS, DEPEND_OPS, DependOp, DependRule
 from skir.dialects.superkernel_sync import (
     SYNC_ATTRS,
     SYNC_OPS,
@@ -83,6 +84,8 @@ __all__ = [
     "BarrierOp",
     "CoreType",
     "DcciOp",
+    "DependOp",
+    "DependRule",
     "EarlyStartSetOp",
     "EarlyStartWaitOp",
     "LockOp",
@@ -344,5 +347,6 @@ def _check_barrier_region(where: str, label: str, op: BarrierOp) -> None:
         )
 
 
-SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS], [SkFormAttr, SkCoreAttr, *SYNC_ATTRS])
+SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS, *DEPEND_OPS],
+             [SkFormAttr, SkCoreAttr, *SYNC_ATTRS, *DEPEND_ATTRS])
 fast_verify_all(SK.operations)

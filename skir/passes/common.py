@@ -9,10 +9,11 @@ from functools import lru_cache
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.builtin import i64 as i64_type
 from xdsl.ir import Operation
+from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.superkernel import SuperKernelOp
+from skir.dialects.superkernel import DependOp, SuperKernelOp
 from skir.options import SkOptions, parse_options
 
 GROUP_ATTR = "sk.group"
@@ -52,6 +53,16 @@ def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKerne
         for sk in list(model.body.block.ops):
             if isinstance(sk, SuperKernelOp):
                 yield sk, kernels, base.merged(sk.options.data) if sk.options is not None else base
+
+
+def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
+    """Fail when an `sk.depend` is still unlowered (`sk-lower-sync{patterns=...}` left it)."""
+    for region in (sk.aic, sk.aiv):
+        for op in region.block.ops:
+            if isinstance(op, DependOp):
+                raise PassFailedException(
+                    f"{pass_name}: sk.kernel @{sk.sym_name.data}: sk.depend id {op.ident} ({op.kind.value}) is not "
+                    "lowered; run sk-lower-sync with its patterns first")
 
 
 def next_id(sk: SuperKernelOp) -> int:
@@ -97,3 +108,17 @@ def formed(module: ModuleOp) -> bool:
                     if isinstance(op, LaunchOp) and GROUP_ATTR not in op.attributes and FAIL_ATTR not in op.attributes:
                         return False
     return True
+
+
+def pattern_names(text: str, known: tuple[str, ...], pass_name: str) -> frozenset[str] | None:
+    """A pass's `patterns=` option: None for `all`, no name for `none`, else the names given."""
+    if text.strip() == "all":
+        return None
+    if text.strip() == "none":
+        return frozenset()
+    names = frozenset(n.strip() for n in text.split(",") if n.strip())
+    unknown = sorted(names - set(known))
+    if unknown or not names:
+        raise PassFailedException(f"{pass_name}: patterns={text!r}: expected all, none or pattern names "
+                                  f"({', '.join(known)})")
+    return names

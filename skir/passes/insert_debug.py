@@ -47,7 +47,7 @@ from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import BarrierKind, BarrierOp, DcciOp, SkForm, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
-from skir.passes.common import pass_options, superkernels
+from skir.passes.common import pass_options, reject_depends, superkernels
 from skir.passes.program_edit import Program, read_program, rebuild
 
 _SK_BARRIER = {
@@ -130,4 +130,5 @@ class InsertDebugPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for sk, kernels, options in superkernels(op, pass_options(self.options)):
+            reject_depends(sk, self.name)
             insert_debug(sk, kernels, options)

@@ -44,9 +44,9 @@ from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import PreloadOp, SubtaskOp, SuperKernelOp
 from skir.dialects.superkernel_sync import ICACHE_UNITS
 from skir.options import SkOptions
-from skir.passes.common import pass_options, superkernels
-from skir.passes.lower_sync import sk_types
+from skir.passes.common import pass_options, reject_depends, superkernels
 from skir.passes.program_edit import Program, read_program, rebuild
+from skir.patterns.sync_lowering import sk_types
 
 UNIT_BYTES = 2048
 MAX_PRELOAD_BYTES = 16 * 1024
@@ -119,4 +119,5 @@ class InsertPreloadPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for sk, kernels, options in superkernels(op, pass_options(self.options)):
+            reject_depends(sk, self.name)
             insert_preloads(sk, kernels, options)

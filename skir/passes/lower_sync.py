@@ -16,13 +16,26 @@ GM locks get the barriers of docs/design.md §3 (f)-(g): an in-kernel notify fol
 the producer's class; an in-kernel wait is followed by a barrier of the consumer's class.
 `sk-prune-sync` then drops every sync the others imply.
 
+The pass decides and the patterns apply: it places one `sk.depend` per obligation, naming its
+rule (`skir.dialects.superkernel_depend`; it takes the ids of the ops its rule gives), then
+applies `skir.patterns.sync_lowering` (one pattern per rule; `patterns=` names a subset, `none`
+keeps the depends).
+
 ```mlir
 aiv {
   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
   sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
 }
 ```
-becomes
+becomes (`patterns="none"`)
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.depend id 4 barrier aiv -> aiv
+  sk.subtask id 8 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+}
+```
+and then (every pattern)
 ```mlir
 aiv {
   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
@@ -40,6 +53,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.data_deps import Access, launch_access, launches_by_seq
@@ -48,58 +62,35 @@ from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
-    BarrierKind,
-    BarrierOp,
-    EarlyStartSetOp,
-    EarlyStartWaitOp,
+    DependOp,
+    DependRule,
     LockOp,
     NotifyOp,
     ResetLockOp,
-    SetFlagOp,
     SkForm,
     SkProgramOp,
     SubtaskOp,
     SuperKernelOp,
-    WaitFlagOp,
     WaitLockOp,
 )
 from skir.options import SkOptions
-from skir.passes.common import pass_options, superkernels
+from skir.passes.common import pass_options, pattern_names, superkernels
 from skir.passes.program_edit import rebuild
+from skir.patterns.sweep import rewrite_ops
+from skir.patterns.sync_lowering import (
+    BARRIER_TYPES,
+    CLASS_BARRIER,
+    SYNC_PATTERN_KINDS,
+    TYPE_CLASS,
+    barrier_kind,
+    depend_span,
+    sk_types,
+    sync_lowering_patterns,
+)
 
-_CLASS_BARRIER = {
-    CoreClass.AIV: BarrierKind.ALL_AIV,
-    CoreClass.AIC: BarrierKind.ALL_AIC,
-    CoreClass.MIX: BarrierKind.SYNC_ALL,
-}
-_CLASS_CODE = {CoreClass.AIC: 0, CoreClass.AIV: 1, CoreClass.MIX: 2}
-_BARRIER_TYPES = {
-    BarrierKind.ALL_AIV: (CoreType.AIV,),
-    BarrierKind.ALL_AIC: (CoreType.AIC,),
-    BarrierKind.SYNC_ALL: (CoreType.AIC, CoreType.AIV),
-}
-_TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
-
-
-def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
-    """The barrier a chain SuperKernel needs between sub-tasks of classes `prev` and `cur`."""
-    if prev is CoreClass.AIV and cur is CoreClass.AIV:
-        return BarrierKind.ALL_AIV
-    if prev is CoreClass.AIC and cur is CoreClass.AIC:
-        return BarrierKind.ALL_AIC
-    return BarrierKind.SYNC_ALL
-
-
-def sk_types(sk: SuperKernelOp) -> tuple[CoreType, ...]:
-    """The core types a SuperKernel launches (`mix_aiv_1_0`: AIVs only, `mix_aic_1_0`: AICs only)."""
-    name = sk.type.value
-    if name == "mix_aiv_1_0":
-        return (CoreType.AIV,)
-    if name == "mix_aic_1_0":
-        return (CoreType.AIC,)
-    return CoreType.AIC, CoreType.AIV
+PATTERN_NAMES = tuple(kind.__name__ for kind in SYNC_PATTERN_KINDS)
 
 
 class _Lowering:
@@ -125,8 +116,9 @@ class _Lowering:
             op.detach()
         self.program.append((op, cores))
 
-    def barrier(self, kind: BarrierKind) -> None:
-        self.emit(BarrierOp(0, kind), _BARRIER_TYPES[kind])
+    def depend(self, rule: DependRule, cores: tuple[CoreType, ...], src: CoreClass | None = None,
+               dst: CoreClass | None = None) -> None:
+        self.emit(DependOp(0, rule, src, dst), cores)
 
     def run(self) -> None:
         ops = self.sk.program()
@@ -136,7 +128,8 @@ class _Lowering:
             self.chain(ops)
         else:
             self.queue(ops)
-        rebuild(self.sk, self.program)
+        types = sk_types(self.sk)
+        rebuild(self.sk, self.program, lambda op: depend_span(op, types) if isinstance(op, DependOp) else 1)
 
     # ---- chain -------------------------------------------------------------------------
 
@@ -177,7 +170,7 @@ class _Lowering:
         waits_itself = early and cur is not None and self.kernel(cur).early_start_wait is not None
         plain = not notifies and not waits and not sets_itself and not waits_itself
         if plain and prev is not None and cur is not None and self.relaxed(prev, cur):
-            self.emit(BarrierOp(0, BarrierKind.PIPE_ALL), tuple(sorted(
+            self.depend(DependRule.PIPE, tuple(sorted(
                 set(class_types(self.cls(prev))) | set(class_types(self.cls(cur))), key=list(CoreType).index)))
             return
         # The first real sync after a run of pipe barriers orders every sub-task of the run.
@@ -192,18 +185,20 @@ class _Lowering:
             self.early_start(prev, None, prev_cls)
         if notifies:
             if prev_cls is not None:
-                self.barrier(_CLASS_BARRIER[prev_cls])
+                self.depend(DependRule.LOCK_RELEASE, BARRIER_TYPES[CLASS_BARRIER[prev_cls]], src=prev_cls)
             for op in notifies:
                 self.emit(op, (op.core.data,))
         if prev_cls is not None and cur is not None:
-            kind = barrier_kind(prev_cls, self.cls(cur))
-            self.barrier(kind)
-            self.cover = set(_BARRIER_TYPES[kind])
+            cur_cls = self.cls(cur)
+            cores = BARRIER_TYPES[barrier_kind(prev_cls, cur_cls)]
+            self.depend(DependRule.BARRIER, cores, prev_cls, cur_cls)
+            self.cover = set(cores)
         if waits:
             for op in waits:
                 self.emit(op, (op.core.data,))
             if cur is not None:
-                self.barrier(_CLASS_BARRIER[self.cls(cur)])
+                cur_cls = self.cls(cur)
+                self.depend(DependRule.LOCK_ACQUIRE, BARRIER_TYPES[CLASS_BARRIER[cur_cls]], dst=cur_cls)
         if waits_itself:
             self.early_start(None, cur)
 
@@ -242,26 +237,18 @@ class _Lowering:
 
     def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None, prev_cls: CoreClass | None = None) -> None:
         """The early-start handshake between `prev` (of class `prev_cls`) and `cur` (None: the
-        entry's start or end)."""
+        entry's start or end), on every core type the SuperKernel launches."""
         types = sk_types(self.sk)
         all_class = CoreClass.MIX if len(types) == 2 else (CoreClass.AIC if types == (CoreType.AIC,) else CoreClass.AIV)
         if prev_cls is None:
             prev_cls = self.cls(prev) if prev is not None else all_class
         cur_cls = self.cls(cur) if cur is not None else all_class
-        setters = class_types(prev_cls) if prev is not None else types
         sets_itself = prev is not None and self.kernel(prev).early_start_set is not None
-        for core in setters:
-            if core in types:
-                own = sets_itself and prev is not None and core in class_types(self.cls(prev))
-                idle = prev.blocks.data if own and prev is not None else None
-                self.emit(EarlyStartSetOp(0, core, idle), (core,))
         waits_itself = cur is not None and self.kernel(cur).early_start_wait is not None
-        cfg = 4 * _CLASS_CODE[prev_cls] + _CLASS_CODE[cur_cls]
-        for core in types:
-            # A sub-kernel that waits itself does so on its own cores of its own types only.
-            own = waits_itself and core in class_types(cur_cls)
-            idle = cur.blocks.data if own and cur is not None else None
-            self.emit(EarlyStartWaitOp(0, cfg, core, idle), (core,))
+        set_idle = (prev.blocks.data, self.cls(prev)) if sets_itself and prev is not None else None
+        wait_idle = cur.blocks.data if waits_itself and cur is not None else None
+        self.emit(DependOp(0, DependRule.EARLY_START, prev_cls, cur_cls, set_idle=set_idle, wait_idle=wait_idle),
+                  types)
 
     # ---- queue -------------------------------------------------------------------------
 
@@ -288,12 +275,10 @@ class _Lowering:
                 if item.kind == "node":
                     entries.append((by_id[item.key], item.key))  # type: ignore[index]
                 elif item.kind == "barrier":
-                    entries.append((BarrierOp(0, _TYPE_BARRIER[core]), None))
-                elif item.kind == "set":
-                    pipe = Pipe.FIX if core is CoreType.AIC else Pipe.MTE3
-                    entries.append((SetFlagOp(0, 2, plan.pairs[item.pair].flag, pipe, core), None))
+                    entries.append((DependOp(0, DependRule.BARRIER, TYPE_CLASS[core], TYPE_CLASS[core]), None))
                 else:
-                    entries.append((WaitFlagOp(0, plan.pairs[item.pair].flag, core), None))
+                    rule = DependRule.FLAG_SIGNAL if item.kind == "set" else DependRule.FLAG_AWAIT
+                    entries.append((DependOp(0, rule, flag=plan.pairs[item.pair].flag), None))
         self.merge(ops, per_core)
 
     def merge(self, ops: list[SkProgramOp], per_core: dict[CoreType, list[tuple[Operation, int | None]]]) -> None:
@@ -327,11 +312,30 @@ class _Lowering:
                 self.emit(by_key[key], tuple(cores))
         assert all(heads[core] == len(per_core[core]) for core in CoreType)
 
+def plan_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
+                     launches: dict[int, LaunchOp] | None = None) -> None:
+    """Place an `sk.depend` for every dependency of one SuperKernel (see the module docstring;
+    each takes the ids of the ops its rule gives); `launches` (the model's launches by seq) lets
+    `sync-mode=data` read buffer args."""
+    _Lowering(sk, kernels, options, launches).run()
+
+
+def _rule(op: Operation) -> DependRule:
+    return op.kind  # type: ignore[attr-defined]
+
+
+def apply_sync_patterns(sk: SuperKernelOp, patterns: list[RewritePattern]) -> list[Operation]:
+    """Replace the `sk.depend`s of one SuperKernel by `patterns` (one sweep of each program);
+    the depends none of them applied to."""
+    depends = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if isinstance(op, DependOp)]
+    return rewrite_ops(depends, patterns, key=_rule) if patterns else depends
+
+
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
                       launches: dict[int, LaunchOp] | None = None) -> None:
-    """Insert the synchronisation of one SuperKernel (see the module docstring); `launches`
-    (the model's launches by seq) lets `sync-mode=data` read buffer args."""
-    _Lowering(sk, kernels, options, launches).run()
+    """Insert the synchronisation of one SuperKernel: its depends, then every sync pattern."""
+    plan_superkernel(sk, kernels, options, launches)
+    apply_sync_patterns(sk, sync_lowering_patterns())
 
 
 @dataclass(frozen=True)
@@ -344,12 +348,20 @@ class LowerSyncPass(ModulePass):
     """SuperKernel options (vendor syntax); `early-start` chooses the chain handshake,
     `sync-mode=data` relaxes barriers between independent same-stream sub-tasks."""
 
+    patterns: str = "all"
+    """The sync patterns to apply, by class name, comma-separated (`LowerClassBarrier,...`), or
+    `none`: place the `sk.depend`s only. The depends of the patterns left out stay, to show one
+    rule's work in a test; later passes reject them."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         base = pass_options(self.options)
+        only = pattern_names(self.patterns, PATTERN_NAMES, self.name)
+        patterns = [p for p in sync_lowering_patterns() if only is None or type(p).__name__ in only]
         launches: dict[ModelOp, dict[int, LaunchOp]] = {}
         for sk, kernels, options in superkernels(op, base):
             model = sk.parent_op()
             assert isinstance(model, ModelOp)
             if options.sync_mode == "data" and model not in launches:
                 launches[model] = launches_by_seq([s for s in model.body.block.ops if isinstance(s, StreamOp)])
-            lower_superkernel(sk, kernels, options, launches.get(model))
+            plan_superkernel(sk, kernels, options, launches.get(model))
+            apply_sync_patterns(sk, patterns)

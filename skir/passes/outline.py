@@ -43,7 +43,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
@@ -79,6 +78,7 @@ from skir.passes.common import (
     pass_options,
 )
 from skir.patterns.outline_slots import RewriteSlot, SlotPlan
+from skir.patterns.sweep import rewrite_ops
 
 
 def superkernel_name(model: ModelOp, index: int) -> str:
@@ -221,10 +221,8 @@ class _Outliner:
                 actions[g.ops[n]] = (action, cell, value, sk_names[p.index])
         for n, (action, cell, value) in plan.outside.items():
             actions[g.ops[n]] = (action, cell, value, None)
-        walker = PatternRewriteWalker(GreedyRewritePatternApplier([RewriteSlot(SlotPlan(actions))], dce_enabled=False),
-                                      apply_recursively=False)
-        for stream in g.streams:
-            walker.rewrite_region(stream.body)
+        slots = [op for stream in g.streams for op in stream.body.block.ops if op in actions]
+        rewrite_ops(slots, [RewriteSlot(SlotPlan(actions))])
         if plan.cells:
             first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))
             for cell in plan.cells:

@@ -9,10 +9,12 @@ renumbers it: ids follow the list again (for a chain SuperKernel, its program or
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import ArrayAttr
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 
+from skir.dialects.fast_clone import clone_tree
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SkProgramOp, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
@@ -31,22 +33,31 @@ def read_program(sk: SuperKernelOp) -> Program:
     return [(first[i], tuple(cores[i])) for i in sorted(first)]
 
 
-def rebuild(sk: SuperKernelOp, program: Program) -> None:
-    """Replace both programs by `program`: fresh ids in list order (deps follow), one copy per core type."""
+def rebuild(sk: SuperKernelOp, program: Program, span: Callable[[Operation], int] | None = None) -> None:
+    """Replace both programs by `program`: fresh ids in list order (deps follow), one copy per
+    core type; an op takes `span(op)` ids (default 1: its own), for ops that a pattern will
+    later replace by several."""
+    ids: list[int] = []
+    top = 0
+    for op, _ in program:
+        ids.append(top)
+        top += 1 if span is None else span(op)
     new_id: dict[int, int] = {}
-    for ident, (op, _) in enumerate(program):
+    for ident, (op, _) in zip(ids, program):
         if isinstance(op, SubtaskOp):
             new_id[op.ident] = ident
-    for region in (sk.aic, sk.aiv):
-        for old in list(region.block.ops):
-            if old.parent is not None:
-                old.detach()
-    for ident, (op, cores) in enumerate(program):
+    # New blocks, filled while detached (each insertion's ancestry check is then one step),
+    # replace the old ones; an op of the old programs left out of `program` goes with them.
+    blocks = {CoreType.AIC: Block(), CoreType.AIV: Block()}
+    for ident, (op, cores) in zip(ids, program):
         if op.parent is not None:
             op.detach()
         op.properties["id"] = int_attr(ident)
         if isinstance(op, SubtaskOp) and op.deps is not None:
             op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
         for i, core in enumerate(cores):
-            block = sk.aic.block if core is CoreType.AIC else sk.aiv.block
-            block.add_op(op if i == 0 else op.clone())
+            blocks[core].add_op(op if i == 0 else clone_tree(op))
+    for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
+        region.detach_block(region.block)
+        region.add_block(blocks[core])
+

@@ -38,7 +38,7 @@ from xdsl.passes import ModulePass
 
 from skir.analysis.sync_prune import PruneResult, prune_superkernel
 from skir.dialects.superkernel import SuperKernelOp
-from skir.passes.common import kernel_table, models
+from skir.passes.common import kernel_table, models, reject_depends
 
 
 def prune_module(op: ModuleOp) -> list[PruneResult]:
@@ -48,6 +48,7 @@ def prune_module(op: ModuleOp) -> list[PruneResult]:
         kernels = kernel_table(model)
         for sk in model.body.block.ops:
             if isinstance(sk, SuperKernelOp):
+                reject_depends(sk, "sk-prune-sync")
                 results.append(prune_superkernel(sk, kernels))
     return results
 

@@ -51,7 +51,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
@@ -95,9 +95,8 @@ from skir.dialects.superkernel import (
     WaitLockOp,
 )
 from skir.options import SkOptions
-from skir.passes.common import kernel_table, models, pass_options
+from skir.passes.common import kernel_table, models, pass_options, pattern_names
 from skir.passes.insert_debug import sk_cores
-from skir.passes.lower_sync import sk_types
 from skir.patterns.sk_to_ascendc import (
     BARRIER_FLAG,
     PATTERN_KINDS,
@@ -105,6 +104,8 @@ from skir.patterns.sk_to_ascendc import (
     guarded,
     sk_to_ascendc_patterns,
 )
+from skir.patterns.sweep import rewrite_ops
+from skir.patterns.sync_lowering import sk_types
 
 
 def entry_symbol(sk_name: str) -> str:
@@ -211,11 +212,9 @@ def stage_source(sk: SuperKernelOp, kernels: dict[str, KernelOp],
 def apply_lowering(source: SourceOp, patterns: list[RewritePattern], complete: bool = True) -> None:
     """Rewrite the staged `sk` ops of `source` with `patterns` (one sweep); with `complete`,
     every `sk` op must be gone after it."""
-    if patterns:
-        walker = PatternRewriteWalker(GreedyRewritePatternApplier(patterns, dce_enabled=False),
-                                      apply_recursively=False)
-        walker.rewrite_region(source.body)
-    left = next((op for op in nested_ops(source) if op.dialect_name() == "sk"), None) if complete else None
+    staged = [op for op in nested_ops(source) if op.dialect_name() == "sk"]
+    missed = rewrite_ops(staged, patterns) if patterns else staged
+    left = missed[0] if complete and missed else None
     if left is not None:
         raise PassFailedException(f"sk.kernel @{source.sym_name.data}: cannot emit '{left.name}'")
 
@@ -248,7 +247,7 @@ class ToAscendCPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         base = pass_options(self.options)
-        only = _pattern_names(self.patterns)
+        only = pattern_names(self.patterns, PATTERN_NAMES, self.name)
         existing = {s.sym_name.data for s in op.ops if isinstance(s, SourceOp)}
         for model in models(op):
             kernels = kernel_table(model)
@@ -261,14 +260,3 @@ class ToAscendCPass(ModulePass):
 PATTERN_NAMES = tuple(kind.__name__ for kind in PATTERN_KINDS)
 
 
-def _pattern_names(text: str) -> frozenset[str] | None:
-    if text.strip() == "all":
-        return None
-    if text.strip() == "none":
-        return frozenset()
-    names = frozenset(n.strip() for n in text.split(",") if n.strip())
-    unknown = sorted(names - set(PATTERN_NAMES))
-    if unknown or not names:
-        raise PassFailedException(f"sk-to-ascendc: patterns={text!r}: expected all, none or pattern names "
-                                  f"({', '.join(PATTERN_NAMES)})")
-    return names

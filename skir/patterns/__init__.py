@@ -9,10 +9,14 @@ guards), the patterns apply the decisions op by op (docs/design.md §4, "Pattern
 - `skir.patterns.sk_to_ascendc`: the `sk` → `ascendc` conversion, one pattern per `sk`
   program op (`LowerSubtask`, `LowerBarrier`, `LowerFlag`, `LowerEarlyStart`, `LowerLock`,
   `LowerPreload`, `LowerDcci`), over an `AscendcLowering` of one SuperKernel;
-  `sk_to_ascendc_patterns(lowering)` gives the set `sk-to-ascendc` applies.
+  `sk_to_ascendc_patterns(lowering)` gives the set `sk-to-ascendc` applies;
+- `skir.patterns.sync_lowering`: sync lowering, one pattern per rule over the `sk.depend`s
+  `sk-lower-sync` places (`LowerClassBarrier`, `LowerPipeBarrier`, `LowerEarlyStartHandshake`,
+  `LowerLockBarriers`, `LowerFlagPair`); `sync_lowering_patterns()` gives them all.
 """
 
 from skir.patterns.outline_slots import RewriteSlot, SlotPlan
 from skir.patterns.sk_to_ascendc import AscendcLowering, sk_to_ascendc_patterns
+from skir.patterns.sync_lowering import sync_lowering_patterns
 
-__all__ = ["AscendcLowering", "RewriteSlot", "SlotPlan", "sk_to_ascendc_patterns"]
+__all__ = ["AscendcLowering", "RewriteSlot", "SlotPlan", "sk_to_ascendc_patterns", "sync_lowering_patterns"]

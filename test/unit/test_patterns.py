@@ -44,3 +44,78 @@ def test_rewrite_slot_applies_the_plan_slot_by_slot() -> None:
         assert line in text, text
     assert [len(list(s.body.block.ops)) for s in (s0, s1)] == [3, 2]  # every slot kept
     assert list(s1.body.block.ops)[1] is t4
+
+
+DEPENDS = """
+aclgraph.model @d cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @x mix_aic_1_2 params 0
+  sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+    aic {
+      sk.depend id 1 barrier aiv -> aic
+      sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 after [0]
+      sk.depend id 3 early_start aic -> mix set_idle 24 of aic wait_idle 16
+      sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
+      sk.depend id 7 lock_release mix
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+      sk.depend id 1 barrier aiv -> aic
+      sk.depend id 3 early_start aic -> mix set_idle 24 of aic wait_idle 16
+      sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
+      sk.depend id 7 lock_release mix
+    }
+  }
+}
+"""
+
+# Written by hand from the rules (docs/design.md §3): aiv -> aic is sync_all; the handshake
+# aic -> mix sets on the AIC only (from block 24: the AIC sub-task sets itself), waits on both
+# with cfg 4*0 + 2 = 2 (from block 16 on, the mix sub-task waits itself); a lock release after a
+# mix sub-task is sync_all. The handshake's three ops take ids 3 (set), 4 and 5 (the waits).
+EXPECTED = """\
+sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+  aic {
+    sk.barrier id 1 sync_all
+    sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 after [0]
+    sk.early_start_set id 3 on aic idle 24
+    sk.early_start_wait id 4 cfg 2 on aic idle 16
+    sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
+    sk.barrier id 7 sync_all
+  }
+  aiv {
+    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+    sk.barrier id 1 sync_all
+    sk.early_start_wait id 5 cfg 2 on aiv idle 16
+    sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
+    sk.barrier id 7 sync_all
+  }
+}"""
+
+
+def _lowered(order: list[list[str]]) -> str:
+    from skir.dialects.superkernel import SuperKernelOp
+    from skir.passes.lower_sync import apply_sync_patterns
+    from skir.patterns.sync_lowering import sync_lowering_patterns
+
+    module = parse(DEPENDS)
+    (sk,) = (op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
+    for names in order:
+        apply_sync_patterns(sk, [p for p in sync_lowering_patterns() if type(p).__name__ in names])
+    lines = ir_text(module).splitlines()
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("sk.kernel"))
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    last = next(i for i in range(first, len(lines)) if lines[i] == " " * indent + "}")
+    return "\n".join(line[indent:] for line in lines[first:last + 1])
+
+
+def test_sync_patterns_apply_each_rule_by_hand() -> None:
+    assert _lowered([["LowerClassBarrier", "LowerEarlyStartHandshake", "LowerLockBarriers"]]) == EXPECTED
+
+
+def test_sync_patterns_one_at_a_time_in_any_order_agree() -> None:
+    one_by_one = [["LowerLockBarriers"], ["LowerEarlyStartHandshake"], ["LowerClassBarrier"]]
+    assert _lowered(one_by_one) == EXPECTED
+    partial = _lowered([["LowerClassBarrier"]])  # the other depends stay
+    assert "sk.barrier id 1 sync_all" in partial and "sk.depend id 3 early_start" in partial

@@ -217,3 +217,59 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:214:43: error: Expected `v`, `m`, `mte1`, `mte2`, `mte3`, or `fix`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.depend id 0 flag_signal 12
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:228:7: error: sk.depend 0: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      sk.depend id 0 fence aiv -> aiv
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:242:22: error: Expected `barrier`, `pipe`, `early_start`, `lock_release`, `lock_acquire`, `flag_signal`, or `flag_await`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      "sk.depend"() <{id = #builtin.int<0>, rule = #sk<depend_rule barrier>, src = #sk<class aiv>}> : () -> ()
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:256:7: error: sk.depend 0 (barrier) needs 'dst'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
+    aic {
+    }
+    aiv {
+      "sk.depend"() <{id = #builtin.int<0>, rule = #sk<depend_rule pipe>, wait_idle = #builtin.int<8>}> : () -> ()
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:270:7: error: sk.depend 0: only an early_start takes set_idle / wait_idle

@@ -102,3 +102,48 @@ aclgraph.model @all cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.dcci id 12 on aiv
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// Every sk.depend rule (what sk-lower-sync places before its patterns run).
+aclgraph.model @dep cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params 0
+  aclgraph.kernel @x mix_aic_1_2 params 0
+  sk.kernel @dep_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+    aic {
+      sk.depend id 4 barrier aiv -> mix
+      sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 1 after [0]
+      sk.depend id 12 early_start mix -> aiv set_idle 24 of mix wait_idle 16
+      sk.depend id 16 flag_await 15
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+      sk.depend id 4 barrier aiv -> mix
+      sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 1 after [0]
+      sk.depend id 12 early_start mix -> aiv set_idle 24 of mix wait_idle 16
+      sk.depend id 20 pipe
+      sk.depend id 24 lock_release aiv
+      sk.depend id 28 lock_acquire mix
+      sk.depend id 32 flag_signal 0
+    }
+  }
+}
+
+// CHECK:      sk.kernel @dep_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+// CHECK-NEXT:   aic {
+// CHECK-NEXT:     sk.depend id 4 barrier aiv -> mix
+// CHECK-NEXT:     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 1 after [0]
+// CHECK-NEXT:     sk.depend id 12 early_start mix -> aiv set_idle 24 of mix wait_idle 16
+// CHECK-NEXT:     sk.depend id 16 flag_await 15
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.depend id 4 barrier aiv -> mix
+// CHECK-NEXT:     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 1 after [0]
+// CHECK-NEXT:     sk.depend id 12 early_start mix -> aiv set_idle 24 of mix wait_idle 16
+// CHECK-NEXT:     sk.depend id 20 pipe
+// CHECK-NEXT:     sk.depend id 24 lock_release aiv
+// CHECK-NEXT:     sk.depend id 28 lock_acquire mix
+// CHECK-NEXT:     sk.depend id 32 flag_signal 0
+// CHECK-NEXT:   }
+// CHECK-NEXT: }

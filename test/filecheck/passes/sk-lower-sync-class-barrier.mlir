@@ -1,0 +1,66 @@
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync{patterns="none"}' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync{patterns="LowerClassBarrier"}' | filecheck %s --check-prefix=AFTER
+
+// LowerClassBarrier: a chain SuperKernel's dependency between consecutive sub-tasks is an
+// sk.depend barrier <class before> -> <class after>, in the programs of the barrier's core types;
+// the pattern picks the barrier of the class pair: aiv -> aiv all_aiv, aic -> aic all_aic, any
+// other pair sync_all (one id in both programs).
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @x mix_aic_1_1 params 0
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 8
+    aclgraph.launch seq 1 @v blocks 16
+    aclgraph.launch seq 2 @c blocks 16
+    aclgraph.launch seq 3 @c blocks 4
+    aclgraph.launch seq 4 @x blocks 16
+    aclgraph.launch seq 5 @v blocks 16
+  }
+}
+
+// Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
+// STAGED:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
+// STAGED-NEXT:   aic {
+// STAGED-NEXT:     sk.depend id 3 barrier aiv -> aic
+// STAGED-NEXT:     sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 after [2]
+// STAGED-NEXT:     sk.depend id 5 barrier aic -> aic
+// STAGED-NEXT:     sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 after [4]
+// STAGED-NEXT:     sk.depend id 7 barrier aic -> mix
+// STAGED-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
+// STAGED-NEXT:     sk.depend id 9 barrier mix -> aiv
+// STAGED-NEXT:   }
+// STAGED-NEXT:   aiv {
+// STAGED-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+// STAGED-NEXT:     sk.depend id 1 barrier aiv -> aiv
+// STAGED-NEXT:     sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 after [0]
+// STAGED-NEXT:     sk.depend id 3 barrier aiv -> aic
+// STAGED-NEXT:     sk.depend id 7 barrier aic -> mix
+// STAGED-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
+// STAGED-NEXT:     sk.depend id 9 barrier mix -> aiv
+// STAGED-NEXT:     sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 after [8]
+// STAGED-NEXT:   }
+// STAGED-NEXT: }
+
+// After LowerClassBarrier: each depend is its barrier
+// AFTER:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
+// AFTER-NEXT:   aic {
+// AFTER-NEXT:     sk.barrier id 3 sync_all
+// AFTER-NEXT:     sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 after [2]
+// AFTER-NEXT:     sk.barrier id 5 all_aic
+// AFTER-NEXT:     sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 after [4]
+// AFTER-NEXT:     sk.barrier id 7 sync_all
+// AFTER-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
+// AFTER-NEXT:     sk.barrier id 9 sync_all
+// AFTER-NEXT:   }
+// AFTER-NEXT:   aiv {
+// AFTER-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+// AFTER-NEXT:     sk.barrier id 1 all_aiv
+// AFTER-NEXT:     sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 after [0]
+// AFTER-NEXT:     sk.barrier id 3 sync_all
+// AFTER-NEXT:     sk.barrier id 7 sync_all
+// AFTER-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
+// AFTER-NEXT:     sk.barrier id 9 sync_all
+// AFTER-NEXT:     sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 after [8]
+// AFTER-NEXT:   }
+// AFTER-NEXT: }

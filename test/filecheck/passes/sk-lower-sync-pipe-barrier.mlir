@@ -1,0 +1,60 @@
+// RUN: sk-opt %s -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data" patterns="none"}' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data" patterns="LowerPipeBarrier"}' | filecheck %s --check-prefix=AFTER
+
+// LowerPipeBarrier: with sync-mode=data, two consecutive sub-tasks of one stream that the
+// buffer args prove independent need only the local pipes drained: sk.depend pipe, which the
+// pattern makes an sk.barrier pipe_all; the real barriers stay depends here.
+aclgraph.model @d cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @scale aiv_only params(inout)
+  aclgraph.kernel @copy aiv_only params(in, out)
+  aclgraph.kernel @any aiv_only params 1
+  aclgraph.buffer @x bytes 4096
+  aclgraph.buffer @y bytes 4096
+  aclgraph.buffer @z bytes 4096
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @scale blocks 8 args(@x)
+    aclgraph.launch seq 1 @scale blocks 8 args(@y)
+    aclgraph.launch seq 2 @copy blocks 16 args(@x, @z)
+    aclgraph.launch seq 3 @scale blocks 8 args(@y)
+    aclgraph.launch seq 4 @copy blocks 8 args(@z, @y)
+    aclgraph.launch seq 5 @any blocks 8 args(@x)
+  }
+}
+
+// Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
+// STAGED:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
+// STAGED-NEXT:   aic {
+// STAGED-NEXT:   }
+// STAGED-NEXT:   aiv {
+// STAGED-NEXT:     sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0
+// STAGED-NEXT:     sk.depend id 1 pipe
+// STAGED-NEXT:     sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 after [0]
+// STAGED-NEXT:     sk.depend id 3 barrier aiv -> aiv
+// STAGED-NEXT:     sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 after [2]
+// STAGED-NEXT:     sk.depend id 5 pipe
+// STAGED-NEXT:     sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 after [4]
+// STAGED-NEXT:     sk.depend id 7 barrier aiv -> aiv
+// STAGED-NEXT:     sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 after [6]
+// STAGED-NEXT:     sk.depend id 9 barrier aiv -> aiv
+// STAGED-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
+// STAGED-NEXT:   }
+// STAGED-NEXT: }
+
+// After LowerPipeBarrier: sk.depend pipe -> sk.barrier pipe_all
+// AFTER:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
+// AFTER-NEXT:   aic {
+// AFTER-NEXT:   }
+// AFTER-NEXT:   aiv {
+// AFTER-NEXT:     sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0
+// AFTER-NEXT:     sk.barrier id 1 pipe_all
+// AFTER-NEXT:     sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 after [0]
+// AFTER-NEXT:     sk.depend id 3 barrier aiv -> aiv
+// AFTER-NEXT:     sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 after [2]
+// AFTER-NEXT:     sk.barrier id 5 pipe_all
+// AFTER-NEXT:     sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 after [4]
+// AFTER-NEXT:     sk.depend id 7 barrier aiv -> aiv
+// AFTER-NEXT:     sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 after [6]
+// AFTER-NEXT:     sk.depend id 9 barrier aiv -> aiv
+// AFTER-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
+// AFTER-NEXT:   }
+// AFTER-NEXT: }
