@@ -6,9 +6,10 @@ it directly depends on; type and blocks by the vendor table (or `debug-aic-num` 
 `debug-aiv-num`); the argument table (slot 0 the FFTS base, then per sub-task its
 params, its notify-lock slots, its wait-lock slots; then the workspace and profiling
 slots); in-kernel `sk.notify` / `sk.wait_lock` / `sk.reset_lock` for boundary events,
-back blocks and front waits. Then it rewrites the slots as `skir.analysis.boundary`
-plans, through `skir.patterns.outline_slots.RewriteSlot`: every stream keeps its slot count
-and order.
+back blocks and front waits. The analysis decides all of it (a `KernelPlan` per group, the slot
+actions `skir.analysis.boundary` plans); `skir.patterns.outline_group.OutlineGroup` builds
+each group's `sk.kernel` and rewrites its slots, `skir.patterns.outline_slots.RewriteSlot` the
+converted event tasks outside every SuperKernel: every stream keeps its slot count and order.
 
 ```mlir
 aclgraph.stream @s0 slots 2 {
@@ -40,8 +41,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Operation, Region
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
@@ -60,23 +60,18 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.superkernel import (
-    CoreType,
-    NotifyOp,
-    ResetLockOp,
     SkForm,
-    SubtaskOp,
     SuperKernelOp,
-    WaitLockOp,
 )
 from skir.errors import SkirError
 from skir.options import SkOptions
 from skir.passes.common import (
     GROUP_ATTR,
-    LABEL_ATTR,
     kernel_table,
     models,
     pass_options,
 )
+from skir.patterns.outline_group import KernelPlan, LockStep, OutlineGroup, SubtaskStep
 from skir.patterns.outline_slots import RewriteSlot, SlotPlan
 from skir.patterns.sweep import rewrite_ops
 
@@ -122,13 +117,14 @@ class _Outliner:
         if plan.failures:
             index, why = next(iter(plan.failures.items()))
             raise PassFailedException(f"{sk_names[index]}: {why}; rerun sk-form-scopes with the same options")
-        created = [self._superkernel(p, sk_names[p.index]) for p in plan.superkernels]
-        self._rewrite(plan, sk_names)
-        return created
+        kernel_plans = [self._kernel_plan(p, sk_names[p.index]) for p in plan.superkernels]
+        self._rewrite(plan, sk_names, kernel_plans)
+        return [k.built for k in kernel_plans if k.built is not None]
 
     # ---- the sk.kernel ----------------------------------------------------------------
 
-    def _superkernel(self, p: SkPlan, name: str) -> SuperKernelOp:
+    def _kernel_plan(self, p: SkPlan, name: str) -> KernelPlan:
+        """The group's launch shape, form, argument table and program steps."""
         g = self.graph
         options = task_options(g, self.scopes, self.options, p.members[0])
         launches = {m: g.ops[m] for m in p.members}
@@ -147,8 +143,7 @@ class _Outliner:
         order, steps = program_steps(g, self.hb, self._kernel, p)
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
-        lock_ops = {"notify": NotifyOp, "wait": WaitLockOp, "reset": ResetLockOp}
-        program: list[tuple[Operation, tuple[CoreType, ...]]] = []
+        program: list[SubtaskStep | LockStep] = []
         sub_id: dict[int, int] = {}
         for ident, step in enumerate(steps):
             if step.kind == "subtask":
@@ -157,27 +152,18 @@ class _Outliner:
                 sub_id[m] = ident
                 # a block_dim_scale_up batch kernel runs on every core of its type (docs/design.md §3)
                 blocks = shape.cores_of(kernel.type) if kernel.scales_up else launches[m].blocks.data  # type: ignore
-                sub = SubtaskOp(ident, kernel.sym_name.data, blocks, slots[m][0],
-                                g.streams[g.stream_of[m]].sym_name.data, g.seq[m], [sub_id[d] for d in step.deps])
-                program.append((sub, class_types(core_class(kernel.type))))
+                program.append(SubtaskStep(kernel.sym_name.data, blocks, slots[m][0],
+                                           g.streams[g.stream_of[m]].sym_name.data, g.seq[m],
+                                           tuple(sub_id[d] for d in step.deps), class_types(core_class(kernel.type))))
             else:
                 assert step.core is not None
-                program.append((lock_ops[step.kind](ident, step.cell, slots[step.cell][1], step.core), (step.core,)))
+                program.append(LockStep(step.kind, step.cell, slots[step.cell][1], step.core))
         offset = slots["__end__"][0]
         offset += options.feed_sync_all + 2 * options.profiling
-        aic, aiv = Block(), Block()
-        for op, cores in program:
-            for i, core in enumerate(cores):
-                (aic if core is CoreType.AIC else aiv).add_op(op if i == 0 else op.clone())
-        sk = SuperKernelOp(
-            name, shape.kernel_type, shape.blocks, SkForm.CHAIN if chain else SkForm.QUEUE, offset,
-            options.to_string(), Region(aic), Region(aiv),
-        )
-        label = self.scopes.label[p.members[0]]
-        if label:
-            sk.attributes[LABEL_ATTR] = ArrayAttr(StringAttr(name) for name in label)
-        self.model.body.block.add_op(sk)
-        return sk
+        launch = next(n for n, (action, _, _) in p.slots.items() if action == "launch")
+        group_slots = [g.ops[launch], *(g.ops[n] for n in p.slots if n != launch)]
+        return KernelPlan(name, shape.kernel_type, shape.blocks, SkForm.CHAIN if chain else SkForm.QUEUE, offset,
+                          options.to_string(), program, tuple(self.scopes.label[p.members[0]] or ()), group_slots)
 
     def _kernel(self, m: int) -> KernelOp:
         op = self.graph.ops[m]
@@ -212,17 +198,21 @@ class _Outliner:
 
     # ---- the slots --------------------------------------------------------------------
 
-    def _rewrite(self, plan: RewritePlan, sk_names: list[str]) -> None:
-        """The slot rewrite the plan decided, applied by `RewriteSlot` over the streams."""
+    def _rewrite(self, plan: RewritePlan, sk_names: list[str], kernel_plans: list[KernelPlan]) -> None:
+        """Each group's sk.kernel and slots by `OutlineGroup`, in group order, then the converted
+        tasks outside every SuperKernel by `RewriteSlot`."""
         g = self.graph
         actions: dict[TaskOp, tuple[str, str | None, int, str | None]] = {}
         for p in plan.superkernels:
             for n, (action, cell, value) in p.slots.items():
                 actions[g.ops[n]] = (action, cell, value, sk_names[p.index])
-        for n, (action, cell, value) in plan.outside.items():
-            actions[g.ops[n]] = (action, cell, value, None)
-        slots = [op for stream in g.streams for op in stream.body.block.ops if op in actions]
-        rewrite_ops(slots, [RewriteSlot(SlotPlan(actions))])
+        outside: dict[TaskOp, tuple[str, str | None, int, str | None]] = {
+            g.ops[n]: (action, cell, value, None) for n, (action, cell, value) in plan.outside.items()}
+        slots = SlotPlan(actions)
+        launches = [k.slots[0] for k in kernel_plans]
+        rest = [op for stream in g.streams for op in stream.body.block.ops if op in outside]
+        rewrite_ops(launches, [OutlineGroup(dict(zip(launches, kernel_plans)), slots)])
+        rewrite_ops(rest, [RewriteSlot(SlotPlan(outside))])
         if plan.cells:
             first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))
             for cell in plan.cells:

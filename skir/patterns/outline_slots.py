@@ -54,23 +54,27 @@ class RewriteSlot(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: TaskOp, rewriter: PatternRewriter) -> None:
         action = self.plan.actions.get(op)
-        if action is None:
-            return
-        kind, cell, value, sk = action
-        seq = op.seq.data
-        new: TaskOp
-        if kind == "launch":
-            assert sk is not None
-            new = LaunchSkOp(seq, sk)
-        elif kind == "disable":
-            new = DisabledOp(op)
-        elif kind == "value_write":
-            new = ValueWriteOp(seq, cell, value)  # type: ignore[arg-type]
-        else:
-            new = ValueWaitOp(seq, cell, WaitRule.EQ, value)  # type: ignore[arg-type]
-        for name in CUT_ATTRS:
-            if name in op.attributes:
-                new.attributes[name] = op.attributes[name]
-        if not isinstance(new, DisabledOp):
-            new.properties.update(was_props(op))
-        rewriter.replace(op, new)
+        if action is not None:
+            rewrite_slot(op, action, rewriter)
+
+
+def rewrite_slot(op: TaskOp, action: tuple[str, str | None, int, str | None], rewriter: PatternRewriter) -> None:
+    """Replace slot `op` by what `action` (see `SlotPlan`) makes of it."""
+    kind, cell, value, sk = action
+    seq = op.seq.data
+    new: TaskOp
+    if kind == "launch":
+        assert sk is not None
+        new = LaunchSkOp(seq, sk)
+    elif kind == "disable":
+        new = DisabledOp(op)
+    elif kind == "value_write":
+        new = ValueWriteOp(seq, cell, value)  # type: ignore[arg-type]
+    else:
+        new = ValueWaitOp(seq, cell, WaitRule.EQ, value)  # type: ignore[arg-type]
+    for name in CUT_ATTRS:
+        if name in op.attributes:
+            new.attributes[name] = op.attributes[name]
+    if not isinstance(new, DisabledOp):
+        new.properties.update(was_props(op))
+    rewriter.replace(op, new)

@@ -38,11 +38,13 @@ class _SweepRewriter(PatternRewriter):
 def rewrite_ops(ops: Iterable[Operation], patterns: Sequence[RewritePattern],
                 key: Callable[[Operation], Hashable] = type) -> list[Operation]:
     """Rewrite each op of `ops` (taken as a list first) by the first of `patterns` that
-    applies; the ops none applied to, in order."""
+    applies; the ops none applied to, in order (an op an earlier rewrite took out is skipped)."""
     last: dict[Hashable, RewritePattern] = {}
     missed: list[Operation] = []
     rewriter: _SweepRewriter | None = None
     for op in list(ops):
+        if op.parent is None:
+            continue  # replaced or erased by an earlier rewrite of this sweep
         if rewriter is None:
             rewriter = _SweepRewriter(op)
         else:

@@ -119,3 +119,44 @@ def test_sync_patterns_one_at_a_time_in_any_order_agree() -> None:
     assert _lowered(one_by_one) == EXPECTED
     partial = _lowered([["LowerClassBarrier"]])  # the other depends stay
     assert "sk.barrier id 1 sync_all" in partial and "sk.depend id 3 early_start" in partial
+
+
+def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
+    from skir.dialects.aclgraph_enums import KernelType
+    from skir.dialects.hardware import CoreType
+    from skir.dialects.superkernel import SkForm
+    from skir.patterns.outline_group import KernelPlan, LockStep, OutlineGroup, SubtaskStep
+    from skir.patterns.sweep import rewrite_ops
+
+    module = parse(MODEL)
+    s0, s1 = (op for op in the_model(module).body.block.ops if isinstance(op, StreamOp))
+    t0, t1, t2 = s0.body.block.ops
+    w3 = s1.body.block.first_op
+    steps: list[SubtaskStep | LockStep] = [
+        SubtaskStep("v", 8, 1, "s0", 0, (), (CoreType.AIV,)),
+        LockStep("notify", "e_cell", 2, CoreType.AIV),
+        SubtaskStep("v", 4, 3, "s0", 2, (0,), (CoreType.AIV,)),
+    ]
+    plan = KernelPlan("m_sk0", KernelType.MIX_AIV_1_0, 8, SkForm.CHAIN, 4, "", steps, ("layer0",), [t0, t1, t2])
+    slots = SlotPlan({t0: ("launch", None, 0, "m_sk0"), t1: ("disable", None, 0, "m_sk0"),
+                      t2: ("disable", None, 0, "m_sk0")})  # the kernel notifies @e_cell itself
+    assert rewrite_ops([t0, t2], [OutlineGroup({t0: plan}, slots)]) == []  # t2: rewritten with its group
+    text = ir_text(module)
+    expected = """sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 attributes {sk.label = ["layer0"]} {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+      sk.notify id 1 @e_cell slot 2 on aiv
+      sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 after [0]
+    }
+  }"""
+    flat = "\n".join(line.strip() for line in text.splitlines())
+    assert "\n".join(line.strip() for line in expected.splitlines()) in flat, text
+    assert text.index("aclgraph.stream @s1") < text.index("sk.kernel @m_sk0")  # at the end of the model
+    for line in ("aclgraph.launch_sk seq 0 @m_sk0 was launch @v blocks 8", "aclgraph.disabled seq 1 was record @e",
+                 "aclgraph.disabled seq 2 was launch @v blocks 4"):
+        assert line in text, text
+    assert w3 is not None  # the wait outside the group, by RewriteSlot: then the model is whole again
+    PatternRewriteWalker(RewriteSlot(SlotPlan({w3: ("value_wait", "e_cell", 1, None)}))).rewrite_module(module)
+    module.verify()

@@ -1,0 +1,143 @@
+"""`OutlineGroup`: one SuperKernel group of `sk-outline` as a RewritePattern.
+
+`sk-outline`'s analysis decides each group's SuperKernel (`KernelPlan`: its name, launch shape,
+form, argument table and program steps — sub-tasks with their param offsets and direct deps,
+in-kernel lock accesses with their slots) and the rewrite of every slot (`SlotPlan`). The
+pattern matches the slot that launches the group: it builds the `sk.kernel` at the end of the
+model and rewrites the group's slots (`launch_sk`, `disabled`, value writes and waits) with
+`rewrite_slot`:
+
+```mlir
+aclgraph.stream @s0 slots 2 {
+  aclgraph.launch seq 0 @a blocks 48 args(@x, @y) attributes {sk.group = 0 : i64}
+  aclgraph.launch seq 1 @b blocks 8 args(@y, @z) attributes {sk.group = 0 : i64}
+}
+```
+with the plan {@m_sk0: mix_aiv_1_0 blocks 48 chain slots 5, steps [sub-task @a offset 1,
+sub-task @b offset 3 after [0]]; slots: seq 0 launch, seq 1 disable} becomes
+```mlir
+aclgraph.stream @s0 slots 2 {
+  aclgraph.launch_sk seq 0 @m_sk0 was launch @a blocks 48 args(@x, @y)
+  aclgraph.disabled seq 1 was launch @b blocks 8 args(@y, @z)
+}
+sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
+  aic {
+  }
+  aiv {
+    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+    sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+  }
+}
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ArrayAttr, StringAttr
+from xdsl.ir import Block, Operation, Region
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from skir.dialects.aclgraph import ModelOp, TaskOp
+from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.fast_clone import clone_tree
+from skir.dialects.superkernel import (
+    CoreType,
+    NotifyOp,
+    ResetLockOp,
+    SkForm,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitLockOp,
+)
+from skir.passes.common import LABEL_ATTR
+from skir.patterns.outline_slots import SlotPlan, rewrite_slot
+
+
+@dataclass(frozen=True)
+class SubtaskStep:
+    """A sub-task of the program: its kernel, blocks, first param slot, source task and deps
+    (indexes of earlier steps), on the core types of its kernel's class."""
+
+    kernel: str
+    blocks: int
+    offset: int
+    stream: str
+    seq: int
+    deps: tuple[int, ...]
+    cores: tuple[CoreType, ...]
+
+
+@dataclass(frozen=True)
+class LockStep:
+    """An in-kernel `notify`, `wait` or `reset` of `cell` through arg slot `slot`, on `core`."""
+
+    kind: str
+    cell: str
+    slot: int
+    core: CoreType
+
+
+_LOCK_OPS = {"notify": NotifyOp, "wait": WaitLockOp, "reset": ResetLockOp}
+
+
+@dataclass
+class KernelPlan:
+    """What the analysis decided for one group's `sk.kernel` (program steps in id order)."""
+
+    name: str
+    kernel_type: KernelType
+    blocks: int
+    form: SkForm
+    arg_slots: int
+    options: str
+    steps: list[SubtaskStep | LockStep]
+    label: tuple[str, ...]
+    slots: list[TaskOp]
+    """The group's slots, launch slot first, rewritten with it."""
+    built: SuperKernelOp | None = field(default=None, init=False)
+
+
+def build_superkernel(plan: KernelPlan) -> SuperKernelOp:
+    """The `sk.kernel` of a plan: each step an op with its index as id, in the program of each
+    of its core types (one copy per program)."""
+    aic, aiv = Block(), Block()
+    for ident, step in enumerate(plan.steps):
+        op: Operation
+        if isinstance(step, SubtaskStep):
+            op, cores = SubtaskOp(ident, step.kernel, step.blocks, step.offset, step.stream, step.seq,
+                                  list(step.deps)), step.cores
+        else:
+            op, cores = _LOCK_OPS[step.kind](ident, step.cell, step.slot, step.core), (step.core,)
+        for i, core in enumerate(cores):
+            (aic if core is CoreType.AIC else aiv).add_op(op if i == 0 else clone_tree(op))
+    sk = SuperKernelOp(plan.name, plan.kernel_type, plan.blocks, plan.form, plan.arg_slots, plan.options,
+                       Region(aic), Region(aiv))
+    if plan.label:
+        sk.attributes[LABEL_ATTR] = ArrayAttr(StringAttr(name) for name in plan.label)
+    return sk
+
+
+@dataclass
+class OutlineGroup(RewritePattern):
+    """The launch slot of a planned group → its `sk.kernel` (at the end of the model) and the
+    rewrite of the group's slots."""
+
+    plans: dict[TaskOp, KernelPlan]
+    """Launch slot -> the plan of its group."""
+    slot_plan: SlotPlan
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: TaskOp, rewriter: PatternRewriter) -> None:
+        plan = self.plans.get(op)
+        if plan is None or plan.built is not None:
+            return
+        model = op.parent_op()
+        model = model.parent_op() if model is not None else None
+        assert isinstance(model, ModelOp)
+        plan.built = build_superkernel(plan)
+        rewriter.insert(plan.built, InsertPoint.at_end(model.body.block))
+        for slot in plan.slots:
+            rewrite_slot(slot, self.slot_plan.actions[slot], rewriter)
