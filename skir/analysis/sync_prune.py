@@ -81,20 +81,17 @@ def count_syncs(sk: SuperKernelOp) -> tuple[int, int]:
     return len(syncs), len(subtasks)
 
 
-def prune_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> PruneResult:
-    """Erase the syncs of `sk` the others imply; returns the counts."""
-    before, subtasks = count_syncs(sk)
+def implied_syncs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
+    """The ids of the syncs of `sk` that the others imply (`sk-prune-sync` erases them)."""
     if sk.form.data is SkForm.CHAIN:
-        _prune_chain(sk)
-    else:
-        _prune_queue(sk, kernels)
-    return PruneResult(before, count_syncs(sk)[0], subtasks)
+        return _prune_chain(sk)
+    return _prune_queue(sk, kernels)
 
 
 # ---- chain --------------------------------------------------------------------------------
 
 
-def _prune_chain(sk: SuperKernelOp) -> None:
+def _prune_chain(sk: SuperKernelOp) -> set[int]:
     drop: set[int] = set()
     gap: list[SkProgramOp] = []
     for op in [*sk.program(), None]:
@@ -103,7 +100,7 @@ def _prune_chain(sk: SuperKernelOp) -> None:
             gap = []
         else:
             gap.append(op)
-    _erase(sk, drop)
+    return drop
 
 
 def _redundant_in_gap(gap: list[SkProgramOp]) -> set[int]:
@@ -174,7 +171,7 @@ class _Queues:
         return out
 
 
-def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
+def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
     q = _Queues(sk)
     program = [op for op in sk.program() if isinstance(op, SubtaskOp | LockOp)]
     by_id = {op.ident: op for op in program}
@@ -216,9 +213,8 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
         chosen_barriers[core] = _stab(ivs, _barrier_positions(q, core), chosen_barriers[core])
     for core in CoreType:
         keep.update(q.ops[core][i].ident for i in chosen_barriers[core])
-    drop = {op.ident for ops in q.ops.values() for op in ops
+    return {op.ident for ops in q.ops.values() for op in ops
             if isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp) and op.ident not in keep}
-    _erase(sk, drop)
 
 
 def _types_of(op: SkProgramOp, types) -> tuple[CoreType, ...]:  # type: ignore[no-untyped-def]
@@ -285,12 +281,3 @@ def _stab(intervals: list[tuple[int, int]], barriers: list[int], chosen: list[in
             raise AssertionError(f"no barrier between queue positions {u} and {v}")
         bisect.insort(picked, barriers[k])
     return picked
-
-
-def _erase(sk: SuperKernelOp, drop: set[int]) -> None:
-    if not drop:
-        return
-    for region in (sk.aic, sk.aiv):
-        for op in list(region.block.ops):
-            if op.id.data in drop:  # type: ignore[attr-defined]
-                region.block.erase_op(op)

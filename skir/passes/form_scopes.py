@@ -1,7 +1,8 @@
 """`sk-form-scopes`: decide which kernel tasks fuse into which SuperKernel, and why the rest do not.
 
 Runs formation (`skir.analysis.formation`, docs/design.md §3) and records the result as
-attributes, so that each rule is visible to FileCheck and to `sk-outline`:
+attributes (`skir.patterns.formation_marks.MarkFormation`), so that each rule is visible to
+FileCheck and to `sk-outline`:
 
 - `sk.label = ["a", "b"]` on kernel tasks inside named scopes (their label);
 - `sk.group = N` on every task in the range of SuperKernel N (its member kernels, the event
@@ -29,16 +30,18 @@ aclgraph.launch seq 3 @c blocks 48 attributes {sk.cut = "default_node", sk.fail 
 from __future__ import annotations
 
 import warnings
+from collections import defaultdict
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from skir.analysis.formation import Formation, form_superkernels
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
-from skir.dialects.aclgraph import LaunchOp, ModelOp, ScopeBeginOp, StreamOp
+from skir.dialects.aclgraph import LaunchOp, ModelOp, ScopeBeginOp, StreamOp, TaskOp
 from skir.dialects.syntax import string_attr
 from skir.names import shown
 from skir.options import SkOptions
@@ -55,8 +58,8 @@ from skir.passes.common import (
     models,
     pass_options,
 )
-
-_ATTRS = (CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR)
+from skir.patterns.formation_marks import MarkFormation
+from skir.patterns.sweep import rewrite_ops
 
 
 def _warn_unknown_kernels(model: ModelOp, options: SkOptions, graph: TaskGraph) -> None:
@@ -80,27 +83,25 @@ def form_model(model: ModelOp, options: SkOptions) -> Formation:
     _warn_unknown_kernels(model, options, graph)
     hb = HappensBefore(graph)
     formation = form_superkernels(model, graph, hb, options, kernel_table(model))
-    for stream in model.body.block.ops:
-        if isinstance(stream, StreamOp):
-            for op in stream.body.block.ops:
-                for name in _ATTRS:
-                    op.attributes.pop(name, None)
+    marks: dict[TaskOp, dict[str, Attribute]] = defaultdict(dict)
     for n, op in enumerate(graph.ops):
         label = formation.scopes.label[n]
         if isinstance(op, LaunchOp) and label:
-            op.attributes[LABEL_ATTR] = ArrayAttr(string_attr(name) for name in label)
+            marks[op][LABEL_ATTR] = ArrayAttr(string_attr(name) for name in label)
     for index, sk in enumerate(formation.superkernels):
         for lo, hi in sk.ranges.values():
             for n in range(lo, hi + 1):
-                graph.ops[n].attributes[GROUP_ATTR] = i64(index)
+                marks[graph.ops[n]][GROUP_ATTR] = i64(index)
     for n, (reason, detail) in formation.fail.items():
-        graph.ops[n].attributes[FAIL_ATTR] = string_attr(reason.value)
+        marks[graph.ops[n]][FAIL_ATTR] = string_attr(reason.value)
         if detail:
-            graph.ops[n].attributes[FAIL_DETAIL_ATTR] = string_attr(detail)
+            marks[graph.ops[n]][FAIL_DETAIL_ATTR] = string_attr(detail)
     for cut in formation.cuts:
-        graph.ops[cut.trigger].attributes[CUT_ATTR] = string_attr(cut.reason.value if cut.reason else "breaker")
+        marks[graph.ops[cut.trigger]][CUT_ATTR] = string_attr(cut.reason.value if cut.reason else "breaker")
         if cut.detail:
-            graph.ops[cut.trigger].attributes[CUT_DETAIL_ATTR] = string_attr(cut.detail)
+            marks[graph.ops[cut.trigger]][CUT_DETAIL_ATTR] = string_attr(cut.detail)
+    tasks = [op for stream in model.body.block.ops if isinstance(stream, StreamOp) for op in stream.body.block.ops]
+    rewrite_ops(tasks, [MarkFormation(marks)])
     return formation
 
 

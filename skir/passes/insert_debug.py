@@ -38,6 +38,7 @@ from itertools import pairwise
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from skir.analysis.superkernel_shape import TASK_RATIO
@@ -85,6 +86,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
     subtasks = [i for i, (op, _) in enumerate(program) if isinstance(op, SubtaskOp)]
     next_sub = dict(pairwise(subtasks))
     out: Program = []
+    updates: dict[Operation, dict[str, Attribute]] = {}
     fed = 0
     for i, (op, cores) in enumerate(program):
         if not isinstance(op, SubtaskOp):
@@ -97,7 +99,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         if before and not disabled:
             out += [(DcciOp(0, core), (core,)) for core in cores]
         if options.feed_sync_all and needs_feed(sk, kernel, op.blocks.data):
-            op.properties["feed"] = int_attr(fed)
+            updates[op] = {"feed": int_attr(fed)}
             fed += 1
         out.append((op, cores))
         if (after or options.debug_dcci_all) and not disabled:
@@ -116,7 +118,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
             kind, types = _SK_BARRIER.get(sk.type, (BarrierKind.SYNC_ALL, (CoreType.AIC, CoreType.AIV)))
             out.append((BarrierOp(0, kind), types))
     if len(out) != len(program) or fed:
-        rebuild(sk, out)
+        rebuild(sk, out, updates=updates)
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ class _Lowering:
         else:
             self.queue(ops)
         types = sk_types(self.sk)
-        rebuild(self.sk, self.program, lambda op: depend_span(op, types) if isinstance(op, DependOp) else 1)
+        self.sk = rebuild(self.sk, self.program, lambda op: depend_span(op, types) if isinstance(op, DependOp) else 1)
 
     # ---- chain -------------------------------------------------------------------------
 
@@ -313,11 +313,13 @@ class _Lowering:
         assert all(heads[core] == len(per_core[core]) for core in CoreType)
 
 def plan_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
-                     launches: dict[int, LaunchOp] | None = None) -> None:
+                     launches: dict[int, LaunchOp] | None = None) -> SuperKernelOp:
     """Place an `sk.depend` for every dependency of one SuperKernel (see the module docstring;
     each takes the ids of the ops its rule gives); `launches` (the model's launches by seq) lets
-    `sync-mode=data` read buffer args."""
-    _Lowering(sk, kernels, options, launches).run()
+    `sync-mode=data` read buffer args. Returns the `sk.kernel` that replaced `sk`."""
+    lowering = _Lowering(sk, kernels, options, launches)
+    lowering.run()
+    return lowering.sk
 
 
 def _rule(op: Operation) -> DependRule:
@@ -334,8 +336,7 @@ def apply_sync_patterns(sk: SuperKernelOp, patterns: list[RewritePattern]) -> li
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
                       launches: dict[int, LaunchOp] | None = None) -> None:
     """Insert the synchronisation of one SuperKernel: its depends, then every sync pattern."""
-    plan_superkernel(sk, kernels, options, launches)
-    apply_sync_patterns(sk, sync_lowering_patterns())
+    apply_sync_patterns(plan_superkernel(sk, kernels, options, launches), sync_lowering_patterns())
 
 
 @dataclass(frozen=True)
@@ -363,5 +364,4 @@ class LowerSyncPass(ModulePass):
             assert isinstance(model, ModelOp)
             if options.sync_mode == "data" and model not in launches:
                 launches[model] = launches_by_seq([s for s in model.body.block.ops if isinstance(s, StreamOp)])
-            plan_superkernel(sk, kernels, options, launches.get(model))
-            apply_sync_patterns(sk, patterns)
+            apply_sync_patterns(plan_superkernel(sk, kernels, options, launches.get(model)), patterns)

@@ -3,7 +3,8 @@
 In both forms each region's ops run in increasing id order and an op both core types run
 has one id in both regions, so the merged id order, with the core types each op sits on,
 describes the programs completely. Passes that insert ops build a new list and `rebuild`
-renumbers it: ids follow the list again (for a chain SuperKernel, its program order).
+applies it (`skir.patterns.program_rewrite.ReplacePrograms`): ids follow the list again (for a
+chain SuperKernel, its program order).
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import ArrayAttr
-from xdsl.ir import Block, Operation
+from xdsl.ir import Attribute, Operation
 
-from skir.dialects.fast_clone import clone_tree
 from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel import SkProgramOp, SubtaskOp, SuperKernelOp
-from skir.dialects.syntax import int_attr
+from skir.dialects.superkernel import SkProgramOp, SuperKernelOp
+from skir.patterns.program_rewrite import Program, ProgramPlan, ReplacePrograms
+from skir.patterns.sweep import rewrite_ops
 
-Program = list[tuple[Operation, tuple[CoreType, ...]]]
+__all__ = ["Program", "read_program", "rebuild"]
 
 
 def read_program(sk: SuperKernelOp) -> Program:
@@ -33,31 +33,12 @@ def read_program(sk: SuperKernelOp) -> Program:
     return [(first[i], tuple(cores[i])) for i in sorted(first)]
 
 
-def rebuild(sk: SuperKernelOp, program: Program, span: Callable[[Operation], int] | None = None) -> None:
-    """Replace both programs by `program`: fresh ids in list order (deps follow), one copy per
-    core type; an op takes `span(op)` ids (default 1: its own), for ops that a pattern will
-    later replace by several."""
-    ids: list[int] = []
-    top = 0
-    for op, _ in program:
-        ids.append(top)
-        top += 1 if span is None else span(op)
-    new_id: dict[int, int] = {}
-    for ident, (op, _) in zip(ids, program):
-        if isinstance(op, SubtaskOp):
-            new_id[op.ident] = ident
-    # New blocks, filled while detached (each insertion's ancestry check is then one step),
-    # replace the old ones; an op of the old programs left out of `program` goes with them.
-    blocks = {CoreType.AIC: Block(), CoreType.AIV: Block()}
-    for ident, (op, cores) in zip(ids, program):
-        if op.parent is not None:
-            op.detach()
-        op.properties["id"] = int_attr(ident)
-        if isinstance(op, SubtaskOp) and op.deps is not None:
-            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
-        for i, core in enumerate(cores):
-            blocks[core].add_op(op if i == 0 else clone_tree(op))
-    for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
-        region.detach_block(region.block)
-        region.add_block(blocks[core])
-
+def rebuild(sk: SuperKernelOp, program: Program, span: Callable[[Operation], int] | None = None,
+            updates: dict[Operation, dict[str, Attribute]] | None = None) -> SuperKernelOp:
+    """Replace both programs by `program` through `ReplacePrograms`: fresh ids in list order, an
+    op taking `span(op)` of them (default 1), deps following, one copy per core type, `updates`
+    set on their ops. Returns the `sk.kernel` that now holds them (it replaced `sk`)."""
+    plan = ProgramPlan(program, span, updates or {})
+    rewrite_ops([sk], [ReplacePrograms({sk: plan})])
+    assert plan.built is not None, f"sk.kernel @{sk.sym_name.data} stands outside a model"
+    return plan.built

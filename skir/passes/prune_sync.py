@@ -1,6 +1,7 @@
 """`sk-prune-sync`: drop every synchronisation the others already imply.
 
-Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync_prune` has the rules):
+Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync_prune` has the rules and
+decides; `skir.patterns.sync_pruning.EraseImpliedSync` erases):
 a queue SuperKernel keeps the least set of flag pairs that dominates every cross-core
 dependency and the least set of barriers that separates every same-type one; a chain
 SuperKernel loses the barriers a later, at least as wide barrier of the same gap repeats.
@@ -36,9 +37,22 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from skir.analysis.sync_prune import PruneResult, prune_superkernel
+from skir.analysis.sync_prune import PruneResult, count_syncs, implied_syncs
+from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import kernel_table, models, reject_depends
+from skir.patterns.sweep import rewrite_ops
+from skir.patterns.sync_pruning import EraseImpliedSync
+
+
+def prune_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> PruneResult:
+    """Erase the syncs of `sk` the others imply (`EraseImpliedSync`); returns the counts."""
+    before, subtasks = count_syncs(sk)
+    implied = implied_syncs(sk, kernels)
+    if implied:
+        ops = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if op.ident in implied]  # type: ignore[attr-defined]
+        rewrite_ops(ops, [EraseImpliedSync(implied)])
+    return PruneResult(before, count_syncs(sk)[0] if implied else before, subtasks)
 
 
 def prune_module(op: ModuleOp) -> list[PruneResult]:

@@ -1,0 +1,94 @@
+"""`ReplacePrograms`: an `sk.kernel` with the programs an analysis planned for it.
+
+The passes that insert into a SuperKernel's programs (`sk-lower-sync` its depends,
+`sk-insert-preload` the preloads, `sk-insert-debug` the debug syncs and cache cleans) decide
+the whole new program as a list in id order, each op with the core types whose programs hold
+it (`skir.passes.program_edit.Program`). The pattern applies that plan: it replaces the
+`sk.kernel` by one with the same name, shape and attributes whose ops are numbered in list
+order (an op may take more than one id, `span`, for the ops a later pattern will make of it),
+sub-task deps renumbered with them, one copy per program:
+
+```mlir
+aiv {
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 1 all_aiv
+  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+}
+```
+with the plan [preload @a, preload @b, sub-task @a, barrier, sub-task @b] (all on aiv) becomes
+```mlir
+aiv {
+  sk.preload id 0 @a units 2 blocks 48 on aiv
+  sk.preload id 1 @b units 5 blocks 8 on aiv
+  sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
+  sk.barrier id 3 all_aiv
+  sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 after [2]
+}
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects.builtin import ArrayAttr
+from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from skir.dialects.fast_clone import clone_tree
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import SubtaskOp, SuperKernelOp
+from skir.dialects.syntax import int_attr, new_op
+
+Program = list[tuple[Operation, tuple[CoreType, ...]]]
+
+
+@dataclass
+class ProgramPlan:
+    """The planned programs of one SuperKernel (and, once applied, the kernel that holds them)."""
+
+    program: Program
+    span: Callable[[Operation], int] | None = None
+    """Ids an op takes (default 1)."""
+    updates: dict[Operation, dict[str, Attribute]] = field(default_factory=dict)
+    """Properties to set on ops of the program (a sub-task's `feed` index)."""
+    built: SuperKernelOp | None = field(default=None, init=False)
+
+
+def program_blocks(plan: ProgramPlan) -> tuple[Block, Block]:
+    """The AIC and AIV blocks of a plan, filled while detached (each insertion's ancestry check
+    is then one step); an op of the old programs is moved, a second copy cloned."""
+    ids: list[int] = []
+    top = 0
+    for op, _ in plan.program:
+        ids.append(top)
+        top += 1 if plan.span is None else plan.span(op)
+    new_id = {op.ident: ident for ident, (op, _) in zip(ids, plan.program) if isinstance(op, SubtaskOp)}
+    blocks = {CoreType.AIC: Block(), CoreType.AIV: Block()}
+    for ident, (op, cores) in zip(ids, plan.program):
+        if op.parent is not None:
+            op.detach()
+        op.properties["id"] = int_attr(ident)
+        op.properties.update(plan.updates.get(op, ()))
+        if isinstance(op, SubtaskOp) and op.deps is not None:
+            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
+        for i, core in enumerate(cores):
+            blocks[core].add_op(op if i == 0 else clone_tree(op))
+    return blocks[CoreType.AIC], blocks[CoreType.AIV]
+
+
+@dataclass
+class ReplacePrograms(RewritePattern):
+    """An `sk.kernel` with a plan → the same SuperKernel holding the planned programs."""
+
+    plans: dict[SuperKernelOp, ProgramPlan]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SuperKernelOp, rewriter: PatternRewriter) -> None:
+        plan = self.plans.get(op)
+        if plan is None or plan.built is not None:
+            return
+        aic, aiv = program_blocks(plan)
+        plan.built = new_op(SuperKernelOp, op.properties, [Region(aic), Region(aiv)], op.attributes, op.location)
+        rewriter.replace(op, plan.built)
