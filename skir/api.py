@@ -276,15 +276,16 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
             costs: Any, measured: Any) -> tuple[ModuleOp, list[Any]]:
     """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again."""
     from skir.options import parse_options
-    from skir.selection import mark_dropped, select, selects_gain
+    from skir.selection import mark_dropped, mark_variants, select, selects_gain
 
     base, _ = parse_options(options)
     if not selects_gain(module, base):
         return module, []
 
-    def recompile(dropped: list[Any]) -> ModuleOp:
+    def recompile(dropped: list[Any], variants: dict[Any, str]) -> ModuleOp:
         work = clone_tree(original)
         mark_dropped(work, dropped)
+        mark_variants(work, variants)
         run_pipeline(work, options, verify_each)
         return work
 

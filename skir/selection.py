@@ -25,6 +25,7 @@ from typing import Protocol
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from skir.analysis.fail_reasons import NO_GAIN_ATTR
+from skir.analysis.scopes import VARIANT_ATTR
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.options import SkOptions, parse_options
@@ -33,6 +34,10 @@ MIN_SHARE = 0.03
 """A SuperKernel must save at least this share of its members' span (and `select-min-gain-us`)."""
 MAX_ROUNDS = 64
 """A bound on the rounds (each drops at least one SuperKernel, so a model converges long before)."""
+VARIANTS = ("early-start=1", "sync-mode=data")
+"""The option variants tried on every SuperKernel kept (docs/design.md §3, "Selection")."""
+MIN_VARIANT_GAIN_US = 0.05
+"""A variant replaces a SuperKernel's options only when it is predicted faster by this much."""
 
 
 class Estimate(Protocol):
@@ -66,6 +71,8 @@ class Decision:
     """`predicted` (the simulator decided), or the measured class that decided: `beneficial`,
     `neutral`, `regressed` (the vendor's protocol over SuperKernel-off and -on profiles)."""
     measured_gain_us: float | None = None
+    variant: str = ""
+    """The option variant chosen for it (`early-start=1`, `sync-mode=data`), or none."""
 
     @property
     def gain_us(self) -> float:
@@ -85,6 +92,7 @@ class Decision:
                 "predicted_gain_us": round(self.gain_us, 3), "threshold_us": round(self.threshold_us, 3),
                 "measured_gain_us": None if self.measured_gain_us is None else round(self.measured_gain_us, 3),
                 "class": self.evidence if self.evidence != "predicted" else None,
+                "variant": self.variant or None,
                 "decision": "kept" if self.kept else "no_gain"}
 
 
@@ -94,7 +102,8 @@ def selects_gain(module: ModuleOp, base: SkOptions) -> bool:
 
 
 def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, simulate: Simulate,
-          evidence: Evidence | None = None) -> list[Decision]:
+          evidence: Evidence | None = None, variants: dict[tuple[tuple[str, int], ...], str] | None = None,
+          ) -> list[Decision]:
     """A decision for every SuperKernel of `rewritten` formed with `select=gain`: by the measured
     class where `evidence` has one (beneficial: kept; neutral, regressed: dropped), else by the
     prediction."""
@@ -115,7 +124,7 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
         else:
             measured_class = "predicted"
         decisions.append(Decision(estimate.name, round_, members, estimate.before, estimate.after, threshold, kept,
-                                  measured_class, measured_gain))
+                                  measured_class, measured_gain, (variants or {}).get(members, "")))
     return decisions
 
 
@@ -134,20 +143,56 @@ def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
                     task.attributes[NO_GAIN_ATTR] = StringAttr(detail[key])
 
 
+Variants = dict[tuple[tuple[str, int], ...], str]
+"""Members of a SuperKernel -> the option variant chosen for it."""
+
+
+def mark_variants(module: ModuleOp, variants: Variants) -> None:
+    """Put each chosen variant on the launches of its SuperKernel's members, in `module` (an input
+    model)."""
+    chosen = {m: v for members, v in variants.items() for m in members}
+    if not chosen:
+        return
+    model = next(op for op in module.ops if isinstance(op, ModelOp))
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp):
+            for task in stream.body.block.ops:
+                key = (stream.sym_name.data, task.seq.data)  # type: ignore[attr-defined]
+                if isinstance(task, LaunchOp) and key in chosen:
+                    task.attributes[VARIANT_ATTR] = StringAttr(chosen[key])
+
+
 def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
-           recompile: Callable[[list[Decision]], ModuleOp], simulate: Simulate,
+           recompile: Callable[[list[Decision], Variants], ModuleOp], simulate: Simulate,
            evidence: Evidence | None = None) -> tuple[ModuleOp, list[Decision]]:
-    """Judge, drop, recompile until every SuperKernel left pays; `recompile(dropped)` compiles the
-    input again with every dropped decision so far marked; `simulate(original, rewritten)` gives
-    the per-SuperKernel estimates (`skir.sim.compare(...).superkernels`, the aclgraph and
+    """Judge, drop, recompile until every SuperKernel left pays; then try each of `VARIANTS` on
+    every SuperKernel kept (one compile a variant, all at once) and give each the variant
+    predicted fastest for it, if any. `recompile(dropped, variants)` compiles the input again with
+    every dropped decision so far and the chosen variants marked; `simulate(original, rewritten)`
+    gives the per-SuperKernel estimates (`skir.sim.compare(...).superkernels`, the aclgraph and
     superkernel modes). Returns the final module and every decision made."""
     decisions: list[Decision] = []
+    judged: list[Decision] = []
+    round_ = 0
     for round_ in range(1, MAX_ROUNDS + 1):
         judged = judge(original, module, base, round_, simulate, evidence)
         decisions += judged
         if all(d.kept for d in judged):
             break
-        module = recompile([d for d in decisions if not d.kept])
+        module = recompile([d for d in decisions if not d.kept], {})
+    dropped = [d for d in decisions if not d.kept]
+    best = {d.members: (d.after_us, "") for d in judged if d.evidence == "predicted"}
+    for variant in VARIANTS:
+        if not best:
+            break
+        trial = recompile(dropped, dict.fromkeys(best, variant))
+        for d in judge(original, trial, base, round_, simulate):
+            if d.members in best and d.after_us < best[d.members][0] - MIN_VARIANT_GAIN_US:
+                best[d.members] = (d.after_us, variant)
+    chosen = {members: variant for members, (_, variant) in best.items() if variant}
+    if chosen:
+        module = recompile(dropped, chosen)
+        decisions += judge(original, module, base, round_ + 1, simulate, evidence, chosen)
     return module, decisions
 
 

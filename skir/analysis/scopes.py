@@ -91,14 +91,23 @@ def scope_labels(graph: TaskGraph) -> ScopeInfo:
     return ScopeInfo(label, unfusible, scope_of, has_markers, has_named)
 
 
+VARIANT_ATTR = "sk.variant"
+"""On a kernel task: the SuperKernel options `select=gain` chose for its SuperKernel (a variant
+that the simulator predicts to be faster), merged over every other option."""
+
+
 def task_options(graph: TaskGraph, scopes: ScopeInfo, base: SkOptions, n: int) -> SkOptions:
-    """The options of task `n`: the base options, overridden by its innermost named scope's."""
+    """The options of task `n`: the base options, overridden by its innermost named scope's,
+    then by the variant selection chose for it."""
+    options = base
     begin = scopes.scope_of[n]
-    if begin is None:
-        return base
-    op = graph.ops[begin]
-    assert isinstance(op, ScopeBeginOp)
-    return base.merged(op.options.data) if op.options is not None else base
+    if begin is not None:
+        op = graph.ops[begin]
+        assert isinstance(op, ScopeBeginOp)
+        if op.options is not None:
+            options = base.merged(op.options.data)
+    variant = graph.ops[n].attributes.get(VARIANT_ATTR)
+    return options.merged(variant.data) if isinstance(variant, StringAttr) else options
 
 
 def has_early_start(kernel: KernelOp) -> bool:

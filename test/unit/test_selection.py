@@ -120,3 +120,38 @@ def test_random_models_with_selection(seed: int, threshold: str) -> None:
     dropped = {m for d in result.selection if not d.kept for m in d.members}
     unfused = {(u.stream, u.seq) for u in result.fail_reasons if u.reason == "no_gain"}
     assert unfused == dropped  # every dropped member, and only those, is unfused for no_gain
+
+
+def _chain_model() -> dict:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_model", ROOT / "tools" / "gen_model.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.generate("chain", 60, seed=1)
+
+
+def test_a_faster_variant_is_chosen_per_superkernel(tmp_path: Path) -> None:
+    data = _chain_model()
+    plain = skir.compile(data, options="select=gain", check=True, out_dir=tmp_path / "out")
+    final = [d for d in plain.selection if d.round == max(x.round for x in plain.selection)]
+    (decision,) = final
+    assert decision.kept and decision.variant == "early-start=1"
+    assert plain.check.ok  # the variant's programs are proved like any other
+    assert len(plain.superkernels) == 1
+    kernel = next(op for op in plain.module.walk() if op.name == "sk.kernel")
+    assert "early-start=1" in kernel.options.data  # type: ignore[attr-defined]
+    # the oracles, computed here: the same model compiled with each option string by hand
+    base = skir.compile(data)
+    early = skir.compile(data, options="early-start=1")
+    assert makespan(early) < makespan(base)
+    assert makespan(plain) == pytest.approx(makespan(early))
+    meta = json.loads((tmp_path / "out" / "sk_meta.json").read_text())
+    assert meta["selection"][-1]["variant"] == "early-start=1"
+    assert "; with early-start=1" in (tmp_path / "out" / "README.txt").read_text()
+
+
+def test_a_variant_already_in_force_is_not_chosen_again() -> None:
+    chosen = skir.compile(_chain_model(), options="select=gain:early-start=1", check=True)
+    assert chosen.check.ok and chosen.selection and all(d.kept and not d.variant for d in chosen.selection)
