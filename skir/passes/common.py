@@ -13,21 +13,18 @@ from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.formation_attrs import (
+    CUT_ATTR,
+    CUT_DETAIL_ATTR,
+    FAIL_ATTR,
+    FAIL_DETAIL_ATTR,
+    GROUP_ATTR,
+    LABEL_ATTR,
+)
 from skir.dialects.superkernel import DependOp, SuperKernelOp
 from skir.options import SkOptions, parse_options
 
-GROUP_ATTR = "sk.group"
-"""On a kernel task: the index of the SuperKernel formation put it in."""
-FAIL_ATTR = "sk.fail"
-"""On a kernel task left unfused: the reason (docs/design.md §3 fail reasons)."""
-FAIL_DETAIL_ATTR = "sk.fail_detail"
-"""On a kernel task left unfused: more detail on the reason, when there is some."""
-LABEL_ATTR = "sk.label"
-"""On a kernel task inside named scopes: the sorted scope names."""
-CUT_ATTR = "sk.cut"
-"""On the task that closed a SuperKernel: the reason of the cut."""
-CUT_DETAIL_ATTR = "sk.cut_detail"
-"""Beside `sk.cut`, when the reason has one: what made the cut (e.g. the launch-shape mismatch)."""
+__all__ = ["CUT_ATTR", "CUT_DETAIL_ATTR", "FAIL_ATTR", "FAIL_DETAIL_ATTR", "GROUP_ATTR", "LABEL_ATTR"]
 
 
 

@@ -25,10 +25,7 @@ from xdsl.ir import Attribute
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from skir.dialects.aclgraph import TaskOp
-from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
-
-FORMATION_ATTRS = (CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR)
-"""Every attribute formation records on a task."""
+from skir.dialects.formation_attrs import FORMATION_ATTRS
 
 
 @dataclass

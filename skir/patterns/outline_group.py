@@ -43,6 +43,7 @@ from xdsl.rewriter import InsertPoint
 from skir.dialects.aclgraph import ModelOp, TaskOp
 from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.fast_clone import clone_tree
+from skir.dialects.formation_attrs import LABEL_ATTR
 from skir.dialects.superkernel import (
     CoreType,
     NotifyOp,
@@ -52,7 +53,6 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitLockOp,
 )
-from skir.passes.common import LABEL_ATTR
 from skir.patterns.outline_slots import SlotPlan, rewrite_slot
 
 
