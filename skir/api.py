@@ -12,37 +12,30 @@ Every failure raises `skir.SkirError`, whose `str()` is a one-line diagnostic.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from skir import progress
+from skir.compile_result import CompileResult, CutInfo, Member, SkWarning, SuperKernelInfo, Unfused
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.fast_clone import clone_tree
 from skir.dialects.ir_text import ir_text
+from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import pipeline_passes
+from skir.registry import make_context
 from skir.source_text import BOM, guard_mlir, model_format, read_model
 
-
-def make_context() -> Context:
-    """A context with builtin and skir's dialects registered."""
-    from skir.registry import get_all_dialects
-
-    ctx = Context()
-    ctx.load_dialect(Builtin)
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    return ctx
+__all__ = ["CompileResult", "CutInfo", "Member", "SkWarning", "SuperKernelInfo", "Unfused", "compile", "load_model",
+           "make_context", "parse", "run_pipeline", "the_model"]
 
 
 def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None) -> ModuleOp:
@@ -124,97 +117,6 @@ def model_options(module: ModuleOp, options: str) -> str:
     given = parse_options(options)[0].given
     kept = [seg for seg in recorded.split(":") if seg.split("=", 1)[0].replace("_", "-") not in given]
     return ":".join([*kept, options] if options else kept)
-
-
-def the_model(module: ModuleOp) -> ModelOp:
-    found = [op for op in module.ops if isinstance(op, ModelOp)]
-    if len(found) != 1:
-        raise SkirError(f"expected exactly one aclgraph.model in the input, found {len(found)}")
-    return found[0]
-
-
-@dataclass(frozen=True)
-class Member:
-    """One kernel task fused into a SuperKernel."""
-
-    stream: str
-    seq: int
-    kernel: str
-
-
-@dataclass(frozen=True)
-class SuperKernelInfo:
-    name: str
-    kernel_type: str
-    blocks: int
-    members: tuple[Member, ...]
-
-
-@dataclass(frozen=True)
-class Unfused:
-    """A kernel task left unfused, and why."""
-
-    stream: str
-    seq: int
-    kernel: str
-    reason: str
-    detail: str | None = None
-
-
-@dataclass(frozen=True)
-class CutInfo:
-    """Where formation closed a SuperKernel for a reason that has a detail (the trigger task)."""
-
-    stream: str
-    seq: int
-    reason: str
-    detail: str
-
-
-@dataclass(frozen=True)
-class SkWarning:
-    """A warning about a SuperKernel (`unreset_event`: an event epoch with no closing reset
-    crosses its boundary, so the cell that replaces the event ends the model at 1)."""
-
-    superkernel: str
-    warning: str
-    event: str
-    cell: str
-
-
-@dataclass
-class CompileResult:
-    module: ModuleOp
-    superkernels: list[SuperKernelInfo]
-    fail_reasons: list[Unfused]
-    cuts: list[CutInfo] = field(default_factory=list)
-    warnings: list[SkWarning] = field(default_factory=list)
-    outputs: dict[str, Path] = field(default_factory=dict)
-    """Product name (path relative to the output folder) -> path written."""
-    emulation: list[Any] = field(default_factory=list)
-    """One `skir.hostsim.EmulationResult` per SuperKernel, when emulation ran."""
-    original: ModuleOp | None = None
-    """The verified input module, before any rewrite (used to prove the result)."""
-    check: Any = None
-    """The `skir.analysis.sk_check.CheckReport`, when the check ran."""
-    report: Any = None
-    """The `skir.sim.Report` (timeline estimate of every mode), when asked for."""
-    vendor_compare: dict[str, Any] | None = None
-    """The comparison with the vendor's result (`vendor=`): `OUT/vendor_compare.json`."""
-    selection: list[Any] = field(default_factory=list)
-    """`select=gain`: one `skir.selection.Decision` per SuperKernel judged, round by round."""
-    measured: Any = None
-    """`profiles=`: the `skir.profiles.Measured` durations the simulator used."""
-    calibration: Any = None
-    """`calibrate=(off, on)`: the `skir.sim.calibrate.Calibration` (`OUT/costs.calibrated.json`)."""
-
-    @property
-    def kernel_tasks(self) -> int:
-        return sum(len(sk.members) for sk in self.superkernels) + len(self.fail_reasons)
-
-    @property
-    def launches_saved(self) -> int:
-        return sum(len(sk.members) - 1 for sk in self.superkernels)
 
 
 def run_pipeline(
@@ -392,7 +294,7 @@ def compile(
                                            measured=measured.durations if measured else None), costs_source(costs))
     if vendor is not None:
         from skir.frontends.vendor.result import read_result
-        from skir.targets.vendor_compare import compare_with_vendor
+        from skir.vendor_comparison import compare_with_vendor
 
         with progress.phase("vendor comparison"):
             result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)

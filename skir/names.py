@@ -82,3 +82,8 @@ def identifier(text: str) -> str:
         digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
         out = f"{out[: NAME_MAX_BYTES - 9]}_{digest}"
     return out
+
+
+def entry_symbol(sk_name: str) -> str:
+    """The C symbol of SuperKernel `sk_name`'s entry (the vendor's naming)."""
+    return f"auto_gen_{sk_name}_kernel"

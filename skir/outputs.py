@@ -16,8 +16,9 @@ import tempfile
 from pathlib import Path
 
 from skir import progress
-from skir.api import CompileResult, the_model
+from skir.compile_result import CompileResult
 from skir.dialects.ir_text import ir_text
+from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
 from skir.passes.common import superkernels

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import Builtin
 from xdsl.ir import Dialect
 from xdsl.passes import ModulePass
 from xdsl.universe import Universe
@@ -91,3 +93,12 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 SKIR_UNIVERSE = Universe(
     all_dialects=get_all_dialects(), all_passes=get_all_passes(), all_targets=get_all_targets()
 )
+
+
+def make_context() -> Context:
+    """A context with builtin and skir's dialects registered."""
+    ctx = Context()
+    ctx.load_dialect(Builtin)
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    return ctx

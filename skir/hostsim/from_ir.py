@@ -23,10 +23,10 @@ from skir.dialects.hardware import CoreType
 from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
+from skir.names import entry_symbol
 from skir.options import parse_options
 from skir.passes.common import kernel_table
 from skir.passes.insert_debug import sk_cores
-from skir.passes.to_ascendc import entry_symbol
 from skir.targets.ascendc import emit_source
 
 

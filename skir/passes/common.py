@@ -11,7 +11,6 @@ from xdsl.dialects.builtin import i64 as i64_type
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.formation_attrs import (
     CUT_ATTR,
@@ -21,25 +20,17 @@ from skir.dialects.formation_attrs import (
     GROUP_ATTR,
     LABEL_ATTR,
 )
+from skir.dialects.model_lookup import formed, kernel_table, models
 from skir.dialects.superkernel import DependOp, SuperKernelOp
 from skir.options import SkOptions, parse_options
 
-__all__ = ["CUT_ATTR", "CUT_DETAIL_ATTR", "FAIL_ATTR", "FAIL_DETAIL_ATTR", "GROUP_ATTR", "LABEL_ATTR"]
+__all__ = ["CUT_ATTR", "CUT_DETAIL_ATTR", "FAIL_ATTR", "FAIL_DETAIL_ATTR", "GROUP_ATTR", "LABEL_ATTR", "formed",
+           "kernel_table", "models"]
 
 
 
 class SkirWarning(UserWarning):
     """A one-line warning from a pass (option segments without '=', broken scopes, ...)."""
-
-
-def models(module: ModuleOp) -> list[ModelOp]:
-    """The `aclgraph.model` ops at the top of `module`."""
-    return [op for op in module.ops if isinstance(op, ModelOp)]
-
-
-def kernel_table(model: ModelOp) -> dict[str, KernelOp]:
-    """Kernel name -> declaration, built once per pass."""
-    return {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
 
 
 def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKernelOp, dict[str, KernelOp], SkOptions]]:
@@ -88,23 +79,6 @@ def i64(value: int) -> IntegerAttr:
 def group_of(op: Operation) -> int | None:
     attr = op.attributes.get(GROUP_ATTR)
     return attr.value.data if isinstance(attr, IntegerAttr) else None
-
-
-def formed(module: ModuleOp) -> bool:
-    """Whether `sk-form-scopes` has decided on every kernel task of the module's models (each
-    carries `sk.group` or `sk.fail`, or was outlined): a target may then print an empty result
-    for a model that fuses nothing, as `sk-compile` writes one."""
-    from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
-
-    for model in module.ops:
-        if not isinstance(model, ModelOp):
-            continue
-        for stream in model.body.block.ops:
-            if isinstance(stream, StreamOp):
-                for op in stream.body.block.ops:
-                    if isinstance(op, LaunchOp) and GROUP_ATTR not in op.attributes and FAIL_ATTR not in op.attributes:
-                        return False
-    return True
 
 
 def pattern_names(text: str, known: tuple[str, ...], pass_name: str) -> frozenset[str] | None:

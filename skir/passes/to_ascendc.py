@@ -94,6 +94,7 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitLockOp,
 )
+from skir.names import entry_symbol
 from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options, pattern_names
 from skir.passes.insert_debug import sk_cores
@@ -106,10 +107,6 @@ from skir.patterns.sk_to_ascendc import (
 )
 from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_lowering import sk_types
-
-
-def entry_symbol(sk_name: str) -> str:
-    return f"auto_gen_{sk_name}_kernel"
 
 
 class _Skeleton:

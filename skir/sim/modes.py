@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.api import the_model
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.sim.bound import Bound, model_bound, superkernel_bound
 from skir.sim.costs import Costs, default_costs

@@ -60,9 +60,9 @@ from skir.dialects.ascendc_intrinsics import (
 )
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.hardware import CoreType
+from skir.dialects.model_lookup import formed
 from skir.errors import SkirError
 from skir.names import shown
-from skir.passes.common import formed
 
 _FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
                13: "AscendC::SYNC_AIC_AIV_FLAG", 14: "AscendC::SYNC_AIV_ONLY_ALL"}

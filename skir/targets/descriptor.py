@@ -29,12 +29,11 @@ from xdsl.utils.target import Target
 
 from skir.analysis.superkernel_shape import TASK_RATIO
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.model_lookup import formed, kernel_table, models
 from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.errors import SkirError
-from skir.names import shown
+from skir.names import entry_symbol, shown
 from skir.options import SkOptions
-from skir.passes.common import formed, kernel_table, models
-from skir.passes.to_ascendc import entry_symbol
 from skir.targets.json_text import dumps_indented
 
 FORMAT = "skir.sk_descriptor"

@@ -37,7 +37,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from skir.api import the_model
 from skir.dialects.aclgraph import (
     DisabledOp,
     LaunchSkOp,
@@ -48,10 +47,10 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
 )
 from skir.dialects.aclgraph_decls import CellOp
+from skir.dialects.model_lookup import formed, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.hostsim.from_ir import entry_buffers
-from skir.passes.common import formed
 
 FORMAT = "skir.rewrite_plan"
 VERSION = 1

@@ -59,8 +59,8 @@ from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, 
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
 from skir.errors import ExitCode, SkirError, task_path
+from skir.names import entry_symbol
 from skir.options import SkOptions, parse_options
-from skir.passes.to_ascendc import entry_symbol
 from skir.targets.json_text import dumps_indented
 
 FORMAT = "skir.sk_meta"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skir.api import CompileResult, the_model
+from skir.compile_result import CompileResult
 from skir.dialects.aclgraph import StreamOp
+from skir.dialects.model_lookup import the_model
 
 _MAX_LISTED = 8
 """Cuts and warnings listed one per line; the rest are counted (all are in SK meta)."""

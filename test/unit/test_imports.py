@@ -14,10 +14,6 @@ KNOWN_CYCLES = {
     # inside `ModelOp.verify_`.
     frozenset({"skir.analysis.happens_before", "skir.analysis.model_check", "skir.analysis.task_graph",
                "skir.dialects.aclgraph", "skir.dialects.superkernel"}),
-    # The API, the products, the simulator and the vendor comparison import each other lazily.
-    frozenset({"skir.api", "skir.outputs", "skir.registry", "skir.sim", "skir.sim.charts", "skir.sim.modes",
-               "skir.sim.report", "skir.sim.trace", "skir.targets.plan", "skir.targets.summary",
-               "skir.targets.vendor_compare"}),
 }
 
 FORBIDDEN = (
@@ -32,6 +28,10 @@ FORBIDDEN = (
     ("skir.patterns", "skir.passes"),
     ("skir.patterns", "skir.targets"),
     ("skir.patterns", "skir.frontends"),
+    ("skir.targets", "skir.passes"),
+    ("skir.targets", "skir.api"),
+    ("skir.targets", "skir.frontends"),
+    ("skir.sim", "skir.api"),
     ("skir.frontends", "skir.passes"),
     ("skir.frontends", "skir.targets.ascendc"),
     ("skir.hostsim", "skir.frontends"),

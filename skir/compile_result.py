@@ -1,0 +1,101 @@
+"""What `skir.compile` returns: the rewritten module and what happened to every kernel task.
+
+```python
+result = skir.compile("examples/decode_layer.json")
+print(result.launches_saved, [sk.name for sk in result.superkernels], result.fail_reasons[:1])
+```
+The targets that print a result (the summary, the products) read these classes; they import
+nothing of the API that builds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xdsl.dialects.builtin import ModuleOp
+
+
+@dataclass(frozen=True)
+class Member:
+    """One kernel task fused into a SuperKernel."""
+
+    stream: str
+    seq: int
+    kernel: str
+
+
+@dataclass(frozen=True)
+class SuperKernelInfo:
+    name: str
+    kernel_type: str
+    blocks: int
+    members: tuple[Member, ...]
+
+
+@dataclass(frozen=True)
+class Unfused:
+    """A kernel task left unfused, and why."""
+
+    stream: str
+    seq: int
+    kernel: str
+    reason: str
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class CutInfo:
+    """Where formation closed a SuperKernel for a reason that has a detail (the trigger task)."""
+
+    stream: str
+    seq: int
+    reason: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class SkWarning:
+    """A warning about a SuperKernel (`unreset_event`: an event epoch with no closing reset
+    crosses its boundary, so the cell that replaces the event ends the model at 1)."""
+
+    superkernel: str
+    warning: str
+    event: str
+    cell: str
+
+
+@dataclass
+class CompileResult:
+    module: ModuleOp
+    superkernels: list[SuperKernelInfo]
+    fail_reasons: list[Unfused]
+    cuts: list[CutInfo] = field(default_factory=list)
+    warnings: list[SkWarning] = field(default_factory=list)
+    outputs: dict[str, Path] = field(default_factory=dict)
+    """Product name (path relative to the output folder) -> path written."""
+    emulation: list[Any] = field(default_factory=list)
+    """One `skir.hostsim.EmulationResult` per SuperKernel, when emulation ran."""
+    original: ModuleOp | None = None
+    """The verified input module, before any rewrite (used to prove the result)."""
+    check: Any = None
+    """The `skir.analysis.sk_check.CheckReport`, when the check ran."""
+    report: Any = None
+    """The `skir.sim.Report` (timeline estimate of every mode), when asked for."""
+    vendor_compare: dict[str, Any] | None = None
+    """The comparison with the vendor's result (`vendor=`): `OUT/vendor_compare.json`."""
+    selection: list[Any] = field(default_factory=list)
+    """`select=gain`: one `skir.selection.Decision` per SuperKernel judged, round by round."""
+    measured: Any = None
+    """`profiles=`: the `skir.profiles.Measured` durations the simulator used."""
+    calibration: Any = None
+    """`calibrate=(off, on)`: the `skir.sim.calibrate.Calibration` (`OUT/costs.calibrated.json`)."""
+
+    @property
+    def kernel_tasks(self) -> int:
+        return sum(len(sk.members) for sk in self.superkernels) + len(self.fail_reasons)
+
+    @property
+    def launches_saved(self) -> int:
+        return sum(len(sk.members) - 1 for sk in self.superkernels)

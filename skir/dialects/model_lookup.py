@@ -1,0 +1,42 @@
+"""Lookups over a module of `aclgraph` models, for passes and targets alike: the models, a
+model's kernel table (built once per pass or print), and whether formation has run."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp
+
+from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.formation_attrs import FAIL_ATTR, GROUP_ATTR
+from skir.errors import SkirError
+
+
+def models(module: ModuleOp) -> list[ModelOp]:
+    """The `aclgraph.model` ops at the top of `module`."""
+    return [op for op in module.ops if isinstance(op, ModelOp)]
+
+
+def the_model(module: ModuleOp) -> ModelOp:
+    """The one `aclgraph.model` of `module` (a one-line error when there is not exactly one)."""
+    found = models(module)
+    if len(found) != 1:
+        raise SkirError(f"expected exactly one aclgraph.model in the input, found {len(found)}")
+    return found[0]
+
+
+def kernel_table(model: ModelOp) -> dict[str, KernelOp]:
+    """Kernel name -> declaration."""
+    return {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+
+
+def formed(module: ModuleOp) -> bool:
+    """Whether `sk-form-scopes` has decided on every kernel task of the module's models (each
+    carries `sk.group` or `sk.fail`, or was outlined): a target may then print an empty result
+    for a model that fuses nothing, as `sk-compile` writes one."""
+    for model in models(module):
+        for stream in model.body.block.ops:
+            if isinstance(stream, StreamOp):
+                for op in stream.body.block.ops:
+                    if isinstance(op, LaunchOp) and GROUP_ATTR not in op.attributes and FAIL_ATTR not in op.attributes:
+                        return False
+    return True
