@@ -16,6 +16,8 @@ from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 from xdsl.utils.target import Target
 
+import skir.analysis.model_check  # noqa: F401  (installs the model verifier's whole-model rules)
+
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Dialect name -> getter that imports it."""

@@ -30,6 +30,7 @@ from skir.dialects.aclgraph import (
     StreamOp,
     TaskOp,
     ValueWaitOp,
+    install_model_rule,
 )
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import rule_holds
@@ -266,3 +267,5 @@ def _check_cell_writes(graph: TaskGraph, hb: HappensBefore) -> None:
                     "one may run in either order); order them with an event or use two cells",
                 )
 
+
+install_model_rule(check_model)

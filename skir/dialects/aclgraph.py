@@ -26,13 +26,14 @@ aclgraph.model @decode cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
 ```
 
 Whole-model invariants (symbols, seq order, scope markers, happens-before) are
-checked in one sweep by the model's verifier (`skir.analysis.model_check`).
+checked in one sweep by the model's verifier (`skir.analysis.model_check`, which installs itself
+as the verifier's rule: `install_model_rule`).
 """
 
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -173,9 +174,23 @@ class ModelOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     def verify_(self) -> None:
-        from skir.analysis.model_check import check_model
+        if not _MODEL_RULES:
+            raise TaskVerifyException(
+                self, f"@{self.sym_name.data}: the whole-model rules are not installed; import skir (or "
+                "skir.analysis.model_check) before verifying an aclgraph.model")
+        for rule in _MODEL_RULES:
+            rule(self)
 
-        check_model(self)
+
+_MODEL_RULES: list[Callable[[ModelOp], None]] = []
+"""The whole-model rules the model's verifier runs; `skir.analysis.model_check` installs its
+check when imported (the analysis sits above the dialect, so the dialect does not import it)."""
+
+
+def install_model_rule(rule: Callable[[ModelOp], None]) -> None:
+    """Have every `aclgraph.model` verification run `rule` (once, however often installed)."""
+    if rule not in _MODEL_RULES:
+        _MODEL_RULES.append(rule)
 
 
 @irdl_op_definition
