@@ -131,16 +131,20 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
 def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
     """Put `no_gain` on the launches of every dropped SuperKernel's members, in `module` (an input
     model: the members are still plain launches)."""
-    detail = {m: d.detail() for d in decisions if not d.kept for m in d.members}
-    if not detail:
+    _mark_members(module, {m: d.detail() for d in decisions if not d.kept for m in d.members}, NO_GAIN_ATTR)
+
+
+def _mark_members(module: ModuleOp, values: dict[tuple[str, int], str], attr: str) -> None:
+    """Set `attr` to `values[(stream, seq)]` on each of those launches of `module`'s model."""
+    if not values:
         return
     model = next(op for op in module.ops if isinstance(op, ModelOp))
     for stream in model.body.block.ops:
         if isinstance(stream, StreamOp):
             for task in stream.body.block.ops:
                 key = (stream.sym_name.data, task.seq.data)  # type: ignore[attr-defined]
-                if isinstance(task, LaunchOp) and key in detail:
-                    task.attributes[NO_GAIN_ATTR] = StringAttr(detail[key])
+                if isinstance(task, LaunchOp) and key in values:
+                    task.attributes[attr] = StringAttr(values[key])
 
 
 Variants = dict[tuple[tuple[str, int], ...], str]
@@ -150,16 +154,7 @@ Variants = dict[tuple[tuple[str, int], ...], str]
 def mark_variants(module: ModuleOp, variants: Variants) -> None:
     """Put each chosen variant on the launches of its SuperKernel's members, in `module` (an input
     model)."""
-    chosen = {m: v for members, v in variants.items() for m in members}
-    if not chosen:
-        return
-    model = next(op for op in module.ops if isinstance(op, ModelOp))
-    for stream in model.body.block.ops:
-        if isinstance(stream, StreamOp):
-            for task in stream.body.block.ops:
-                key = (stream.sym_name.data, task.seq.data)  # type: ignore[attr-defined]
-                if isinstance(task, LaunchOp) and key in chosen:
-                    task.attributes[VARIANT_ATTR] = StringAttr(chosen[key])
+    _mark_members(module, {m: v for members, v in variants.items() for m in members}, VARIANT_ATTR)
 
 
 def select(original: ModuleOp, module: ModuleOp, base: SkOptions,

@@ -11,18 +11,16 @@ sub-task deps renumbered with them, one copy per program:
 ```mlir
 aiv {
   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+  sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
 }
 ```
-with the plan [preload @a, preload @b, sub-task @a, barrier, sub-task @b] (all on aiv) becomes
+with the plan [sub-task @a, dcci on aiv, sub-task @b, dcci on aiv] becomes
 ```mlir
 aiv {
-  sk.preload id 0 @a units 2 blocks 48 on aiv
-  sk.preload id 1 @b units 5 blocks 8 on aiv
-  sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 3 all_aiv
-  sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 after [2]
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.dcci id 1 on aiv
+  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+  sk.dcci id 3 on aiv
 }
 ```
 """

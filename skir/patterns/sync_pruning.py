@@ -5,21 +5,23 @@ and flag pairs of a lowered SuperKernel the others imply; the pattern erases eac
 of those ids, in every program that holds it:
 
 ```mlir
+aic {
+  sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0
+  sk.barrier id 1 all_aic
+  sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
+}
 aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.notify id 2 @c slot 3 on aiv
-  sk.barrier id 3 all_aiv
-  sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 after [0]
+  sk.wait_flag id 2 flag 15 on aiv
+  sk.subtask id 3 @v blocks 48 offset 4 from @s1 seq 1 after [0]
 }
 ```
-with the implied ids {3} becomes
+with the implied ids {1, 2} (another pair, say, already orders @c before @v) becomes
 ```mlir
+aic {
+  sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0
+}
 aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.notify id 2 @c slot 3 on aiv
-  sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 after [0]
+  sk.subtask id 3 @v blocks 48 offset 4 from @s1 seq 1 after [0]
 }
 ```
 """
