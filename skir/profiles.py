@@ -48,7 +48,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.errors import SkirError
-from skir.frontends.json_reader import JsonReader, describe_value, parse_json
+from skir.json_reader import JsonReader, describe_value, parse_json
 from skir.names import shown
 
 FORMAT = "skir.profile"

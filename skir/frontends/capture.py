@@ -116,8 +116,8 @@ from skir.frontends.capture_export import (
     save,
 )
 from skir.frontends.capture_seq import simulate_capture
-from skir.frontends.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
 from skir.gc_pause import paused_gc
+from skir.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
 from skir.names import shown
 from skir.source_text import read_model
 

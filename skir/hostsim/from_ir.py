@@ -20,12 +20,12 @@ from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
 from skir.dialects.hardware import CoreType
+from skir.dialects.model_lookup import kernel_table
 from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
 from skir.options import parse_options
-from skir.passes.common import kernel_table
 from skir.passes.insert_debug import sk_cores
 from skir.targets.ascendc import emit_source
 

@@ -38,7 +38,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
 from skir.dialects.fast_clone import clone_tree
-from skir.frontends.json_reader import JsonReader, parse_json
+from skir.json_reader import JsonReader, parse_json
 from skir.source_text import read_model
 
 FORMAT = "skir.rewrite_plan"

@@ -33,6 +33,10 @@ FORBIDDEN = (
     ("skir.frontends", "skir.passes"),
     ("skir.frontends", "skir.targets.ascendc"),
     ("skir.hostsim", "skir.frontends"),
+    # the emulator takes emitted sources and a spec; only the adapter `from_ir` reads the IR
+    ("skir.hostsim.runner", "skir.passes"),
+    ("skir.hostsim.runner", "skir.targets"),
+    ("skir.runtime", "skir.frontends"),
     ("skir.frontends.vendor", "skir.api"),
     ("skir.targets.sk_meta", "skir.frontends"),
     ("skir.targets.summary", "skir.frontends"),

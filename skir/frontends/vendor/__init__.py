@@ -33,11 +33,11 @@ from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.vendor_provenance import NAME_ATTR, NO_BIND_MAP_ATTR, VENDOR_ATTR
 from skir.errors import SkirError
-from skir.frontends.json_reader import parse_json
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
 from skir.frontends.vendor.runtime_trace import RuntimeTrace, is_trace, parse_trace_text, read_trace
 from skir.frontends.vendor.to_capture import DEFAULT_CORES, VendorInfo, to_capture
 from skir.gc_pause import paused_gc
+from skir.json_reader import parse_json
 from skir.source_text import read_model
 
 __all__ = ["DEFAULT_CORES", "VendorInfo", "from_data", "from_text", "is_vendor_json", "load", "parse_dump_text"]

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from skir.frontends.json_reader import JsonReader, describe_value
+from skir.json_reader import JsonReader, describe_value
 from skir.names import shown
 
 MARKER_BEGIN = "sk_scope_kernel_begin"

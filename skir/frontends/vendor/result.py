@@ -26,8 +26,8 @@ from xdsl.dialects.builtin import ModuleOp
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.vendor_provenance import vendor_info
 from skir.errors import SkirError
-from skir.frontends.json_reader import JsonReader, parse_json
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
+from skir.json_reader import JsonReader, parse_json
 from skir.names import shown
 from skir.source_text import read_model
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skir.errors import SkirError
-from skir.frontends.json_reader import JsonReader, parse_json
-from skir.frontends.json_reader import describe_value as _describe
+from skir.json_reader import JsonReader, parse_json
+from skir.json_reader import describe_value as _describe
 
 _TRAILING_COMMA = re.compile(r",(\s*)(\]\s*)?\Z")
 

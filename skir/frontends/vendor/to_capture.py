@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skir.frontends.capture_export import FORMAT, VERSION
-from skir.frontends.json_reader import JsonReader
 from skir.frontends.vendor.graph_dump import NO_FUSE_SCOPE, GraphDump, Node
 from skir.frontends.vendor.runtime_trace import OPAQUE_KIND_OF_TYPE, RuntimeTrace, TraceTask
+from skir.json_reader import JsonReader
 from skir.names import NAME_MAX_BYTES, identifier, shown
 
 DEFAULT_CORES = (24, 48)

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from skir.frontends.json_reader import JsonReader
 from skir.frontends.vendor.graph_dump import GraphDump, KernelInfo, Node
 from skir.frontends.vendor.runtime_trace import RuntimeTrace, TraceTask
+from skir.json_reader import JsonReader
 from skir.names import shown
 
 _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
