@@ -8,7 +8,6 @@ from functools import lru_cache
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.builtin import i64 as i64_type
-from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
@@ -53,15 +52,6 @@ def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
                     "lowered; run sk-lower-sync with its patterns first")
 
 
-def next_id(sk: SuperKernelOp) -> int:
-    """The first id no op of the SuperKernel uses."""
-    top = -1
-    for region in (sk.aic, sk.aiv):
-        for op in region.block.ops:
-            top = max(top, op.id.data)  # type: ignore[attr-defined]
-    return top + 1
-
-
 def pass_options(text: str) -> SkOptions:
     """Parse a pass's `options` string, turning its warnings into `SkirWarning`s."""
     options, messages = parse_options(text)
@@ -74,11 +64,6 @@ def pass_options(text: str) -> SkOptions:
 def i64(value: int) -> IntegerAttr:
     """A shared `value : i64` attribute (construction verifies, so share them)."""
     return IntegerAttr(value, i64_type)
-
-
-def group_of(op: Operation) -> int | None:
-    attr = op.attributes.get(GROUP_ATTR)
-    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 def pattern_names(text: str, known: tuple[str, ...], pass_name: str) -> frozenset[str] | None:

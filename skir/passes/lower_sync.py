@@ -31,8 +31,8 @@ becomes (`patterns="none"`)
 ```mlir
 aiv {
   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.depend id 4 barrier aiv -> aiv
-  sk.subtask id 8 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+  sk.depend id 1 barrier aiv -> aiv
+  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
 }
 ```
 and then (every pattern)

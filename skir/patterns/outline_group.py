@@ -8,27 +8,32 @@ model and rewrites the group's slots (`launch_sk`, `disabled`, value writes and 
 `rewrite_slot`:
 
 ```mlir
-aclgraph.stream @s0 slots 2 {
-  aclgraph.launch seq 0 @a blocks 48 args(@x, @y) attributes {sk.group = 0 : i64}
-  aclgraph.launch seq 1 @b blocks 8 args(@y, @z) attributes {sk.group = 0 : i64}
+aclgraph.stream @s0 slots 3 {
+  aclgraph.launch seq 0 @v blocks 8 attributes {sk.group = 0 : i64}
+  aclgraph.record seq 1 @e attributes {sk.group = 0 : i64}
+  aclgraph.launch seq 2 @v blocks 4 attributes {sk.group = 0 : i64}
 }
 ```
-with the plan {@m_sk0: mix_aiv_1_0 blocks 48 chain slots 5, steps [sub-task @a offset 1,
-sub-task @b offset 3 after [0]]; slots: seq 0 launch, seq 1 disable} becomes
+with the plan {@m_sk0: mix_aiv_1_0 blocks 8 chain slots 4, steps [sub-task @v offset 1, notify
+@e_cell slot 2 on aiv, sub-task @v offset 3 after [0]]; slots: seq 0 launch, seqs 1 and 2
+disable} becomes
 ```mlir
-aclgraph.stream @s0 slots 2 {
-  aclgraph.launch_sk seq 0 @m_sk0 was launch @a blocks 48 args(@x, @y)
-  aclgraph.disabled seq 1 was launch @b blocks 8 args(@y, @z)
+aclgraph.stream @s0 slots 3 {
+  aclgraph.launch_sk seq 0 @m_sk0 was launch @v blocks 8
+  aclgraph.disabled seq 1 was record @e
+  aclgraph.disabled seq 2 was launch @v blocks 4
 }
-sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
+sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 {
   aic {
   }
   aiv {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-    sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+    sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+    sk.notify id 1 @e_cell slot 2 on aiv
+    sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 after [0]
   }
 }
 ```
+(the in-kernel notify stands for the disabled record: the SuperKernel writes `@e_cell` itself).
 """
 
 from __future__ import annotations

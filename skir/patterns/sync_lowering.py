@@ -7,18 +7,26 @@ that takes part (`skir.dialects.superkernel_depend`). These patterns apply the r
 depend's id upwards, in the order the rule gives, and a copy in both programs gets one id:
 
 ```mlir
+aic {
+  sk.depend id 1 early_start aiv -> aic
+  sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 after [0]
+}
 aiv {
   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.depend id 4 barrier aiv -> aiv
-  sk.subtask id 8 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+  sk.depend id 1 early_start aiv -> aic
 }
 ```
-becomes (`LowerClassBarrier`)
+becomes (`LowerEarlyStartHandshake`: the AIVs, which ran the sub-task before, set; both core
+types wait with cfg 4 x aiv + aic = 4; the handshake's three ops take ids 1 to 3)
 ```mlir
+aic {
+  sk.early_start_wait id 2 cfg 4 on aic
+  sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 after [0]
+}
 aiv {
   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 4 all_aiv
-  sk.subtask id 8 @b blocks 8 offset 3 from @s0 seq 1 after [0]
+  sk.early_start_set id 1 on aiv
+  sk.early_start_wait id 3 cfg 4 on aiv
 }
 ```
 The rules (docs/design.md §3): the class-pair barrier of a chain (aiv → aiv an all-AIV barrier,
