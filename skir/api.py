@@ -191,11 +191,11 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
         run_pipeline(work, options, verify_each)
         return work
 
-    def simulate(before: ModuleOp, after: ModuleOp) -> list[Any]:
+    def simulate(before: ModuleOp, after: ModuleOp) -> Any:
         from skir.sim import compare
 
         durations = measured.durations if measured else None
-        return compare(before, after, costs, ("aclgraph", "superkernel"), durations).superkernels
+        return compare(before, after, costs, ("aclgraph", "superkernel"), durations)
 
     evidence = None
     if measured is not None:

@@ -7,7 +7,9 @@ vendor's interval metric (the members' span: latest end minus earliest start, ne
 durations), and drops one whose predicted gain is below `select-min-gain-us` (default 1 us) or
 below 3 % of that span: its members stay unfused with reason `no_gain` (detail: the prediction)
 and the pipeline runs again on the input, until every SuperKernel left pays (a drop can change
-what forms around it). The options are each SuperKernel's own (scope options apply).
+what forms around it). The options are each SuperKernel's own (scope options apply). Then each
+of `VARIANTS` (two options, two cuts: `skir.analysis.cut_points`) is tried on every SuperKernel
+kept, and each gets the one predicted fastest for its members, if any.
 
 ```python
 result = skir.compile("model.json", options="select=gain")
@@ -24,7 +26,8 @@ from typing import Protocol
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
-from skir.analysis.fail_reasons import NO_GAIN_ATTR
+from skir.analysis.cut_points import CutPoints, Member, cut_points
+from skir.analysis.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR
 from skir.analysis.scopes import VARIANT_ATTR
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
@@ -34,8 +37,12 @@ MIN_SHARE = 0.03
 """A SuperKernel must save at least this share of its members' span (and `select-min-gain-us`)."""
 MAX_ROUNDS = 64
 """A bound on the rounds (each drops at least one SuperKernel, so a model converges long before)."""
-VARIANTS = ("early-start=1", "sync-mode=data")
-"""The option variants tried on every SuperKernel kept (docs/design.md §3, "Selection")."""
+VARIANTS = ("early-start=1", "sync-mode=data", "cut=batch", "cut=width")
+"""The variants tried on every SuperKernel kept (docs/design.md §3, "Selection"): two options,
+and cuts at the cut points of `skir.analysis.cut_points`."""
+CUT_DETAIL = {"cut=batch": "select=gain cut beside a batch kernel",
+              "cut=width": "select=gain cut where the hb width drops"}
+"""The detail of a selection cut (in `cuts[]` and on a part's lone kernel)."""
 MIN_VARIANT_GAIN_US = 0.05
 """A variant replaces a SuperKernel's options only when it is predicted faster by this much."""
 
@@ -48,7 +55,29 @@ class Estimate(Protocol):
     after: float
 
 
-Simulate = Callable[[ModuleOp, ModuleOp], Sequence[Estimate]]
+class Span(Protocol):
+    """What selection reads of one simulated task (`skir.sim.engine.TaskSpan`)."""
+
+    stream: str
+    seq: int
+    kind: str
+    name: str
+    ready: float
+    end: float
+
+
+class Run(Protocol):
+    tasks: list[Span]
+
+
+class Simulated(Protocol):
+    """What selection reads of a simulation of both models (`skir.sim.Comparison`)."""
+
+    superkernels: Sequence[Estimate]
+    runs: dict[str, Run]
+
+
+Simulate = Callable[[ModuleOp, ModuleOp], Simulated]
 Evidence = Callable[[tuple[tuple[str, int], ...]], tuple[str, float | None]]
 """Members (stream, seq) -> (measured class, measured gain): `skir.profiles.protocol_class`."""
 
@@ -102,16 +131,15 @@ def selects_gain(module: ModuleOp, base: SkOptions) -> bool:
 
 
 def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int, simulate: Simulate,
-          evidence: Evidence | None = None, variants: dict[tuple[tuple[str, int], ...], str] | None = None,
-          ) -> list[Decision]:
+          evidence: Evidence | None = None, variant_of: dict[Member, str] | None = None) -> list[Decision]:
     """A decision for every SuperKernel of `rewritten` formed with `select=gain`: by the measured
     class where `evidence` has one (beneficial: kept; neutral, regressed: dropped), else by the
-    prediction."""
+    prediction; `variant_of` gives the variant chosen for the SuperKernel each member was in."""
     sks = {sk.sym_name.data: sk for sk in _superkernels(rewritten) if _options(sk, base).select == "gain"}
     if not sks:
         return []
     decisions = []
-    for estimate in simulate(original, rewritten):
+    for estimate in simulate(original, rewritten).superkernels:
         sk = sks.get(estimate.name)
         if sk is None:
             continue
@@ -124,7 +152,7 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
         else:
             measured_class = "predicted"
         decisions.append(Decision(estimate.name, round_, members, estimate.before, estimate.after, threshold, kept,
-                                  measured_class, measured_gain, (variants or {}).get(members, "")))
+                                  measured_class, measured_gain, (variant_of or {}).get(members[0], "")))
     return decisions
 
 
@@ -152,9 +180,13 @@ Variants = dict[tuple[tuple[str, int], ...], str]
 
 
 def mark_variants(module: ModuleOp, variants: Variants) -> None:
-    """Put each chosen variant on the launches of its SuperKernel's members, in `module` (an input
-    model)."""
-    _mark_members(module, {m: v for members, v in variants.items() for m in members}, VARIANT_ATTR)
+    """Put each chosen variant on the launches it names, in `module` (an input model): an option
+    variant on every member of its SuperKernel (`sk.variant`), a cut on the members the
+    SuperKernel is cut before (`sk.select_cut`)."""
+    options = {m: v for members, v in variants.items() if not v.startswith("cut=") for m in members}
+    cuts = {m: CUT_DETAIL[v] for members, v in variants.items() if v in CUT_DETAIL for m in members}
+    _mark_members(module, options, VARIANT_ATTR)
+    _mark_members(module, cuts, SELECT_CUT_ATTR)
 
 
 def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
@@ -162,33 +194,86 @@ def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
            evidence: Evidence | None = None) -> tuple[ModuleOp, list[Decision]]:
     """Judge, drop, recompile until every SuperKernel left pays; then try each of `VARIANTS` on
     every SuperKernel kept (one compile a variant, all at once) and give each the variant
-    predicted fastest for it, if any. `recompile(dropped, variants)` compiles the input again with
-    every dropped decision so far and the chosen variants marked; `simulate(original, rewritten)`
-    gives the per-SuperKernel estimates (`skir.sim.compare(...).superkernels`, the aclgraph and
-    superkernel modes). Returns the final module and every decision made."""
+    predicted fastest for it, if any, and judge and drop again (a cut's parts must pay too).
+    `recompile(dropped, variants)` compiles the input again with every dropped decision so far
+    and the chosen variants marked; `simulate(original, rewritten)` gives the simulation of both
+    (`skir.sim.compare(...)`, the aclgraph and superkernel modes). Returns the final module and
+    every decision made."""
+    module, decisions, judged = _drop_rounds(original, module, base, recompile, simulate, evidence, 0, {})
+    round_ = decisions[-1].round if decisions else 0
+    dropped = [d for d in decisions if not d.kept]
+    best = {d.members: (d.after_us, "") for d in judged if d.evidence == "predicted"}
+    points = cut_points(original, best) if best else {}
+    for variant in VARIANTS:
+        kind = variant.removeprefix("cut=")
+        trial_variants = {m: variant for m in best if kind == variant or points[m].of(kind)}
+        if not trial_variants:
+            continue
+        marks = _with_cuts(trial_variants, points)
+        trial = recompile(dropped, marks)
+        if kind != variant:  # a cut's parts are judged as they would be: those that do not pay are dropped
+            trial, _, _ = _drop_rounds(original, trial, base, lambda more, _v, marks=marks: recompile(
+                dropped + more, marks), simulate, None, round_, {})
+        spans = _member_spans(trial, simulate(original, trial))
+        for members in trial_variants:
+            after = spans(members)
+            if after < best[members][0] - MIN_VARIANT_GAIN_US:
+                best[members] = (after, variant)
+    chosen = {members: variant for members, (_, variant) in best.items() if variant}
+    if chosen:
+        module = recompile(dropped, _with_cuts(chosen, points))
+        module, more, _ = _drop_rounds(original, module, base, lambda d, _v: recompile(dropped + d, _with_cuts(
+            chosen, points)), simulate, evidence, round_, chosen)
+        decisions += more
+    return module, decisions
+
+
+def _drop_rounds(original: ModuleOp, module: ModuleOp, base: SkOptions,
+                 recompile: Callable[[list[Decision], Variants], ModuleOp], simulate: Simulate,
+                 evidence: Evidence | None, first_round: int, chosen: Variants,
+                 ) -> tuple[ModuleOp, list[Decision], list[Decision]]:
+    """Judge and drop, round after round, until every SuperKernel left pays: (the module, every
+    decision, the last round's)."""
     decisions: list[Decision] = []
     judged: list[Decision] = []
-    round_ = 0
-    for round_ in range(1, MAX_ROUNDS + 1):
-        judged = judge(original, module, base, round_, simulate, evidence)
+    variant_of = {m: v for members, v in chosen.items() for m in members}
+    for round_ in range(first_round + 1, first_round + MAX_ROUNDS + 1):
+        judged = judge(original, module, base, round_, simulate, evidence, variant_of)
         decisions += judged
         if all(d.kept for d in judged):
             break
         module = recompile([d for d in decisions if not d.kept], {})
-    dropped = [d for d in decisions if not d.kept]
-    best = {d.members: (d.after_us, "") for d in judged if d.evidence == "predicted"}
-    for variant in VARIANTS:
-        if not best:
-            break
-        trial = recompile(dropped, dict.fromkeys(best, variant))
-        for d in judge(original, trial, base, round_, simulate):
-            if d.members in best and d.after_us < best[d.members][0] - MIN_VARIANT_GAIN_US:
-                best[d.members] = (d.after_us, variant)
-    chosen = {members: variant for members, (_, variant) in best.items() if variant}
-    if chosen:
-        module = recompile(dropped, chosen)
-        decisions += judge(original, module, base, round_ + 1, simulate, evidence, chosen)
-    return module, decisions
+    return module, decisions, judged
+
+
+def _with_cuts(variants: Variants, points: dict[tuple[Member, ...], CutPoints]) -> Variants:
+    """`variants` as the marks to put: an option variant on every member, a cut (`cut=batch`,
+    `cut=width`) on the members its cut points name."""
+    out: Variants = {}
+    for members, variant in variants.items():
+        if variant.startswith("cut="):
+            out[points[members].of(variant.removeprefix("cut="))] = variant
+        else:
+            out[members] = variant
+    return out
+
+
+def _member_spans(module: ModuleOp, simulated: Simulated) -> Callable[[tuple[Member, ...]], float]:
+    """The interval metric over a set of members in `module`'s superkernel-mode simulation: the
+    latest end minus the earliest ready of the SuperKernels holding them and of those left
+    unfused."""
+    home = {(s.stream.root_reference.data, s.seq.data): sk.sym_name.data
+            for sk in _superkernels(module) for s in sk.subtasks()}
+    spans = simulated.runs["superkernel"].tasks
+    by_sk = {t.name: t for t in spans if t.kind == "superkernel"}
+    by_task = {(t.stream, t.seq): t for t in spans if t.kind == "kernel"}
+
+    def interval(members: tuple[Member, ...]) -> float:
+        found = [by_sk.get(home[m]) if m in home else by_task.get(m) for m in members]
+        hit = [t for t in found if t is not None]
+        return max(t.end for t in hit) - min(t.ready for t in hit) if hit else float("inf")
+
+    return interval
 
 
 def _superkernels(module: ModuleOp) -> list[SuperKernelOp]:

@@ -62,6 +62,10 @@ NO_GAIN_ATTR = "sk.no_gain"
 """On a launch: `select=gain` dropped the SuperKernel it was in (the value: the predicted gain),
 so formation leaves it unfused (`no_gain`)."""
 
+SELECT_CUT_ATTR = "sk.select_cut"
+"""On a launch: `select=gain` cut its SuperKernel before it (the value: why), so formation closes
+the SuperKernel it grows when it reaches this task (a cut `no_gain`) and the task starts the next."""
+
 PER_TASK_ORDER = (
     FailReason.IN_UNFUSIBLE_SCOPE,
     FailReason.NOT_IN_SCOPE,

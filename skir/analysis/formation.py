@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
+from xdsl.dialects.builtin import StringAttr
 
 from skir.analysis.boundary import SkPlan, plan_rewrite
 from skir.analysis.deadlock_rule import Starvation
-from skir.analysis.fail_reasons import FailReason
+from skir.analysis.fail_reasons import SELECT_CUT_ATTR, FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
 from skir.analysis.range_hull import HullBuilder, RangeHull, in_ranges
@@ -228,6 +229,9 @@ class Former:
                fences: list[int]) -> tuple[FailReason | None, str | None, bool]:
         """(reason, detail, closes): add `c` to `sk` when it breaks no rule, else say why `sk` closes."""
         g = self.graph
+        cut = g.ops[c].attributes.get(SELECT_CUT_ATTR)
+        if isinstance(cut, StringAttr):
+            return FailReason.NO_GAIN, cut.data, True
         s = g.stream_of[c]
         if s in sk.ranges:
             last = sk.ranges[s][1]
@@ -428,10 +432,13 @@ class Former:
             by_label[sk.label].append(sk)
         broken: dict[Label, tuple[int, FailReason | None]] = {}
         for n, label in enumerate(self.scopes.label):
-            if label and n in self.fail and isinstance(self.graph.ops[n], LaunchOp):
+            if label and n in self.fail and self.fail[n][0] is not FailReason.NO_GAIN \
+                    and isinstance(self.graph.ops[n], LaunchOp):
                 broken.setdefault(label, (n, self.fail[n][0]))
         for cut in self.cuts:
             label = self.scopes.label[cut.trigger]
+            if cut.reason is FailReason.NO_GAIN:  # select=gain's own choice breaks no scope
+                continue
             if label and (label not in broken or self.graph.seq[cut.trigger] < self.graph.seq[broken[label][0]]):
                 broken[label] = (cut.trigger, cut.reason)
         kept = list(formed)
