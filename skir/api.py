@@ -27,7 +27,7 @@ from skir.dialects.ir_text import ir_text
 from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
-from skir.gc_pause import paused_gc
+from skir.gc_pause import collect_young, paused_gc
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import pipeline_passes
@@ -132,6 +132,7 @@ def run_pipeline(
             for index, p in enumerate(pipeline_passes(options), start=1):
                 with progress.phase(p.name):
                     p.apply(ctx, module)
+                    collect_young()
                     if verify_each:
                         with progress.phase("verify"):
                             module.verify()

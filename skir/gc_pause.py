@@ -2,7 +2,11 @@
 
 Building or rewriting 100k ops triggers full collections that scan the whole (growing)
 heap, which makes large runs superlinear; reference counting still frees acyclic garbage,
-and the collector runs again when the block ends.
+and the collector runs again when the block ends. An erased or replaced op is cyclic garbage
+(its results point back at it), so between passes `collect_young` frees what the last pass
+threw away: a collection of the youngest generation only, which with the collector paused
+holds just what was allocated since the previous one, so the pipeline stays linear (at 100k
+tasks it lowers peak memory by a fifth at no measurable cost; README, "Benchmarks").
 """
 
 from __future__ import annotations
@@ -22,3 +26,10 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def collect_young() -> None:
+    """Free the cyclic garbage allocated since the last call while the collector is paused (a
+    generation-0 collection; nothing when the collector runs by itself)."""
+    if not gc.isenabled():
+        gc.collect(0)

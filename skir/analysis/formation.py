@@ -57,6 +57,7 @@ from skir.analysis.scopes import (
     task_options,
 )
 from skir.analysis.sk_program import class_types, program_steps, queue_nodes
+from skir.analysis.superkernel_cycles import superkernel_on_cycle
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, SkShape, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
@@ -182,6 +183,7 @@ class Former:
             sk.members.sort(key=self.graph.seq.__getitem__)
         kept = self._drop_singles(formed)
         kept = self._join_boundaries(kept)
+        kept = self._drop_cycles(kept)
         kept = self._final_deadlock_check(kept)
         kept = self._resource_check(kept)
         kept = self._strict_scope_check(kept)
@@ -381,6 +383,15 @@ class Former:
     def drop(self, sk: FormedSk, reason: FailReason, detail: str | None = None) -> None:
         for n in sk.members:
             self.fail[n] = (reason, detail)
+
+    def _drop_cycles(self, formed: list[FormedSk]) -> list[FormedSk]:
+        """Drop SuperKernels that would wait on each other (`deadlock`, detail
+        `superkernel_cycle`), the one formed last on a cycle first, until none is left."""
+        kept = list(formed)
+        while (victim := superkernel_on_cycle(self.graph, [sk.ranges for sk in kept],
+                                              [sk.seqs[0] for sk in kept])) is not None:
+            self.drop(kept.pop(victim), FailReason.DEADLOCK, "superkernel_cycle")
+        return kept
 
     def _final_deadlock_check(self, formed: list[FormedSk]) -> list[FormedSk]:
         kept = []

@@ -14,7 +14,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from skir.gc_pause import paused_gc
+from skir.gc_pause import collect_young, paused_gc
 from skir.passes.common import pass_options
 from skir.passes.form_scopes import FormScopesPass
 from skir.passes.insert_debug import InsertDebugPass
@@ -55,5 +55,6 @@ class SuperKernelPipelinePass(ModulePass):
         with paused_gc():
             for inner in pipeline_passes(self.options):
                 inner.apply(ctx, op)
+                collect_young()
                 if self.verify_each:
                     op.verify()

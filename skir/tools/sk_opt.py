@@ -23,6 +23,7 @@ import xdsl.targets
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
+from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
@@ -31,7 +32,7 @@ from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[
 from skir import registry
 from skir.diagnostics import describe_exception, one_line_warnings, write_atomically
 from skir.errors import ExitCode, SkirError
-from skir.gc_pause import paused_gc
+from skir.gc_pause import collect_young, paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.source_text import decode_model, guard_mlir, model_format
@@ -132,8 +133,16 @@ class SkOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         if not self.args.disable_verify:
             verify_located(prog)  # the input, with its op's location when a check fails
+        callback = self.pipeline.callback
+
+        def between(done: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+            if done is not None:
+                collect_young()  # what the pass erased
+            if callback is not None:
+                callback(done, module, following)
+
         with paused_gc():
-            super().apply_passes(prog)
+            dataclasses.replace(self.pipeline, callback=between).apply(self.ctx, prog)
 
     def register_all_passes(self) -> None:
         for name, factory in registry.get_all_passes().items():

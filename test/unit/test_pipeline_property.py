@@ -222,6 +222,9 @@ def check_launch_shape(sk, members, cores) -> None:  # type: ignore[no-untyped-d
 # a queue SuperKernel waiting on one boundary cell on both core types: the reset on one core
 # must wait for the other core's wait (else the aiv wait can find the cell already cleared)
 @example(seed=20343, options="", spare=True)
+# two SuperKernels of different labels ordered both ways (one before the other on s0, after it
+# on s2): each convex, together a deadlock; formation drops one (`deadlock`, superkernel_cycle)
+@example(seed=53937970, options="", spare=True)
 def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                         spare_slots=spare)

@@ -1,0 +1,71 @@
+"""SuperKernels that would wait on each other (docs/design.md §3 formation, `deadlock`).
+
+Each SuperKernel is convex, but two of them can still be ordered both ways: with label groups
+formed apart, SuperKernel A may hold `s0: 10..12` and `s2: 47` while B holds `s0: 16` and
+`s2: 26, 29`. Stream order puts A before B on s0 and B before A on s2, so A's launch would wait
+for s2 to reach 47, which waits for B, which launches on s0 after A: a deadlock. Contracting
+each SuperKernel's ranges into one node, the task graph must stay acyclic.
+
+```python
+victim = superkernel_on_cycle(graph, [sk.ranges for sk in formed], [sk.seqs[0] for sk in formed])
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from skir.analysis.task_graph import TaskGraph
+
+
+def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]],
+                         order: Sequence[int]) -> int | None:
+    """The index of a SuperKernel on a cycle of the graph with every SuperKernel's ranges
+    contracted (the one with the highest `order` there), or None when it is acyclic. One
+    topological sort forwards and one backwards over the part left: O(V + E)."""
+    n_tasks = len(graph)
+    node = list(range(n_tasks))
+    for k, by_stream in enumerate(ranges):
+        for first, last in by_stream.values():
+            for n in range(first, last + 1):
+                node[n] = n_tasks + k
+    succ: dict[int, set[int]] = {}
+    for n in range(n_tasks):
+        targets = list(graph.cross_succ.get(n, ()))
+        nxt = graph.next_on_stream(n)
+        if nxt is not None:
+            targets.append(nxt)
+        for m in targets:
+            a, b = node[n], node[m]
+            if a != b:
+                succ.setdefault(a, set()).add(b)
+    nodes = set(node)
+    stuck = _unsorted(nodes, succ)
+    if not stuck:
+        return None
+    pred: dict[int, set[int]] = {}
+    for a in stuck:
+        for b in succ.get(a, ()):
+            if b in stuck:
+                pred.setdefault(b, set()).add(a)
+    on_cycles = _unsorted(stuck, pred)  # what both comes from a cycle and leads to one
+    candidates = [v - n_tasks for v in on_cycles if v >= n_tasks]
+    return max(candidates, key=order.__getitem__) if candidates else None
+
+
+def _unsorted(nodes: set[int], succ: dict[int, set[int]]) -> set[int]:
+    """The nodes Kahn's algorithm cannot order (those on or after a cycle)."""
+    indegree = dict.fromkeys(nodes, 0)
+    for a in nodes:
+        for b in succ.get(a, ()):
+            if b in indegree:
+                indegree[b] += 1
+    ready = [v for v, d in indegree.items() if d == 0]
+    while ready:
+        v = ready.pop()
+        for b in succ.get(v, ()):
+            if b in indegree:
+                indegree[b] -= 1
+                if indegree[b] == 0:
+                    ready.append(b)
+    return {v for v, d in indegree.items() if d > 0}
