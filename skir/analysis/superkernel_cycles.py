@@ -4,7 +4,9 @@ Each SuperKernel is convex, but two of them can still be ordered both ways: with
 formed apart, SuperKernel A may hold `s0: 10..12` and `s2: 47` while B holds `s0: 16` and
 `s2: 26, 29`. Stream order puts A before B on s0 and B before A on s2, so A's launch would wait
 for s2 to reach 47, which waits for B, which launches on s0 after A: a deadlock. Contracting
-each SuperKernel's ranges into one node, the task graph must stay acyclic.
+each SuperKernel's ranges into one node, the task graph must stay acyclic, and no wait of an
+event recorded more than once may come before every record of its epoch (whichever record
+fires first releases it: the task graph has no edge for such a wait, so it is checked apart).
 
 ```python
 victim = superkernel_on_cycle(graph, [sk.ranges for sk in formed], [sk.seqs[0] for sk in formed])
@@ -21,8 +23,10 @@ from skir.analysis.task_graph import TaskGraph
 def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]],
                          order: Sequence[int]) -> int | None:
     """The index of a SuperKernel on a cycle of the graph with every SuperKernel's ranges
-    contracted (the one with the highest `order` there), or None when it is acyclic. One
-    topological sort forwards and one backwards over the part left: O(V + E)."""
+    contracted (the one with the highest `order` there), or between a wait of a multi-record
+    epoch and its records when all of them would follow it; None when neither happens. One
+    topological sort forwards and one backwards over the part left, O(V + E), and a search
+    from each wait of a multi-record epoch."""
     n_tasks = len(graph)
     node = list(range(n_tasks))
     for k, by_stream in enumerate(ranges):
@@ -41,16 +45,49 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
                 succ.setdefault(a, set()).add(b)
     nodes = set(node)
     stuck = _unsorted(nodes, succ)
-    if not stuck:
-        return None
-    pred: dict[int, set[int]] = {}
-    for a in stuck:
-        for b in succ.get(a, ()):
-            if b in stuck:
-                pred.setdefault(b, set()).add(a)
-    on_cycles = _unsorted(stuck, pred)  # what both comes from a cycle and leads to one
-    candidates = [v - n_tasks for v in on_cycles if v >= n_tasks]
+    if stuck:
+        pred: dict[int, set[int]] = {}
+        for a in stuck:
+            for b in succ.get(a, ()):
+                if b in stuck:
+                    pred.setdefault(b, set()).add(a)
+        on_cycles = _unsorted(stuck, pred)  # what both comes from a cycle and leads to one
+        return _latest(on_cycles, n_tasks, order)
+    for epoch in graph.epochs:
+        if len(epoch.records) < 2 or epoch.external:
+            continue
+        records = {node[r] for r in epoch.records}
+        for w in epoch.waits:
+            if node[w] in records:
+                continue  # inside one SuperKernel: formation's own rule
+            reach = _reachable({node[w]}, succ)
+            if records <= reach:  # every record would come after the wait
+                back: dict[int, set[int]] = {}
+                for a in reach:
+                    for b in succ.get(a, ()):
+                        back.setdefault(b, set()).add(a)
+                between = reach & _reachable(records, back)
+                victim = _latest(between, n_tasks, order)
+                if victim is not None:
+                    return victim
+    return None
+
+
+def _latest(nodes: set[int], n_tasks: int, order: Sequence[int]) -> int | None:
+    """The SuperKernel among `nodes` with the highest `order`."""
+    candidates = [v - n_tasks for v in nodes if v >= n_tasks]
     return max(candidates, key=order.__getitem__) if candidates else None
+
+
+def _reachable(start: set[int], succ: dict[int, set[int]]) -> set[int]:
+    seen = set(start)
+    todo = list(start)
+    while todo:
+        for b in succ.get(todo.pop(), ()):
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
 
 
 def _unsorted(nodes: set[int], succ: dict[int, set[int]]) -> set[int]:

@@ -225,6 +225,9 @@ def check_launch_shape(sk, members, cores) -> None:  # type: ignore[no-untyped-d
 # two SuperKernels of different labels ordered both ways (one before the other on s0, after it
 # on s2): each convex, together a deadlock; formation drops one (`deadlock`, superkernel_cycle)
 @example(seed=53937970, options="", spare=True)
+# a SuperKernel launched on s0 after a wait of an event recorded twice, holding s1's tasks before
+# s1's record: both records then follow the wait (formation drops it, superkernel_cycle)
+@example(seed=1907478519, options="sync-mode=conservative", spare=True)
 def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                         spare_slots=spare)

@@ -29,3 +29,20 @@ def test_ordered_one_way_is_not() -> None:
     assert superkernel_on_cycle(graph, [{0: (0, 0), 1: (2, 2)}, {0: (1, 1), 1: (3, 3)}], [0, 1]) is None
     assert superkernel_on_cycle(graph, [{0: (0, 1)}, {1: (2, 3)}], [0, 1]) is None
     assert superkernel_on_cycle(graph, [], []) is None
+
+
+def test_a_wait_before_every_record_of_its_epoch() -> None:
+    """An event recorded twice: s0 waits for it, then records it; s1 records it too. Under
+    aclgraph s1's record releases the wait. A SuperKernel launched on s0 after the wait that
+    holds s1's task before its record puts both records after the wait."""
+    kernel = {"type": "kernel", "kernel": "v", "blocks": 4, "args": ["a", "b"]}
+    data = {"format": "skir.aclgraph.capture", "version": 1, "model": "m", "cores": {"aic": 24, "aiv": 48},
+            "kernels": {"v": {"kernel_type": "aiv_only", "params": ["in", "out"]}}, "events": ["e"],
+            "streams": [{"name": "s0", "tasks": [{**kernel, "seq": 0}, {"type": "event_wait", "event": "e", "seq": 5},
+                                                 {"type": "event_record", "event": "e", "seq": 6},
+                                                 {**kernel, "seq": 7}]},
+                        {"name": "s1", "tasks": [{**kernel, "seq": 3}, {"type": "event_record", "event": "e", "seq": 4}]}]}
+    graph = TaskGraph(skir.load_model(data))  # s0 = 0..3 (1: the wait, 2: a record), s1 = 4, 5 (5: a record)
+    assert superkernel_on_cycle(graph, [{0: (3, 3), 1: (4, 4)}], [0]) == 0
+    assert superkernel_on_cycle(graph, [{0: (0, 0), 1: (4, 4)}], [0]) is None  # launched before the wait
+    assert superkernel_on_cycle(graph, [{0: (3, 3)}], [0]) is None  # s1's record stays free
