@@ -40,17 +40,20 @@ def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, 
     are the original model's (rebuilt from `model` unless given), so a rewrite that dropped a
     reset's `value_write 0` is not excused."""
     from skir.analysis.task_graph import TaskGraph
-    from skir.dialects.aclgraph import ValueWaitOp, ValueWriteOp
-    from skir.dialects.superkernel import ResetLockOp, SuperKernelOp
+    from skir.dialects.aclgraph import DisabledOp, RecordOp, ValueWaitOp, ValueWriteOp
+    from skir.dialects.superkernel import NotifyOp, ResetLockOp, SuperKernelOp
 
     converted: list[tuple[str, int]] = []  # (cell, seq) of each value task that was an event task
     reset: set[str] = set()
+    disabled_records: set[int] = set()
     for op in model.body.block.ops:
         if isinstance(op, SuperKernelOp):
             reset.update(lk.cell.root_reference.data for lk in op.program() if isinstance(lk, ResetLockOp))
         if not isinstance(op, StreamOp):
             continue
         for task in op.body.block.ops:
+            if isinstance(task, DisabledOp) and task.was_kind.data == "record":
+                disabled_records.add(task.seq.data)
             if not isinstance(task, ValueWriteOp | ValueWaitOp):
                 continue
             cell = task.cell.root_reference.data
@@ -58,14 +61,28 @@ def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, 
                 reset.add(cell)
             if "was_kind" in task.properties:
                 converted.append((cell, task.seq.data))
+    notified = {lk.cell.root_reference.data for op in model.body.block.ops if isinstance(op, SuperKernelOp)
+                for lk in op.program() if isinstance(lk, NotifyOp)}
     found: dict[str, str] = {}
-    if converted:  # the original's epochs, only when some event became a cell
-        graph = TaskGraph(original if original is not None else original_model(model))
+    if converted or notified:  # the original's epochs, only when some event became a cell
+        base = original if original is not None else original_model(model)
+        graph = TaskGraph(base)
         node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
         for cell, seq in converted:
             epoch = graph.epoch_of.get(node_of_seq.get(seq, -1))
             if epoch is not None and epoch.reset is None:
                 found[cell] = epoch.event
+        # An epoch whose record and waits all went into SuperKernels leaves no value task: its
+        # cell (named `<event>_cell`, or `<event>_cell_<N>` when taken) is known by the record
+        # a SuperKernel range disabled.
+        for n, op in enumerate(graph.ops):
+            epoch = graph.epoch_of.get(n)
+            if not isinstance(op, RecordOp) or epoch is None or epoch.reset is not None:
+                continue
+            stem = f"{epoch.event}_cell"
+            for cell in notified - found.keys():
+                if (cell == stem or cell.startswith(f"{stem}_")) and graph.seq[n] in disabled_records:
+                    found[cell] = epoch.event
     return {cell: event for cell, event in found.items() if cell not in reset}
 
 

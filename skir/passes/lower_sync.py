@@ -64,6 +64,7 @@ from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
+    BarrierKind,
     DependOp,
     DependRule,
     LockOp,
@@ -153,6 +154,12 @@ class _Lowering:
                 self.emit(op, class_types(self.cls(op)))
                 prev = op
         self.between(prev, None, notifies, waits, early)
+        # A reset clears what every wait on its cell consumed: one waiting on the other core
+        # type must be done first (both types run the entry; the reset runs on one).
+        waited = {(lk.cell.root_reference.data, lk.core.data) for lk in ops if isinstance(lk, WaitLockOp)}
+        if any((lk.cell.root_reference.data, other) in waited for lk in resets for other in CoreType
+               if other is not lk.core.data):
+            self.depend(DependRule.BARRIER, BARRIER_TYPES[BarrierKind.SYNC_ALL], CoreClass.MIX, CoreClass.MIX)
         for op in resets:
             self.emit(op, (op.core.data,))
 
