@@ -41,7 +41,7 @@ VARIANTS = ("early-start=1", "sync-mode=data", "cut=batch", "cut=width")
 """The variants tried on every SuperKernel kept (docs/design.md §3, "Selection"): two options,
 and cuts at the cut points of `skir.analysis.cut_points`."""
 CUT_DETAIL = {"cut=batch": "select=gain cut beside a batch kernel",
-              "cut=width": "select=gain cut where the hb width drops"}
+              "cut=width": "select=gain cut where the hb width changes"}
 """The detail of a selection cut (in `cuts[]` and on a part's lone kernel)."""
 MIN_VARIANT_GAIN_US = 0.05
 """A variant replaces a SuperKernel's options only when it is predicted faster by this much."""

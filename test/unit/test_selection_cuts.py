@@ -62,13 +62,13 @@ def test_formation_cuts_where_selection_marked() -> None:
     module = skir.load_model(DECODE)
     for op in module.walk():
         if isinstance(op, LaunchOp) and op.seq.data == 12:
-            op.attributes[SELECT_CUT_ATTR] = StringAttr("select=gain cut where the hb width drops")
+            op.attributes[SELECT_CUT_ATTR] = StringAttr("select=gain cut where the hb width changes")
     result = skir.compile(module, check=True)
     assert result.check.ok
     parts = [[m.seq for m in sk.members] for sk in result.superkernels]
     assert parts == [[3, 4, 7, 9, 11], [12, 13, 14, 15, 16, 17, 18]]
     (cut,) = [c for c in result.cuts if c.seq == 12]
-    assert (cut.reason, cut.detail) == ("no_gain", "select=gain cut where the hb width drops")
+    assert (cut.reason, cut.detail) == ("no_gain", "select=gain cut where the hb width changes")
 
 
 def test_a_cut_is_kept_when_its_parts_are_faster(tmp_path: Path) -> None:
