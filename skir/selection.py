@@ -199,20 +199,21 @@ def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
     and the chosen variants marked; `simulate(original, rewritten)` gives the simulation of both
     (`skir.sim.compare(...)`, the aclgraph and superkernel modes). Returns the final module and
     every decision made."""
-    module, decisions, judged = _drop_rounds(original, module, base, recompile, simulate, evidence, 0, {})
+    module, decisions, judged = _drop_rounds(original, module, base, lambda more: recompile(more, {}), simulate,
+                                             evidence, 0, {})
     round_ = decisions[-1].round if decisions else 0
     dropped = [d for d in decisions if not d.kept]
     best = {d.members: (d.after_us, "") for d in judged if d.evidence == "predicted"}
     points = cut_points(original, best) if best else {}
     for variant in VARIANTS:
         kind = variant.removeprefix("cut=")
-        trial_variants = {m: variant for m in best if kind == variant or points[m].of(kind)}
+        trial_variants = {m: variant for m in best if not variant.startswith("cut=") or points[m].of(kind)}
         if not trial_variants:
             continue
         marks = _with_cuts(trial_variants, points)
         trial = recompile(dropped, marks)
-        if kind != variant:  # a cut's parts are judged as they would be: those that do not pay are dropped
-            trial, _, _ = _drop_rounds(original, trial, base, lambda more, _v, marks=marks: recompile(
+        if variant.startswith("cut="):  # a cut's parts are judged as they would be: those that do not pay go
+            trial, _, _ = _drop_rounds(original, trial, base, lambda more, marks=marks: recompile(
                 dropped + more, marks), simulate, None, round_, {})
         spans = _member_spans(trial, simulate(original, trial))
         for members in trial_variants:
@@ -221,19 +222,20 @@ def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
                 best[members] = (after, variant)
     chosen = {members: variant for members, (_, variant) in best.items() if variant}
     if chosen:
-        module = recompile(dropped, _with_cuts(chosen, points))
-        module, more, _ = _drop_rounds(original, module, base, lambda d, _v: recompile(dropped + d, _with_cuts(
-            chosen, points)), simulate, evidence, round_, chosen)
+        marks = _with_cuts(chosen, points)
+        module = recompile(dropped, marks)
+        module, more, _ = _drop_rounds(original, module, base, lambda d: recompile(dropped + d, marks), simulate,
+                                       evidence, round_, chosen)
         decisions += more
     return module, decisions
 
 
 def _drop_rounds(original: ModuleOp, module: ModuleOp, base: SkOptions,
-                 recompile: Callable[[list[Decision], Variants], ModuleOp], simulate: Simulate,
+                 recompile: Callable[[list[Decision]], ModuleOp], simulate: Simulate,
                  evidence: Evidence | None, first_round: int, chosen: Variants,
                  ) -> tuple[ModuleOp, list[Decision], list[Decision]]:
     """Judge and drop, round after round, until every SuperKernel left pays: (the module, every
-    decision, the last round's)."""
+    decision, the last round's). `recompile(dropped)` compiles with this call's drops marked."""
     decisions: list[Decision] = []
     judged: list[Decision] = []
     variant_of = {m: v for members, v in chosen.items() for m in members}
@@ -242,7 +244,7 @@ def _drop_rounds(original: ModuleOp, module: ModuleOp, base: SkOptions,
         decisions += judged
         if all(d.kept for d in judged):
             break
-        module = recompile([d for d in decisions if not d.kept], {})
+        module = recompile([d for d in decisions if not d.kept])
     return module, decisions, judged
 
 

@@ -34,7 +34,6 @@ from skir.dialects.model_lookup import kernel_table, the_model
 
 Member = tuple[str, int]
 """A kernel task by (stream, seq)."""
-CUT_KINDS = ("batch", "width")
 
 
 @dataclass(frozen=True)

@@ -75,13 +75,17 @@ def unreset_cells(model: ModelOp, original: ModelOp | None = None) -> dict[str, 
         # An epoch whose record and waits all went into SuperKernels leaves no value task: its
         # cell (named `<event>_cell`, or `<event>_cell_<N>` when taken) is known by the record
         # a SuperKernel range disabled.
+        by_event: dict[str, list[str]] = {}
+        for cell in notified - found.keys():
+            stem, _, suffix = cell.rpartition("_")
+            event = stem if suffix.isdigit() and stem.endswith("_cell") else cell
+            if event.endswith("_cell"):
+                by_event.setdefault(event.removesuffix("_cell"), []).append(cell)
         for n, op in enumerate(graph.ops):
             epoch = graph.epoch_of.get(n)
-            if not isinstance(op, RecordOp) or epoch is None or epoch.reset is not None:
-                continue
-            stem = f"{epoch.event}_cell"
-            for cell in notified - found.keys():
-                if (cell == stem or cell.startswith(f"{stem}_")) and graph.seq[n] in disabled_records:
+            if isinstance(op, RecordOp) and epoch is not None and epoch.reset is None \
+                    and graph.seq[n] in disabled_records:
+                for cell in by_event.get(epoch.event, ()):
                     found[cell] = epoch.event
     return {cell: event for cell, event in found.items() if cell not in reset}
 

@@ -36,12 +36,12 @@ def test_a_wait_before_every_record_of_its_epoch() -> None:
     aclgraph s1's record releases the wait. A SuperKernel launched on s0 after the wait that
     holds s1's task before its record puts both records after the wait."""
     kernel = {"type": "kernel", "kernel": "v", "blocks": 4, "args": ["a", "b"]}
+    record, wait = {"type": "event_record", "event": "e"}, {"type": "event_wait", "event": "e"}
+    s0 = [{**kernel, "seq": 0}, {**wait, "seq": 5}, {**record, "seq": 6}, {**kernel, "seq": 7}]
+    s1 = [{**kernel, "seq": 3}, {**record, "seq": 4}]
     data = {"format": "skir.aclgraph.capture", "version": 1, "model": "m", "cores": {"aic": 24, "aiv": 48},
             "kernels": {"v": {"kernel_type": "aiv_only", "params": ["in", "out"]}}, "events": ["e"],
-            "streams": [{"name": "s0", "tasks": [{**kernel, "seq": 0}, {"type": "event_wait", "event": "e", "seq": 5},
-                                                 {"type": "event_record", "event": "e", "seq": 6},
-                                                 {**kernel, "seq": 7}]},
-                        {"name": "s1", "tasks": [{**kernel, "seq": 3}, {"type": "event_record", "event": "e", "seq": 4}]}]}
+            "streams": [{"name": "s0", "tasks": s0}, {"name": "s1", "tasks": s1}]}
     graph = TaskGraph(skir.load_model(data))  # s0 = 0..3 (1: the wait, 2: a record), s1 = 4, 5 (5: a record)
     assert superkernel_on_cycle(graph, [{0: (3, 3), 1: (4, 4)}], [0]) == 0
     assert superkernel_on_cycle(graph, [{0: (0, 0), 1: (4, 4)}], [0]) is None  # launched before the wait
