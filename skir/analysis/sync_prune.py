@@ -68,16 +68,21 @@ class PruneResult:
     subtasks: int
 
 
+_SYNC_KINDS = frozenset({BarrierOp, SetFlagOp, WaitFlagOp, EarlyStartSetOp, EarlyStartWaitOp})
+"""The sync op classes (compared by type: an `isinstance` miss on an op class costs an ABC check)."""
+
+
 def count_syncs(sk: SuperKernelOp) -> tuple[int, int]:
     """(sync ops counted once per id, sub-tasks) of a SuperKernel."""
     syncs: set[int] = set()
     subtasks: set[int] = set()
     for region in (sk.aic, sk.aiv):
         for op in region.block.ops:
-            if isinstance(op, SubtaskOp):
-                subtasks.add(op.ident)
-            elif isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp | EarlyStartSetOp | EarlyStartWaitOp):
-                syncs.add(op.ident)
+            kind = type(op)
+            if kind is SubtaskOp:
+                subtasks.add(op.ident)  # type: ignore[attr-defined]
+            elif kind in _SYNC_KINDS:
+                syncs.add(op.ident)  # type: ignore[attr-defined]
     return len(syncs), len(subtasks)
 
 
@@ -154,14 +159,14 @@ class _Queues:
         sets: dict[tuple[CoreType, int], list[tuple[int, int]]] = defaultdict(list)
         for core, ops in self.ops.items():
             for i, op in enumerate(ops):
-                if isinstance(op, SetFlagOp):
+                if type(op) is SetFlagOp:
                     sets[(core, op.flag.data)].append((i, op.ident))
         taken: dict[tuple[CoreType, int], int] = defaultdict(int)
         out = []
         for core, ops in self.ops.items():
             source = CoreType.AIV if core is CoreType.AIC else CoreType.AIC
             for i, op in enumerate(ops):
-                if isinstance(op, WaitFlagOp):
+                if type(op) is WaitFlagOp:
                     key = (source, op.flag.data)
                     k = taken[key]
                     taken[key] += 1

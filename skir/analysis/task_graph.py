@@ -192,11 +192,15 @@ class TaskGraph:
     def _build_cell_edges(self) -> None:
         for n in self.by_seq:
             op = self.ops[n]
-            if isinstance(op, ValueWriteOp):
+            kind = type(op)  # by type: most tasks are none of these, and an isinstance miss costs
+            if kind is ValueWriteOp:
+                assert isinstance(op, ValueWriteOp)
                 self._cell(op.cell.root_reference.data).add_write(n, op.value.data)
-            elif isinstance(op, ValueWaitOp):
+            elif kind is ValueWaitOp:
+                assert isinstance(op, ValueWaitOp)
                 self._cell(op.cell.root_reference.data).add_wait(n, op.rule.data, op.value.data)
-            elif isinstance(op, LaunchSkOp):
+            elif kind is LaunchSkOp:
+                assert isinstance(op, LaunchSkOp)
                 self._superkernel_cells(n, op)
         for use in self.cells.values():
             if not use.waits:

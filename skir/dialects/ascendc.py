@@ -51,7 +51,7 @@ from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.hardware import CoreType
 from skir.dialects.isolated_trait import OperandFreeIsolated
-from skir.dialects.syntax import build_op, string_attr
+from skir.dialects.syntax import NullaryOp, build_op, string_attr
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
 
@@ -109,7 +109,7 @@ class SourceOp(IRDLOperation):
 
 
 @irdl_op_definition
-class LockHelpersOp(IRDLOperation):
+class LockHelpersOp(NullaryOp):
     """The `NotifyFunc<aic>` / `WaitFunc<aic>` GM-lock helper templates."""
 
     name = "ascendc.lock_helpers"
@@ -196,7 +196,7 @@ class InvokeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FftsBaseOp(IRDLOperation):
+class FftsBaseOp(NullaryOp):
     """Read `param_base` and program the FFTS base from slot 0."""
 
     name = "ascendc.ffts_base"

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_def
 
 from skir.dialects.ascendc_attrs import i64_attr, in_entry
-from skir.dialects.syntax import build_op
+from skir.dialects.syntax import NullaryOp, build_op
 
 
 @irdl_op_definition
@@ -79,7 +79,7 @@ class FeedBeginOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FeedEndOp(IRDLOperation):
+class FeedEndOp(NullaryOp):
     """`AscendC::SuperKernelAutoSyncAllEndImpl()`: the fed op's rounds on this core are all done."""
 
     name = "ascendc.feed_end"
@@ -88,7 +88,7 @@ class FeedEndOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FeedComplementOp(IRDLOperation):
+class FeedComplementOp(NullaryOp):
     """`AscendC::SuperKernelAutoSyncAllComplementImpl()`: an idle core mirrors the fed op's rounds."""
 
     name = "ascendc.feed_complement"
@@ -97,7 +97,7 @@ class FeedComplementOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FeedOffOp(IRDLOperation):
+class FeedOffOp(NullaryOp):
     """`AscendC::g_superKernelAutoSyncAllEnable = false;` after a fed op."""
 
     name = "ascendc.feed_off"

@@ -23,7 +23,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_d
 
 from skir.dialects.ascendc_attrs import PIPES, PipeAttr, i64_attr, in_entry
 from skir.dialects.hardware import Pipe
-from skir.dialects.syntax import build_op
+from skir.dialects.syntax import NullaryOp, build_op
 from skir.errors import TaskVerifyException
 
 _i64 = i64_attr
@@ -74,7 +74,7 @@ class CrossCoreWaitOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SyncAllOp(IRDLOperation):
+class SyncAllOp(NullaryOp):
     """`AscendC::SyncAll<false>()`: the hard barrier over every AIC and AIV of the launch."""
 
     name = "ascendc.sync_all"
@@ -115,7 +115,7 @@ class ResetLockOp(_LockAccessOp):
 
 
 @irdl_op_definition
-class SetNextTaskStartOp(IRDLOperation):
+class SetNextTaskStartOp(NullaryOp):
     """`AscendC::SetNextTaskStart()`: this core lets the next sub-task start (early start)."""
 
     name = "ascendc.set_next_task_start"
@@ -152,7 +152,7 @@ class WaitPreTaskEndOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PipeBarrierOp(IRDLOperation):
+class PipeBarrierOp(NullaryOp):
     """`pipe_barrier(PIPE_ALL)`: wait for every pipe of this core (no other core is involved)."""
 
     name = "ascendc.pipe_barrier"
@@ -161,7 +161,7 @@ class PipeBarrierOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DcciAllOp(IRDLOperation):
+class DcciAllOp(NullaryOp):
     """`dcci((__gm__ uint64_t *)0, ENTIRE_DATA_CACHE, CACHELINE_OUT)`: clean the whole data cache."""
 
     name = "ascendc.dcci_all"

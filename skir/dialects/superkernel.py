@@ -243,12 +243,12 @@ class SuperKernelOp(IRDLOperation):
         merged: dict[int, SkProgramOp] = {}
         for region in (self.aic, self.aiv):
             for op in region.block.ops:
-                merged.setdefault(op.id.data, op)  # type: ignore[attr-defined]
+                merged.setdefault(op.ident, op)  # type: ignore[attr-defined]
         return [merged[k] for k in sorted(merged)]
 
     def subtasks(self) -> list[SubtaskOp]:
         """Every sub-task once, in id order."""
-        return [op for op in self.program() if isinstance(op, SubtaskOp)]
+        return [op for op in self.program() if type(op) is SubtaskOp]  # type: ignore[misc]
 
     @classmethod
     def parse(cls, parser: Parser) -> SuperKernelOp:

@@ -38,7 +38,7 @@ class SkProgramOp(IRDLOperation):
 
     @property
     def ident(self) -> int:
-        return self.id.data
+        return self.properties["id"].data  # type: ignore[attr-defined]  (`id`, without its descriptor)
 
     def runs_on(self) -> CoreType | None:
         """The core type named by the op (`on aic|aiv`), if it names one."""

@@ -83,7 +83,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
     program = read_program(sk)
     chain = sk.form.data is SkForm.CHAIN
     early = options.early_start != 0
-    subtasks = [i for i, (op, _) in enumerate(program) if isinstance(op, SubtaskOp)]
+    subtasks = [i for i, (op, _) in enumerate(program) if type(op) is SubtaskOp]
     next_sub = dict(pairwise(subtasks))
     out: Program = []
     updates: dict[Operation, dict[str, Attribute]] = {}

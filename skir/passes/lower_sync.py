@@ -130,7 +130,7 @@ class _Lowering:
         else:
             self.queue(ops)
         types = sk_types(self.sk)
-        self.sk = rebuild(self.sk, self.program, lambda op: depend_span(op, types) if isinstance(op, DependOp) else 1)
+        self.sk = rebuild(self.sk, self.program, lambda op: depend_span(op, types) if type(op) is DependOp else 1)
 
     # ---- chain -------------------------------------------------------------------------
 
@@ -336,7 +336,7 @@ def _rule(op: Operation) -> DependRule:
 def apply_sync_patterns(sk: SuperKernelOp, patterns: list[RewritePattern]) -> list[Operation]:
     """Replace the `sk.depend`s of one SuperKernel by `patterns` (one sweep of each program);
     the depends none of them applied to."""
-    depends = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if isinstance(op, DependOp)]
+    depends = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if type(op) is DependOp]
     return rewrite_ops(depends, patterns, key=_rule) if patterns else depends
 
 

@@ -54,25 +54,47 @@ class ProgramPlan:
     built: SuperKernelOp | None = field(default=None, init=False)
 
 
-def program_blocks(plan: ProgramPlan) -> tuple[Block, Block]:
-    """The AIC and AIV blocks of a plan, filled while detached (each insertion's ancestry check
-    is then one step); an op of the old programs is moved, a second copy cloned."""
+def program_blocks(plan: ProgramPlan, old: SuperKernelOp) -> tuple[Block, Block]:
+    """The AIC and AIV blocks of a plan: `old`'s blocks, taken out of it (so each insertion's
+    ancestry check is one step) and edited in place. An op the plan keeps stays where it is
+    (most of them: a plan inserts ops between the old ones), a new op is inserted before the
+    next kept one, an op the plan leaves out is erased; an op of both core types is the
+    plan's op in its first program and a fresh copy of it in the second."""
     ids: list[int] = []
     top = 0
     for op, _ in plan.program:
         ids.append(top)
         top += 1 if plan.span is None else plan.span(op)
-    new_id = {op.ident: ident for ident, (op, _) in zip(ids, plan.program) if isinstance(op, SubtaskOp)}
-    blocks = {CoreType.AIC: Block(), CoreType.AIV: Block()}
+    new_id = {op.ident: ident for ident, (op, _) in zip(ids, plan.program) if type(op) is SubtaskOp}
+    wanted: dict[CoreType, list[Operation]] = {CoreType.AIC: [], CoreType.AIV: []}
     for ident, (op, cores) in zip(ids, plan.program):
-        if op.parent is not None:
-            op.detach()
         op.properties["id"] = int_attr(ident)
         op.properties.update(plan.updates.get(op, ()))
-        if isinstance(op, SubtaskOp) and op.deps is not None:
-            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
+        if type(op) is SubtaskOp and op.deps is not None:  # type: ignore[attr-defined]
+            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)  # type: ignore[attr-defined]
         for i, core in enumerate(cores):
-            blocks[core].add_op(op if i == 0 else clone_tree(op))
+            wanted[core].append(op if i == 0 else clone_tree(op))
+    blocks = {CoreType.AIC: old.aic.detach_block(0), CoreType.AIV: old.aiv.detach_block(0)}
+    placed = {op for ops in wanted.values() for op in ops}
+    for core, block in blocks.items():
+        keep = set(wanted[core])
+        for op in list(block.ops):
+            if op not in keep:
+                block.detach_op(op)
+                if op not in placed:
+                    op.erase()
+    for core, block in blocks.items():
+        at = block.first_op
+        for op in wanted[core]:
+            if op is at:
+                at = op.next_op
+                continue
+            if op.parent is not None:
+                op.detach()
+            if at is None:
+                block.add_op(op)
+            else:
+                block.insert_op_before(op, at)
     return blocks[CoreType.AIC], blocks[CoreType.AIV]
 
 
@@ -87,6 +109,6 @@ class ReplacePrograms(RewritePattern):
         plan = self.plans.get(op)
         if plan is None or plan.built is not None:
             return
-        aic, aiv = program_blocks(plan)
+        aic, aiv = program_blocks(plan, op)
         plan.built = new_op(SuperKernelOp, op.properties, [Region(aic), Region(aiv)], op.attributes, op.location)
         rewriter.replace(op, plan.built)

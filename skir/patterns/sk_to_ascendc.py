@@ -123,15 +123,17 @@ class AscendcLowering:
         last: CoreClass | None = None
         waiting: list[int] = []
         for op in ops:
-            if isinstance(op, SubtaskOp):
+            kind = type(op)
+            if kind is SubtaskOp:
+                assert isinstance(op, SubtaskOp)
                 last = self.cls_of[op.ident] = core_class(self.kernel(op).type)
                 self.declared.setdefault(self.kernel(op).sub_symbol)
                 for ident in waiting:
                     self.idle_cls[ident] = last
                 waiting = []
-            elif isinstance(op, EarlyStartSetOp) and op.idle is not None and last is not None:
+            elif kind is EarlyStartSetOp and op.idle is not None and last is not None:  # type: ignore[attr-defined]
                 self.idle_cls[op.ident] = last
-            elif isinstance(op, EarlyStartWaitOp) and op.idle is not None:
+            elif kind is EarlyStartWaitOp and op.idle is not None:  # type: ignore[attr-defined]
                 waiting.append(op.ident)
 
     def plan_chain(self, program: list[SkProgramOp]) -> None:
@@ -155,15 +157,18 @@ class AscendcLowering:
     def chain_core(self, op: Operation) -> tuple[bool, CoreType | None]:
         """(in a chain entry, the core type of the core function holding `op` if not)."""
         parent = op.parent_op()
-        if isinstance(parent, CoreFunctionOp):
+        if type(parent) is CoreFunctionOp:
+            assert isinstance(parent, CoreFunctionOp)
             return False, parent.core.data
         return True, None
 
 
 def comment(lowering: AscendcLowering, op: SkProgramOp) -> str | None:
-    if isinstance(op, SubtaskOp):
+    kind = type(op)
+    if kind is SubtaskOp:
+        assert isinstance(op, SubtaskOp)
         return f"begin func call of sub operator {lowering.kernel(op).sym_name.data} (seq {op.seq.data})"
-    if isinstance(op, BarrierOp | EarlyStartSetOp | EarlyStartWaitOp):
+    if kind is BarrierOp or kind is EarlyStartSetOp or kind is EarlyStartWaitOp:
         return "begin inter ops barrier"
     return None
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
@@ -27,12 +27,58 @@ from xdsl.rewriter import InsertPoint
 class _SweepRewriter(PatternRewriter):
     """One `PatternRewriter` moved from op to op: the state a fresh one would have for `op`
     (its insertion point before it, no action done yet), without rebuilding its listener
-    lists and checks for every op (6 us an op, a fifth of a one-op replacement)."""
+    lists and checks for every op (6 us an op). Nobody listens to it (the sweep registers no
+    handler), so a replacement or erasure of an op without results goes straight to the
+    block; with a handler or results it is `PatternRewriter`'s own."""
+
+    _point: InsertPoint | None = None
 
     def retarget(self, op: Operation) -> None:
         self._current_operation = op
-        self.insertion_point = InsertPoint.before(op)
+        self._point = None
         self.has_done_action = False
+
+    @property
+    def insertion_point(self) -> InsertPoint:  # type: ignore[override]
+        """Before the op being rewritten, built when a pattern first asks for it (most insert
+        at a point of their own or replace: 2 us an op saved)."""
+        if self._point is None:
+            assert self._current_operation is not None
+            self._point = InsertPoint.before(self._current_operation)
+        return self._point
+
+    @insertion_point.setter
+    def insertion_point(self, point: InsertPoint) -> None:
+        self._point = point
+
+    def _unobserved(self) -> bool:
+        return not (self.operation_insertion_handler or self.operation_removal_handler
+                    or self.operation_modification_handler or self.operation_replacement_handler)
+
+    def replace(self, op: Operation, new_ops: Operation | Sequence[Operation],
+                new_results: Sequence[SSAValue | None] | None = None, safe_erase: bool = True) -> None:
+        """`PatternRewriter.replace`; for an op without results, with nobody listening, straight
+        through the block's own insertion and erasure (5 us instead of 11 a replacement: no
+        insertion point, builder or handler dispatch per new op)."""
+        ops = new_ops if type(new_ops) is list else (new_ops,) if isinstance(new_ops, Operation) else new_ops
+        block = op.parent
+        if (op.results or new_results or (ops and ops[-1].results) or block is None
+                or not self._unobserved()):
+            super().replace(op, new_ops, new_results, safe_erase)
+            return
+        self.has_done_action = True
+        for new in ops:
+            block.insert_op_before(new, op)
+        block.erase_op(op, safe_erase)
+
+    def erase(self, op: Operation, safe_erase: bool = True) -> None:
+        """`PatternRewriter.erase`, without the handler dispatch when nobody listens."""
+        block = op.parent
+        if block is None or not self._unobserved():
+            super().erase(op, safe_erase)
+            return
+        self.has_done_action = True
+        block.erase_op(op, safe_erase)
 
 
 def rewrite_ops(ops: Iterable[Operation], patterns: Sequence[RewritePattern],
