@@ -37,6 +37,11 @@ class _SweepRewriter(PatternRewriter):
         self._current_operation = op
         self._point = None
         self.has_done_action = False
+        if not self._unobserved() or self.block_creation_handler:  # a pattern listened to the last op
+            for handlers in (self.operation_insertion_handler, self.operation_removal_handler,
+                             self.operation_modification_handler, self.operation_replacement_handler,
+                             self.block_creation_handler):
+                handlers.clear()
 
     @property
     def insertion_point(self) -> InsertPoint:  # type: ignore[override]

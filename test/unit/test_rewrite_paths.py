@@ -1,0 +1,180 @@
+"""The rewriting fast paths: `rewrite_ops`' rewriter and the in-place program rebuild.
+
+Each is checked against what xDSL's own machinery gives (a `PatternRewriteWalker` over the
+same staged source) or against programs written by hand.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from xdsl.dialects import test
+from xdsl.dialects.builtin import ModuleOp, i32
+from xdsl.ir import Block, Operation, Region
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from skir.api import make_context, parse, the_model
+from skir.dialects.hardware import CoreType
+from skir.dialects.ir_text import ir_text
+from skir.dialects.superkernel import DcciOp, SuperKernelOp
+from skir.frontends.capture import from_dict
+from skir.passes.common import kernel_table
+from skir.passes.pipeline import pipeline_passes
+from skir.passes.program_edit import read_program, rebuild
+from skir.passes.to_ascendc import stage_source
+from skir.patterns.sk_to_ascendc import sk_to_ascendc_patterns
+from skir.patterns.sweep import rewrite_ops
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROGRAMS = """
+aclgraph.model @d cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params 0
+  aclgraph.kernel @c aic_only params 0
+  aclgraph.kernel @x mix_aic_1_2 params 0
+  sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+    aic {
+      sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 after [0]
+      sk.barrier id 2 sync_all
+      sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+      sk.barrier id 2 sync_all
+      sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
+    }
+  }
+}
+"""
+
+# By hand: the barrier dropped, a cache clean put on the AIV before @x, ids renumbered in list
+# order and the deps with them (@c after @a: 0; @x after @c: 1).
+REBUILT = """\
+sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
+  aic {
+    sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 after [0]
+    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
+  }
+  aiv {
+    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+    sk.dcci id 2 on aiv
+    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
+  }
+}"""
+
+
+def _superkernel(module: ModuleOp) -> SuperKernelOp:
+    (sk,) = (op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
+    return sk
+
+
+def _kernel_text(module: ModuleOp) -> str:
+    lines = ir_text(module).splitlines()
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("sk.kernel"))
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    last = next(i for i in range(first, len(lines)) if lines[i] == " " * indent + "}")
+    return "\n".join(line[indent:] for line in lines[first:last + 1])
+
+
+def test_rebuild_keeps_the_ops_it_keeps_and_erases_the_rest() -> None:
+    module = parse(PROGRAMS)
+    sk = _superkernel(module)
+    program = read_program(sk)
+    a, c, barrier, x = (op for op, _ in program)
+    aiv_copies = list(sk.aiv.block.ops)
+    plan = [program[0], program[1], (DcciOp(0, CoreType.AIV), (CoreType.AIV,)), program[3]]
+    built = rebuild(sk, plan)
+    module.verify()
+    assert _kernel_text(module) == REBUILT
+    assert a.parent is built.aiv.block and c.parent is x.parent is built.aic.block  # moved nowhere
+    assert barrier.parent is None and aiv_copies[1].parent is None  # both copies erased
+    assert aiv_copies[2].parent is None  # @x's AIV copy is a fresh clone of the AIC one
+    assert sk.parent is None
+
+
+def test_rebuild_moves_an_op_to_the_other_program() -> None:
+    """An op whose first core type changes moves to that program (the AIC copy of the barrier,
+    listed AIV first, goes to the AIV program; the AIC gets a fresh copy)."""
+    module = parse(PROGRAMS)
+    sk = _superkernel(module)
+    program = read_program(sk)
+    barrier = program[2][0]
+    assert barrier.parent is sk.aic.block
+    plan = [program[0], program[1], (barrier, (CoreType.AIV, CoreType.AIC)), program[3]]
+    built = rebuild(sk, plan)
+    module.verify()
+    assert barrier.parent is built.aiv.block
+    assert [op.ident for op in built.aiv.block.ops] == [0, 2, 3]  # type: ignore[attr-defined]
+    aic = list(built.aic.block.ops)
+    assert [op.name for op in aic] == ["sk.subtask", "sk.barrier", "sk.subtask"] and aic[1] is not barrier
+
+
+def _lowered_module(module: ModuleOp) -> ModuleOp:
+    ctx = make_context()
+    for p in pipeline_passes("")[:-1]:  # everything before sk-to-ascendc
+        p.apply(ctx, module)
+    return module
+
+
+def test_the_sweep_gives_the_walkers_ir() -> None:
+    """`rewrite_ops` (one sweep, the fast rewriter) and xDSL's walker over every staged op
+    write the same entry source for each SuperKernel of a chain and of a decode model."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from gen_model import generate  # type: ignore[import-not-found]
+
+    chain = parse((ROOT / "examples" / "chain.mlir").read_text())
+    compared = 0
+    for module in (_lowered_module(chain), _lowered_module(from_dict(generate("decode", 300, seed=3)))):
+        model = the_model(module)
+        kernels = kernel_table(model)
+        from skir.options import SkOptions
+
+        for sk in [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]:
+            swept, lowering = stage_source(sk, kernels, SkOptions())
+            assert rewrite_ops([op for op in swept.walk() if op.dialect_name() == "sk"],
+                               sk_to_ascendc_patterns(lowering)) == []
+            walked, lowering = stage_source(sk, kernels, SkOptions())
+            PatternRewriteWalker(GreedyRewritePatternApplier(sk_to_ascendc_patterns(lowering))).rewrite_region(walked.body)
+            assert str(swept) == str(walked)
+            assert not any(op.dialect_name() == "sk" for op in walked.walk())
+            compared += 1
+    assert compared >= 4
+
+
+class _EraseWhileListening(RewritePattern):
+    def __init__(self, seen: list[Operation]):
+        self.seen = seen
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, test.TestOp) and not op.results:
+            rewriter.operation_removal_handler.append(self.seen.append)
+            rewriter.erase(op)
+
+
+class _ReplaceWithResult(RewritePattern):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, test.TestOp) and op.results and "new" not in op.attributes:
+            from xdsl.dialects.builtin import UnitAttr
+
+            rewriter.replace(op, test.TestOp(result_types=[i32], attributes={"new": UnitAttr()}))
+
+
+def test_the_sweep_honours_listeners_and_results() -> None:
+    """With a handler registered, or an op with results, the rewriter is xDSL's own: the
+    handler hears the erasure, and the uses move to the new result. A handler lasts for the
+    op it was registered at, as with a fresh `PatternRewriter` per op."""
+    quiet, producer = test.TestOp(), test.TestOp(result_types=[i32])
+    user = test.TestOp((producer.results[0],))
+    block = Block([quiet, producer, user])
+    Region(block)
+    seen: list[Operation] = []
+    assert rewrite_ops([quiet, producer], [_EraseWhileListening(seen), _ReplaceWithResult()]) == []
+    assert seen == [quiet]
+    ops = list(block.ops)
+    assert len(ops) == 2 and "new" in ops[0].attributes and user.operands[0] is ops[0].results[0]
