@@ -184,7 +184,7 @@ def _end_to_end(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="model sizes for the compile table ('' for none)")
     parser.add_argument("--kind", default="decode")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--end-to-end", default="1000,10000", help="sizes for the sk-compile table ('' for none)")
@@ -202,7 +202,7 @@ def main() -> None:
     rows = []
     print(f"skir compile benchmark: {args.kind} models, seconds (one process per size, one core)")
     print(" ".join(f"{title:>{len(fmt.format(0))}}" for _, title, fmt in COLUMNS))
-    for n in (int(s) for s in args.sizes.split(",")):
+    for n in (int(s) for s in args.sizes.split(",") if s):
         with tempfile.TemporaryDirectory() as tmp:
             text_path = str(Path(tmp) / "model.mlir")
             base = [sys.executable, __file__, "--one", str(n), "--kind", args.kind, "--seed", str(args.seed)]

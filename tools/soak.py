@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Soak the pipeline: many more random models than the property test, each compiled with random
-options and proved (the rewrite check and sk-check), failures printed one a line.
+options and proved (`skir.testing.rewrite_oracle`'s rewrite check and sk-check), failures printed one a line.
 
 Usage: `python tools/soak.py [--models 20000] [--seed 1] [--stop-after 5]`
 
@@ -17,9 +17,7 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 OPTIONS = {"split-mode": ["1", "2", "4", "7"], "stream-fusion": ["0", "1"], "strict-scope-check": ["bypass"],
            "func-align": ["0", "256", "512"], "early-start": ["0", "1", "2"], "sync-mode": ["conservative", "data"],
            "preload-code": ["per-func", "max", "none"], "debug-sync-all": ["0", "1"], "debug-dcci-all": ["0", "1"],
@@ -32,10 +30,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stop-after", type=int, default=5, help="stop after this many failures")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT / "test" / "unit"))
-    import test_pipeline_property as prop  # type: ignore[import-not-found]
-
+    from skir.analysis.sk_check import check_module
     from skir.testing import random_model
+    from skir.testing.rewrite_oracle import check_rewrite, compile_checked
 
     rng = random.Random(args.seed)
     failures = done = 0
@@ -47,9 +44,9 @@ def main() -> int:
         try:
             data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                                 spare_slots=spare)
-            original, module = prop.compile_counting_syncs(data, options)
-            prop.check_rewrite(original, module)
-            report = prop.check_module(module)
+            original, module = compile_checked(data, options)
+            check_rewrite(original, module)
+            report = check_module(module)
             if not report.ok:
                 raise AssertionError("; ".join(report.violations))
         except Exception as err:  # every failure is a finding to print

@@ -67,21 +67,23 @@ def program_blocks(plan: ProgramPlan, old: SuperKernelOp) -> tuple[Block, Block]
         top += 1 if plan.span is None else plan.span(op)
     new_id = {op.ident: ident for ident, (op, _) in zip(ids, plan.program) if type(op) is SubtaskOp}
     wanted: dict[CoreType, list[Operation]] = {CoreType.AIC: [], CoreType.AIV: []}
+    updates = plan.updates
     for ident, (op, cores) in zip(ids, plan.program):
         op.properties["id"] = int_attr(ident)
-        op.properties.update(plan.updates.get(op, ()))
+        if updates:
+            op.properties.update(updates.get(op, ()))
         if type(op) is SubtaskOp and op.deps is not None:  # type: ignore[attr-defined]
             op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)  # type: ignore[attr-defined]
         for i, core in enumerate(cores):
             wanted[core].append(op if i == 0 else clone_tree(op))
     blocks = {CoreType.AIC: old.aic.detach_block(0), CoreType.AIV: old.aiv.detach_block(0)}
-    placed = {op for ops in wanted.values() for op in ops}
+    placed = {id(op) for ops in wanted.values() for op in ops}  # by id: an op's hash is a Python call
     for core, block in blocks.items():
-        keep = set(wanted[core])
+        keep = {id(op) for op in wanted[core]}
         for op in list(block.ops):
-            if op not in keep:
+            if id(op) not in keep:
                 block.detach_op(op)
-                if op not in placed:
+                if id(op) not in placed:
                     op.erase()
     for core, block in blocks.items():
         at = block.first_op

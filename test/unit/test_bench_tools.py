@@ -1,0 +1,45 @@
+"""The benchmark and profiling scripts under tools/ run and print the tables they document
+(no timing is checked: benchmarks are scripts, never timed tests)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_profile_passes_prints_every_pass_and_the_areas() -> None:
+    out = _run("tools/profile_passes.py", "--tasks", "150", "--top", "3")
+    from skir.passes.pipeline import pipeline_passes
+
+    for p in pipeline_passes(""):
+        assert re.search(rf"^{re.escape(p.name)}: \d+\.\d\d s$", out, re.M), out
+    table = out.split("own time by code area", 1)[1].splitlines()[2:]
+    shares = [float(line.split()[-1].rstrip("%")) for line in table if line.strip()]
+    assert 99.0 <= sum(shares) <= 101.0, table  # every profiled function falls in one area
+    assert any(line.startswith("skir analysis") for line in table) and any(line.startswith("xdsl ir") for line in table)
+
+
+def test_profile_areas_sort_files() -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    from profile_passes import area  # type: ignore[import-not-found]
+
+    assert area("/x/site-packages/xdsl/ir/core.py") == "xdsl ir"
+    assert area("/x/site-packages/xdsl/pattern_rewriter.py") == "xdsl rewriting"
+    assert area("/x/site-packages/xdsl/irdl/operations.py") == "xdsl irdl"
+    assert area("/repo/skir/analysis/formation.py") == "skir analysis"
+    assert area("~") == "python" and area("<frozen abc>") == "python"
+
+
+def test_bench_compile_skips_an_empty_size_list() -> None:
+    out = _run("tools/bench_compile.py", "--sizes", "", "--end-to-end", "")
+    assert out.splitlines()[0].startswith("skir compile benchmark") and len(out.splitlines()) == 2
