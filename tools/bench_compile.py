@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Compile-time benchmark: a table of import, parse, verify, print and per-pass times.
 
-Usage: `python tools/bench_compile.py [--sizes 1000,10000,100000] [--kind decode] [--seed 0]`
+Usage: `python tools/bench_compile.py [--sizes 1000,10000,100000] [--kind decode] [--seed 0] [--repeat 2]`
 
-For each size N it generates a model of N tasks (`tools/gen_model.py`), then, in a fresh
-process, measures (single process, one core):
+For each size N it generates a model of N tasks (`tools/gen_model.py`), then, in `--repeat`
+fresh processes (default 2; each time shown is the least of them), measures (one core):
 
 - import: capture JSON (in memory) -> verified module;
 - parse / print: the module's `.mlir` text in custom syntax;
@@ -144,6 +144,13 @@ COLUMNS = [
 ]
 
 
+def _least(rows: list[dict[str, float]]) -> dict[str, float]:
+    """Each time the least over `rows` (runs of one size); the ratio of the least totals."""
+    row = {key: min(r[key] for r in rows) for key in rows[0]}
+    row["ratio"] = row["T_passes"] / row["T_floor"]
+    return row
+
+
 def _run_json(cmd: list[str]):  # type: ignore[no-untyped-def]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -187,6 +194,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000", help="model sizes for the compile table ('' for none)")
     parser.add_argument("--kind", default="decode")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=2,
+                        help="processes per size; each time is the least of them (the machine's speed drifts)")
     parser.add_argument("--end-to-end", default="1000,10000", help="sizes for the sk-compile table ('' for none)")
     parser.add_argument("--emulate-max", type=int, default=1000, help="largest size emulated end to end")
     parser.add_argument("--text", help=argparse.SUPPRESS)
@@ -200,13 +209,13 @@ def main() -> None:
         print(json.dumps(measure_memory(args.memory, args.one)))
         return
     rows = []
-    print(f"skir compile benchmark: {args.kind} models, seconds (one process per size, one core)")
+    print(f"skir compile benchmark: {args.kind} models, seconds (least of {args.repeat} processes per size, one core)")
     print(" ".join(f"{title:>{len(fmt.format(0))}}" for _, title, fmt in COLUMNS))
     for n in (int(s) for s in args.sizes.split(",") if s):
         with tempfile.TemporaryDirectory() as tmp:
             text_path = str(Path(tmp) / "model.mlir")
             base = [sys.executable, __file__, "--one", str(n), "--kind", args.kind, "--seed", str(args.seed)]
-            row = _run_json([*base, "--text", text_path])
+            row = _least([_run_json([*base, "--text", text_path]) for _ in range(args.repeat)])
             row["peak_kb_per_task"], row["held_kb_per_task"] = _run_json([*base, "--memory", text_path])
         rows.append(row)
         print(" ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS), flush=True)
