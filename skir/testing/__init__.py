@@ -3,6 +3,7 @@
 - `random_model(rng, ...) -> dict`: a random valid capture-JSON dict (plain `random`).
 - `models(...)`: the hypothesis strategy over it (hypothesis is imported when called).
 - `parse_mlir(text)`, `print_generic(module)`: custom / generic round-trip helpers.
+- `superkernel_text(module)`: the first `sk.kernel` of a module as printed, unindented.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from skir.testing.random_models import models, random_model
 
-__all__ = ["mlir_context", "models", "parse_mlir", "print_generic", "random_model"]
+__all__ = ["mlir_context", "models", "parse_mlir", "print_generic", "random_model", "superkernel_text"]
 
 
 def mlir_context() -> Any:
@@ -42,3 +43,15 @@ def print_generic(module: Any) -> str:
     out = StringIO()
     Printer(stream=out, print_generic_format=True).print_op(module)
     return out.getvalue()
+
+
+def superkernel_text(module: Any) -> str:
+    """The first `sk.kernel` of `module` in custom syntax, its indentation removed (for tests
+    that compare a SuperKernel with one written by hand)."""
+    from skir.dialects.ir_text import ir_text
+
+    lines = ir_text(module).splitlines()
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("sk.kernel"))
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    last = next(i for i in range(first, len(lines)) if lines[i] == " " * indent + "}")
+    return "\n".join(line[indent:] for line in lines[first:last + 1])

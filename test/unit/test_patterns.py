@@ -8,6 +8,7 @@ from skir.api import parse, the_model
 from skir.dialects.aclgraph import StreamOp
 from skir.dialects.ir_text import ir_text
 from skir.patterns import RewriteSlot, SlotPlan
+from skir.testing import superkernel_text
 
 MODEL = """
 aclgraph.model @m cores(aic = 24, aiv = 48) {
@@ -103,11 +104,7 @@ def _lowered(order: list[list[str]]) -> str:
     (sk,) = (op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
     for names in order:
         apply_sync_patterns(sk, [p for p in sync_lowering_patterns() if type(p).__name__ in names])
-    lines = ir_text(module).splitlines()
-    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("sk.kernel"))
-    indent = len(lines[first]) - len(lines[first].lstrip())
-    last = next(i for i in range(first, len(lines)) if lines[i] == " " * indent + "}")
-    return "\n".join(line[indent:] for line in lines[first:last + 1])
+    return superkernel_text(module)
 
 
 def test_sync_patterns_apply_each_rule_by_hand() -> None:

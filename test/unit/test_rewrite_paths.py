@@ -21,7 +21,6 @@ from xdsl.pattern_rewriter import (
 
 from skir.api import make_context, parse, the_model
 from skir.dialects.hardware import CoreType
-from skir.dialects.ir_text import ir_text
 from skir.dialects.superkernel import DcciOp, SuperKernelOp
 from skir.frontends.capture import from_dict
 from skir.passes.common import kernel_table
@@ -30,6 +29,7 @@ from skir.passes.program_edit import read_program, rebuild
 from skir.passes.to_ascendc import stage_source
 from skir.patterns.sk_to_ascendc import sk_to_ascendc_patterns
 from skir.patterns.sweep import rewrite_ops
+from skir.testing import superkernel_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,14 +74,6 @@ def _superkernel(module: ModuleOp) -> SuperKernelOp:
     return sk
 
 
-def _kernel_text(module: ModuleOp) -> str:
-    lines = ir_text(module).splitlines()
-    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("sk.kernel"))
-    indent = len(lines[first]) - len(lines[first].lstrip())
-    last = next(i for i in range(first, len(lines)) if lines[i] == " " * indent + "}")
-    return "\n".join(line[indent:] for line in lines[first:last + 1])
-
-
 def test_rebuild_keeps_the_ops_it_keeps_and_erases_the_rest() -> None:
     module = parse(PROGRAMS)
     sk = _superkernel(module)
@@ -91,7 +83,7 @@ def test_rebuild_keeps_the_ops_it_keeps_and_erases_the_rest() -> None:
     plan = [program[0], program[1], (DcciOp(0, CoreType.AIV), (CoreType.AIV,)), program[3]]
     built = rebuild(sk, plan)
     module.verify()
-    assert _kernel_text(module) == REBUILT
+    assert superkernel_text(module) == REBUILT
     assert a.parent is built.aiv.block and c.parent is x.parent is built.aic.block  # moved nowhere
     assert barrier.parent is None and aiv_copies[1].parent is None  # both copies erased
     assert aiv_copies[2].parent is None  # @x's AIV copy is a fresh clone of the AIC one
