@@ -11,6 +11,7 @@ alone, `check_rewrite` checks that:
 
 `compile_checked(data, options)` runs the pipeline on a capture dict, verifying after each
 pass; `after_pass` sees the module after each one (the property test counts syncs there).
+A failed check is an `AssertionError` (so Python must run without `-O`).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ WORK = (LaunchOp, OpaqueOp)
 SYNC_SLOT = (LaunchSkOp, DisabledOp, ValueWriteOp, ValueWaitOp)
 
 
-def check_rewrite(original, rewritten) -> None:  # type: ignore[no-untyped-def]
+def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
+    """Assert that `rewritten` is a faithful rewrite of `original` (the module docstring's list)."""
     before, after = the_model(original), the_model(rewritten)
     streams_before = {s.sym_name.data: s for s in before.body.block.ops if isinstance(s, StreamOp)}
     streams_after = {s.sym_name.data: s for s in after.body.block.ops if isinstance(s, StreamOp)}
@@ -145,7 +147,8 @@ def _demand(kernel_type: str, blocks: int) -> tuple[int, int]:
             "mix_aic_1_2": (blocks, 2 * blocks)}[kernel_type]
 
 
-def check_launch_shape(sk, members, cores) -> None:  # type: ignore[no-untyped-def]
+def check_launch_shape(sk: SuperKernelOp, members: list[tuple[KernelOp, LaunchOp, Any]],
+                       cores: tuple[int, int]) -> None:
     """An independent reading of the launch-shape rule: the SuperKernel fits the device and
     covers every member, is 1:2 when a member is, gives every batch member without
     block_dim_scale_up exactly its cores (unless feed-sync-all), runs scale-up members on all
