@@ -44,7 +44,8 @@ class CutPoints:
     width: tuple[Member, ...]
 
     def of(self, kind: str) -> tuple[Member, ...]:
-        return self.batch if kind == "batch" else self.width
+        """The cut points of `kind` (`batch` or `width`)."""
+        return {"batch": self.batch, "width": self.width}[kind]
 
 
 def cut_points(original: ModuleOp, groups: Iterable[tuple[Member, ...]]) -> dict[tuple[Member, ...], CutPoints]:
