@@ -2,7 +2,7 @@
 """Scale benchmark: time in the number of streams and events, capture JSON -> every output.
 
 Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]
-[--vendor 10000,100000]`
+[--or-waits 1000,3000,10000] [--vendor 10000,100000]`
 
 Two shapes (docs/design.md §7 "Other dimensions"), each size in a fresh process
 on one core:
@@ -11,7 +11,10 @@ on one core:
   records its join event, s0 waits for every join: one stream-fused SuperKernel of 10·S
   sub-tasks over S+1 streams, S+1 events;
 - `events E`: two streams hand over E times (kernel, record, wait on the other stream), E
-  events: one chain SuperKernel of E sub-tasks with E inner events.
+  events: one chain SuperKernel of E sub-tasks with E inner events;
+- `or-waits E`: E events each recorded on two streams (after s1's E kernels, and on s2), and
+  s0 waiting for each before a kernel of its own: every candidate SuperKernel is judged against
+  E waits of an event recorded twice (formation's or-wait rule, docs/design.md §3).
 
 Each size runs `sk-compile MODEL -o OUT -q --timing` `--repeat` times in a fresh process (the
 fastest run is shown: the machine's noise only ever adds). Columns, from its timing report:
@@ -78,6 +81,27 @@ def events_model(n: int) -> dict[str, Any]:
     return _model(f"events_{n}", events, tasks)
 
 
+def or_waits_model(n: int) -> dict[str, Any]:
+    tasks: list[list[dict[str, Any]]] = [[], [], []]
+    seq = 0
+
+    def add(s: int, task: dict[str, Any]) -> None:
+        nonlocal seq
+        tasks[s].append({"seq": seq, **task})
+        seq += 1
+
+    events = [f"e{i}" for i in range(n)]
+    for e in events:
+        add(1, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
+    for e in events:
+        add(1, {"type": "event_record", "event": e})
+        add(2, {"type": "event_record", "event": e})
+    for e in events:
+        add(0, {"type": "event_wait", "event": e})
+        add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "c"]})
+    return _model(f"or_waits_{n}", events, tasks)
+
+
 def _model(name: str, events: list[str], tasks: list[list[dict[str, Any]]]) -> dict[str, Any]:
     return {"format": "skir.aclgraph.capture", "version": 1, "model": name, "cores": {"aic": 24, "aiv": 48},
             "kernels": {"v": {"kernel_type": "aiv_only", "params": ["in", "out"]}}, "events": events,
@@ -124,7 +148,7 @@ def measure_vendor(n: int) -> dict[str, float]:
 def measure(shape: str, n: int, repeat: int, env: dict[str, str]) -> dict[str, float]:
     """The fastest of `repeat` runs of `sk-compile MODEL -o OUT -q --timing` (a fresh process each,
     the user's command): its wall time and the phases of its timing report."""
-    data = streams_model(n) if shape == "streams" else events_model(n)
+    data = MODELS[shape](n)
     best: dict[str, float] | None = None
     with tempfile.TemporaryDirectory() as tmp:
         model = Path(tmp) / f"{shape}_{n}.json"
@@ -164,6 +188,8 @@ def _phases(report: str) -> dict[str, float]:
     return row
 
 
+MODELS = {"streams": streams_model, "events": events_model, "or-waits": or_waits_model}
+
 COLUMNS = (("n", "{:>7.0f}"), ("tasks", "{:>7.0f}"), ("import", "{:>7.2f}"),
            ("passes", "{:>7.2f}"), ("verify", "{:>7.2f}"), ("outputs", "{:>8.2f}"), ("total", "{:>7.2f}"))
 
@@ -172,6 +198,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", default="100,300,1000")
     parser.add_argument("--events", default="1000,3000,10000")
+    parser.add_argument("--or-waits", default="1000,3000,10000", help="events recorded twice and waited")
     parser.add_argument("--vendor", default="10000,100000", help="vendor dump nodes to import")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size; the fastest is shown")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
@@ -182,7 +209,7 @@ def main() -> int:
     print(f"skir scale benchmark: sk-compile MODEL -o OUT -q, capture JSON -> every output, seconds "
           f"(fastest of {args.repeat} runs, a process each, one core)")
     env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
-    for shape, sizes in (("streams", args.streams), ("events", args.events)):
+    for shape, sizes in (("streams", args.streams), ("events", args.events), ("or-waits", args.or_waits)):
         rows = []
         if not sizes:
             continue

@@ -12,7 +12,9 @@ included). Rules, in order, judged on the set with the candidate added:
 - a run boundary, or a fence between the lowest and highest member seq (`default_node` when
   an opaque task is the breaker);
 - `non_convex`: a happens-before path leaves the range set and re-enters it (`isolated_event`
-  when the path runs through a stream that has only event tasks in the scope);
+  when the path runs through a stream that has only event tasks in the scope), or the set
+  would follow a wait of an event recorded more than once and precede every record of it
+  (`skir.analysis.or_wait_rule`);
 - `stream_fusion_off`: stream-fusion=0 and the candidate is unordered with a member, or a
   member or the candidate runs the early-start handshake itself (early-start=1) and the
   SuperKernel would be stream-fused (a queue SuperKernel has no handshake);
@@ -36,13 +38,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-import numpy as np
 from xdsl.dialects.builtin import StringAttr
 
 from skir.analysis.boundary import SkPlan, plan_rewrite
 from skir.analysis.deadlock_rule import Starvation
 from skir.analysis.fail_reasons import SELECT_CUT_ATTR, FailReason
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.or_wait_rule import OrWaitRule
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
 from skir.analysis.range_hull import HullBuilder, RangeHull, in_ranges
 from skir.analysis.range_join import joined_range
@@ -149,8 +151,7 @@ class Former:
                 else:
                     self.fail[n] = reason
         self.candidate = candidate
-        self.multi_epochs = [(e.records, e.waits) for e in graph.epochs if len(e.records) > 1 and e.waits]
-        """Epochs with several records: their waits depend on whichever record fires first."""
+        self.or_waits = OrWaitRule(graph)
         self.runs = compute_runs(graph, self.scopes, candidate)
         self.hulls = HullBuilder(graph, hb, self._absorbable, self._isolated)
         self.starvation = Starvation(graph, hb, RangeMax.per_stream(graph, self._own_demand), self.cores)
@@ -246,8 +247,8 @@ class Former:
                 return FailReason.DEFAULT_NODE, None, True
         assert sk.hull is not None
         witness, hull, changed = self.hulls.extend(sk.hull, c, sk.label)
-        if witness is None:
-            witness = self._or_wait_cycle(hull.ranges, hull.anc, hull.desc)
+        if witness is None and self.or_waits.violated(hull.lo_pos, hull.hi_pos, hull.anc, hull.desc):
+            witness = FailReason.NON_CONVEX
         if witness is not None:
             return witness, None, True
         ranges = hull.ranges
@@ -284,26 +285,6 @@ class Former:
         return None
 
     # ---- rules ------------------------------------------------------------------------
-
-    def _or_wait_cycle(self, ranges: dict[int, tuple[int, int]], amax: np.ndarray,
-                       dmin: np.ndarray) -> FailReason | None:
-        """`non_convex` when a wait of a multi-record epoch happens before the set while every
-        record of its epoch happens after it: whichever record fires, the wait (and the members
-        after it) would wait for the SuperKernel, which waits for them."""
-        g = self.graph
-
-        def before(n: int) -> bool:
-            u = g.stream_of[n]
-            return g.pos[n] < g.pos[ranges[u][0]] if u in ranges else g.pos[n] <= amax[u]
-
-        def after(n: int) -> bool:
-            u = g.stream_of[n]
-            return g.pos[n] > g.pos[ranges[u][1]] if u in ranges else g.pos[n] >= dmin[u]
-
-        for records, waits in self.multi_epochs:
-            if any(before(w) for w in waits) and all(after(r) for r in records):
-                return FailReason.NON_CONVEX
-        return None
 
     def _isolated(self, first: int, last: int, label: Label) -> bool:
         """Whether nodes first..last of one stream are only event tasks and spare slots of `label`."""

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from skir.analysis.task_graph import TaskGraph
 
 
@@ -27,7 +29,9 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
     epoch and its records when all of them would follow it; None when neither happens. One
     topological sort forwards and one backwards over the part left, O(V + E), and, from each
     wait of a multi-record epoch that the sort puts before all its records, a search bounded
-    by the last of them in that order."""
+    by the last of them in that order. Once the searches have cost `SEARCH_BUDGET` times the
+    graph, vector clocks of the contracted graph (O((V + E)·Q) over the Q streams of such waits)
+    leave a search only to the waits whose records would all follow them."""
     n_tasks = len(graph)
     node = list(range(n_tasks))
     for k, by_stream in enumerate(ranges):
@@ -55,6 +59,7 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
         on_cycles, _ = _unsorted(stuck, pred)  # what both comes from a cycle and leads to one
         return _latest(on_cycles, n_tasks, order)
     rank = {v: i for i, v in enumerate(sorted_nodes)}
+    queries: list[tuple[int, set[int], int]] = []
     for epoch in graph.epochs:
         if len(epoch.records) < 2 or epoch.external:
             continue
@@ -63,17 +68,77 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
         for w in epoch.waits:
             if node[w] in records or rank[node[w]] > first:
                 continue  # inside one SuperKernel (formation's own rule), or a record it cannot reach
-            reach = _reachable({node[w]}, succ, lambda v, last=last: rank[v] <= last)
-            if records <= reach:  # every record would come after the wait
-                back: dict[int, set[int]] = {}
-                for a in reach:
-                    for b in succ.get(a, ()):
-                        back.setdefault(b, set()).add(a)
-                between = reach & _reachable(records, back)
-                victim = _latest(between, n_tasks, order)
-                if victim is not None:
-                    return victim
+            queries.append((w, records, last))
+    reaches: _ContractedReach | None = None
+    budget = SEARCH_BUDGET * (len(sorted_nodes) + sum(len(b) for b in succ.values()))
+    for w, records, last in queries:
+        if reaches is None and budget < 0:
+            reaches = _ContractedReach(graph, node, succ, sorted_nodes, ranges, [w for w, _, _ in queries])
+        if reaches is not None and not reaches.all_of(w, records):
+            continue
+        reach = _reachable({node[w]}, succ, lambda v, last=last: rank[v] <= last)
+        budget -= len(reach)
+        if records <= reach:  # every record would come after the wait
+            back: dict[int, set[int]] = {}
+            for a in reach:
+                for b in succ.get(a, ()):
+                    back.setdefault(b, set()).add(a)
+            between = reach & _reachable(records, back)
+            victim = _latest(between, n_tasks, order)
+            if victim is not None:
+                return victim
     return None
+
+
+SEARCH_BUDGET = 4
+"""The or-wait searches may visit this many times the contracted graph's nodes and edges;
+past that, vector clocks of the contracted graph say which waits need one."""
+
+
+class _ContractedReach:
+    """Reachability from the given waits in the graph with every SuperKernel contracted: per
+    node, the last position on each stream of a wait's node that reaches it or is it (a
+    vector clock over those streams). O((V + E)·Q) for Q such streams."""
+
+    def __init__(self, graph: TaskGraph, node: list[int], succ: dict[int, set[int]], sorted_nodes: list[int],
+                 ranges: Sequence[dict[int, tuple[int, int]]], waits: list[int]):
+        n_tasks = len(graph)
+        self.graph, self.node, self.n_tasks, self.ranges = graph, node, n_tasks, ranges
+        streams = {graph.stream_of[w] for w in waits if node[w] < n_tasks}
+        for w in waits:
+            if node[w] >= n_tasks:
+                streams.update(ranges[node[w] - n_tasks])
+        self.column = {u: i for i, u in enumerate(sorted(streams))}
+        self.row = {v: i for i, v in enumerate(sorted_nodes)}
+        preds: dict[int, list[int]] = {}
+        for a, targets in succ.items():
+            for b in targets:
+                preds.setdefault(self.row[b], []).append(self.row[a])
+        clock = np.full((len(sorted_nodes), len(self.column)), -1, dtype=np.int64)
+        for i, v in enumerate(sorted_nodes):
+            if i in preds:
+                clock[i] = clock[preds[i]].max(axis=0)
+            for u, p in self._own(v):
+                clock[i, self.column[u]] = p
+        self.clock = clock
+
+    def _own(self, v: int) -> list[tuple[int, int]]:
+        """(stream, position) of the tasks of node `v` that end it on a column's stream."""
+        g = self.graph
+        if v < self.n_tasks:
+            u = g.stream_of[v]
+            return [(u, g.pos[v])] if u in self.column else []
+        return [(u, g.pos[last]) for u, (_, last) in self.ranges[v - self.n_tasks].items() if u in self.column]
+
+    def all_of(self, w: int, targets: set[int]) -> bool:
+        """Whether wait `w`'s node reaches every node of `targets` (none of them its own)."""
+        g, v = self.graph, self.node[w]
+        if v < self.n_tasks:
+            starts = [(self.column[g.stream_of[w]], g.pos[w])]
+        else:
+            starts = [(self.column[u], g.pos[first]) for u, (first, _) in self.ranges[v - self.n_tasks].items()]
+        clock, row = self.clock, self.row
+        return all(any(clock[row[t], c] >= p for c, p in starts) for t in targets)
 
 
 def _latest(nodes: set[int], n_tasks: int, order: Sequence[int]) -> int | None:
