@@ -2,7 +2,7 @@
 """Scale benchmark: time in the number of streams and events, capture JSON -> every output.
 
 Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]
-[--or-waits 1000,3000,10000] [--vendor 10000,100000]`
+[--or-waits 1000,3000,10000] [--lock-waits 1000,3000,10000] [--vendor 10000,100000]`
 
 Two shapes (docs/design.md §7 "Other dimensions"), each size in a fresh process
 on one core:
@@ -14,7 +14,10 @@ on one core:
   events: one chain SuperKernel of E sub-tasks with E inner events;
 - `or-waits E`: E events each recorded on two streams (after s1's E kernels, and on s2), and
   s0 waiting for each before a kernel of its own: every candidate SuperKernel is judged against
-  E waits of an event recorded twice (formation's or-wait rule, docs/design.md §3).
+  E waits of an event recorded twice (formation's or-wait rule, docs/design.md §3);
+- `lock-waits E`: s0 waits for each of E events that s1 records after a host copy, before a
+  kernel of its own: one chain SuperKernel of E sub-tasks with E in-kernel (GM lock) waits on
+  outside work, each judged by formation's deadlock rule as the SuperKernel grows.
 
 Each size runs `sk-compile MODEL -o OUT -q --timing` `--repeat` times in a fresh process (the
 fastest run is shown: the machine's noise only ever adds). Columns, from its timing report:
@@ -100,6 +103,24 @@ def or_waits_model(n: int) -> dict[str, Any]:
         add(0, {"type": "event_wait", "event": e})
         add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "c"]})
     return _model(f"or_waits_{n}", events, tasks)
+
+
+def lock_waits_model(n: int) -> dict[str, Any]:
+    tasks: list[list[dict[str, Any]]] = [[], []]
+    seq = 0
+
+    def add(s: int, task: dict[str, Any]) -> None:
+        nonlocal seq
+        tasks[s].append({"seq": seq, **task})
+        seq += 1
+
+    events = [f"e{i}" for i in range(n)]
+    for e in events:
+        add(1, {"type": "default", "kind": "memcpy"})
+        add(1, {"type": "event_record", "event": e})
+        add(0, {"type": "event_wait", "event": e})
+        add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
+    return _model(f"lock_waits_{n}", events, tasks)
 
 
 def _model(name: str, events: list[str], tasks: list[list[dict[str, Any]]]) -> dict[str, Any]:
@@ -188,7 +209,8 @@ def _phases(report: str) -> dict[str, float]:
     return row
 
 
-MODELS = {"streams": streams_model, "events": events_model, "or-waits": or_waits_model}
+MODELS = {"streams": streams_model, "events": events_model, "or-waits": or_waits_model,
+          "lock-waits": lock_waits_model}
 
 COLUMNS = (("n", "{:>7.0f}"), ("tasks", "{:>7.0f}"), ("import", "{:>7.2f}"),
            ("passes", "{:>7.2f}"), ("verify", "{:>7.2f}"), ("outputs", "{:>8.2f}"), ("total", "{:>7.2f}"))
@@ -199,6 +221,7 @@ def main() -> int:
     parser.add_argument("--streams", default="100,300,1000")
     parser.add_argument("--events", default="1000,3000,10000")
     parser.add_argument("--or-waits", default="1000,3000,10000", help="events recorded twice and waited")
+    parser.add_argument("--lock-waits", default="1000,3000,10000", help="in-kernel waits on outside work")
     parser.add_argument("--vendor", default="10000,100000", help="vendor dump nodes to import")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size; the fastest is shown")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
@@ -209,15 +232,17 @@ def main() -> int:
     print(f"skir scale benchmark: sk-compile MODEL -o OUT -q, capture JSON -> every output, seconds "
           f"(fastest of {args.repeat} runs, a process each, one core)")
     env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
-    for shape, sizes in (("streams", args.streams), ("events", args.events), ("or-waits", args.or_waits)):
+    for shape, sizes in (("streams", args.streams), ("events", args.events), ("or-waits", args.or_waits),
+                          ("lock-waits", args.lock_waits)):
         rows = []
         if not sizes:
             continue
         for n in (int(x) for x in sizes.split(",") if x):
             rows.append(measure(shape, n, args.repeat, env))
-        print(f"  {shape:<8}" + "".join(f"{name:>{len(fmt.format(0)) + 1}}" for name, fmt in COLUMNS))
+        width = max(8, len(shape))
+        print(f"  {shape:<{width}}" + "".join(f"{name:>{len(fmt.format(0)) + 1}}" for name, fmt in COLUMNS))
         for row in rows:
-            print("  " + " " * 8 + "".join(" " + fmt.format(row[name]) for name, fmt in COLUMNS))
+            print("  " + " " * width + "".join(" " + fmt.format(row[name]) for name, fmt in COLUMNS))
         for a, b in itertools.pairwise(rows):
             print(f"  {shape} {a['n']} -> {b['n']}: x{b['n'] / a['n']:.1f} size, x{b['total'] / a['total']:.2f} time")
     rows = []

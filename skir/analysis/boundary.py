@@ -157,7 +157,7 @@ class _Planner:
                     p.locks.append(LockOp("reset", cell, owner=member))
         if epoch.reset is not None:
             self.outside[epoch.reset] = ("value_write", cell, 0)
-        elif not any(lk.kind == "reset" and lk.cell == cell for p in touched.values() for lk in p.locks):
+        elif not any((index, cell) in self.resets for index in touched):  # (a fresh cell: its resets are these)
             # (e): no visible closing reset, and a waiter outside the SuperKernel still needs the
             # cell: it ends at 1, as the event stays recorded in the original model.
             self.unreset.append((cell, epoch.event))

@@ -41,12 +41,12 @@ from itertools import pairwise
 from xdsl.dialects.builtin import StringAttr
 
 from skir.analysis.boundary import SkPlan, plan_rewrite
-from skir.analysis.deadlock_rule import Starvation
+from skir.analysis.deadlock_rule import BoundaryNeeds, Starvation
 from skir.analysis.fail_reasons import SELECT_CUT_ATTR, FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.or_wait_rule import OrWaitRule
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
-from skir.analysis.range_hull import HullBuilder, RangeHull, in_ranges
+from skir.analysis.range_hull import HullBuilder, RangeHull
 from skir.analysis.range_join import joined_range
 from skir.analysis.range_max import RangeMax
 from skir.analysis.scopes import (
@@ -90,8 +90,9 @@ class FormedSk:
     """The cut that closed it (None: the end of its label group)."""
     waits: list[int] = field(default_factory=list)
     """Event waits inside the ranges."""
-    boundary: list[int] = field(default_factory=list)
-    """The waits of `waits` whose record lies outside the ranges (in-kernel waits on outside work)."""
+    needs: BoundaryNeeds | None = None
+    """While it takes members: the waits of `waits` whose record lies outside the ranges
+    (in-kernel waits on outside work), with what each needs beside the launch."""
     hull: RangeHull | None = None
     """While it takes members: the ranges with their aggregated hb vectors."""
     queue: bool = False
@@ -203,12 +204,12 @@ class Former:
                 if not closes:
                     continue
                 current.closed_by = Cut(reason, c, detail)
-                current.hull = None
+                current.hull = current.needs = None
                 self.cuts.append(current.closed_by)
                 out.append(current)
             current = self._start(label, options, c)
         if current is not None:
-            current.hull = None
+            current.hull = current.needs = None
             out.append(current)
         return out
 
@@ -221,7 +222,7 @@ class Former:
         seq = self.graph.seq[c]
         hull = RangeHull.of(self.graph, self.hb, c)
         return FormedSk(label, options, [c], hull.ranges, shape, demand, (seq, seq), c,
-                        early=has_early_start(self.kernel_of[c]), hull=hull)
+                        early=has_early_start(self.kernel_of[c]), hull=hull, needs=BoundaryNeeds(self.starvation))
 
     def _add_demand(self, demand: Demand, n: int) -> Demand:
         kernel = self.kernel_of[n]
@@ -264,8 +265,9 @@ class Former:
         if isinstance(shape, ShapeMismatch):
             return FailReason.SYNCALL_BLOCK_MISMATCH, shape.detail, True
         new_waits = self._new_waits(sk.ranges, ranges, changed)
-        boundary = [w for w in (*sk.boundary, *new_waits) if not in_ranges(g, ranges, g.epoch_of[w].records[0])]
-        if boundary and self._deadlock(ranges, boundary, shape, None):
+        assert sk.needs is not None
+        sk.needs.update(ranges, new_waits, changed)  # a rejected candidate closes `sk`: no undo
+        if sk.needs.starves(shape.demand()):
             return FailReason.DEADLOCK, None, True
         sk.members.append(c)
         sk.ranges, sk.hull = ranges, hull
@@ -273,7 +275,6 @@ class Former:
         sk.demand_of_members = demand
         sk.seqs = (lo, hi)
         sk.waits += new_waits
-        sk.boundary = boundary
         sk.queue = sk.queue or not after_all
         sk.early = sk.early or early
         return None, None, False
