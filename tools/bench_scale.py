@@ -41,92 +41,77 @@ import time
 from pathlib import Path
 from typing import Any
 
+KERNEL = {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]}
+
+
+class _Capture:
+    """Tasks of a capture being written, numbered by `seq` in the order they are added."""
+
+    def __init__(self, streams: int):
+        self.tasks: list[list[dict[str, Any]]] = [[] for _ in range(streams)]
+        self.seq = 0
+
+    def add(self, s: int, task: dict[str, Any]) -> None:
+        self.tasks[s].append({"seq": self.seq, **task})
+        self.seq += 1
+
+    def model(self, name: str, events: list[str]) -> dict[str, Any]:
+        return {"format": "skir.aclgraph.capture", "version": 1, "model": name, "cores": {"aic": 24, "aiv": 48},
+                "kernels": {"v": {"kernel_type": "aiv_only", "params": ["in", "out"]}}, "events": events,
+                "streams": [{"name": f"s{i}", "tasks": t} for i, t in enumerate(self.tasks)]}
+
 
 def streams_model(n: int, kernels: int = 10) -> dict[str, Any]:
-    tasks: list[list[dict[str, Any]]] = [[] for _ in range(n + 1)]
-    seq = 0
-
-    def add(s: int, task: dict[str, Any]) -> None:
-        nonlocal seq
-        tasks[s].append({"seq": seq, **task})
-        seq += 1
-
+    c = _Capture(n + 1)
     events = ["fork"] + [f"join{s}" for s in range(1, n + 1)]
-    add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
-    add(0, {"type": "event_record", "event": "fork"})
+    c.add(0, KERNEL)
+    c.add(0, {"type": "event_record", "event": "fork"})
     for s in range(1, n + 1):
-        add(s, {"type": "event_wait", "event": "fork"})
+        c.add(s, {"type": "event_wait", "event": "fork"})
         for _ in range(kernels):
-            add(s, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", f"b{s}"]})
-        add(s, {"type": "event_record", "event": f"join{s}"})
+            c.add(s, {**KERNEL, "args": ["a", f"b{s}"]})
+        c.add(s, {"type": "event_record", "event": f"join{s}"})
     for e in events[1:]:
-        add(0, {"type": "event_wait", "event": e})
+        c.add(0, {"type": "event_wait", "event": e})
     for e in events:
-        add(0, {"type": "event_reset", "event": e})
-    return _model(f"streams_{n}", events, tasks)
+        c.add(0, {"type": "event_reset", "event": e})
+    return c.model(f"streams_{n}", events)
 
 
 def events_model(n: int) -> dict[str, Any]:
-    tasks: list[list[dict[str, Any]]] = [[], []]
-    seq = 0
-
-    def add(s: int, task: dict[str, Any]) -> None:
-        nonlocal seq
-        tasks[s].append({"seq": seq, **task})
-        seq += 1
-
+    c = _Capture(2)
     events = [f"e{i}" for i in range(n)]
     for i, e in enumerate(events):
-        add(i % 2, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
-        add(i % 2, {"type": "event_record", "event": e})
-        add(1 - i % 2, {"type": "event_wait", "event": e})
-    add(n % 2, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
-    return _model(f"events_{n}", events, tasks)
+        c.add(i % 2, KERNEL)
+        c.add(i % 2, {"type": "event_record", "event": e})
+        c.add(1 - i % 2, {"type": "event_wait", "event": e})
+    c.add(n % 2, KERNEL)
+    return c.model(f"events_{n}", events)
 
 
 def or_waits_model(n: int) -> dict[str, Any]:
-    tasks: list[list[dict[str, Any]]] = [[], [], []]
-    seq = 0
-
-    def add(s: int, task: dict[str, Any]) -> None:
-        nonlocal seq
-        tasks[s].append({"seq": seq, **task})
-        seq += 1
-
+    c = _Capture(3)
     events = [f"e{i}" for i in range(n)]
+    for _ in events:
+        c.add(1, KERNEL)
     for e in events:
-        add(1, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
+        c.add(1, {"type": "event_record", "event": e})
+        c.add(2, {"type": "event_record", "event": e})
     for e in events:
-        add(1, {"type": "event_record", "event": e})
-        add(2, {"type": "event_record", "event": e})
-    for e in events:
-        add(0, {"type": "event_wait", "event": e})
-        add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "c"]})
-    return _model(f"or_waits_{n}", events, tasks)
+        c.add(0, {"type": "event_wait", "event": e})
+        c.add(0, {**KERNEL, "args": ["a", "c"]})
+    return c.model(f"or_waits_{n}", events)
 
 
 def lock_waits_model(n: int) -> dict[str, Any]:
-    tasks: list[list[dict[str, Any]]] = [[], []]
-    seq = 0
-
-    def add(s: int, task: dict[str, Any]) -> None:
-        nonlocal seq
-        tasks[s].append({"seq": seq, **task})
-        seq += 1
-
+    c = _Capture(2)
     events = [f"e{i}" for i in range(n)]
     for e in events:
-        add(1, {"type": "default", "kind": "memcpy"})
-        add(1, {"type": "event_record", "event": e})
-        add(0, {"type": "event_wait", "event": e})
-        add(0, {"type": "kernel", "kernel": "v", "blocks": 8, "args": ["a", "b"]})
-    return _model(f"lock_waits_{n}", events, tasks)
-
-
-def _model(name: str, events: list[str], tasks: list[list[dict[str, Any]]]) -> dict[str, Any]:
-    return {"format": "skir.aclgraph.capture", "version": 1, "model": name, "cores": {"aic": 24, "aiv": 48},
-            "kernels": {"v": {"kernel_type": "aiv_only", "params": ["in", "out"]}}, "events": events,
-            "streams": [{"name": f"s{i}", "tasks": t} for i, t in enumerate(tasks)]}
+        c.add(1, {"type": "default", "kind": "memcpy"})
+        c.add(1, {"type": "event_record", "event": e})
+        c.add(0, {"type": "event_wait", "event": e})
+        c.add(0, KERNEL)
+    return c.model(f"lock_waits_{n}", events)
 
 
 def vendor_dump(n: int) -> dict[str, Any]:
