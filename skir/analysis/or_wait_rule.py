@@ -13,9 +13,9 @@ s2:          k4  record e              non_convex
 ```
 
 `OrWaitRule` holds the waits and records of every such epoch as flat arrays, so that one
-candidate costs a few numpy passes over them (no Python loop per epoch): a candidate of a
-model with many multi-record epochs stays cheap, where a loop per epoch and per candidate
-made hostile input quadratic in Python.
+candidate costs a few numpy passes over them: still linear in those waits and records per
+candidate, but at numpy's cost per element, not a Python loop per epoch (which made a model
+of thousands of such epochs take minutes), and nothing at all when the model has none.
 """
 
 from __future__ import annotations

@@ -69,12 +69,13 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
             if node[w] in records or rank[node[w]] > first:
                 continue  # inside one SuperKernel (formation's own rule), or a record it cannot reach
             queries.append((w, records, last))
-    reaches: _ContractedReach | None = None
+    needed: list[bool] | None = None
     budget = SEARCH_BUDGET * (len(sorted_nodes) + sum(len(b) for b in succ.values()))
-    for w, records, last in queries:
-        if reaches is None and budget < 0:
-            reaches = _ContractedReach(graph, node, succ, sorted_nodes, ranges, [w for w, _, _ in queries])
-        if reaches is not None and not reaches.all_of(w, records):
+    for i, (w, records, last) in enumerate(queries):
+        if needed is None and budget < 0:
+            needed = [True] * i + _reach_all(graph, node, succ, sorted_nodes, ranges,
+                                             [(w, records) for w, records, _ in queries[i:]])
+        if needed is not None and not needed[i]:
             continue
         reach = _reachable({node[w]}, succ, lambda v, last=last: rank[v] <= last)
         budget -= len(reach)
@@ -95,50 +96,54 @@ SEARCH_BUDGET = 4
 past that, vector clocks of the contracted graph say which waits need one."""
 
 
-class _ContractedReach:
-    """Reachability from the given waits in the graph with every SuperKernel contracted: per
-    node, the last position on each stream of a wait's node that reaches it or is it (a
-    vector clock over those streams). O((V + E)·Q) for Q such streams."""
+CLOCK_COLUMNS = 256
+"""Streams per pass of `_reach_all`: its clocks hold nodes x this many positions at most."""
 
-    def __init__(self, graph: TaskGraph, node: list[int], succ: dict[int, set[int]], sorted_nodes: list[int],
-                 ranges: Sequence[dict[int, tuple[int, int]]], waits: list[int]):
-        n_tasks = len(graph)
-        self.graph, self.node, self.n_tasks, self.ranges = graph, node, n_tasks, ranges
-        streams = {graph.stream_of[w] for w in waits if node[w] < n_tasks}
-        for w in waits:
-            if node[w] >= n_tasks:
-                streams.update(ranges[node[w] - n_tasks])
-        self.column = {u: i for i, u in enumerate(sorted(streams))}
-        self.row = {v: i for i, v in enumerate(sorted_nodes)}
-        preds: dict[int, list[int]] = {}
-        for a, targets in succ.items():
-            for b in targets:
-                preds.setdefault(self.row[b], []).append(self.row[a])
-        clock = np.full((len(sorted_nodes), len(self.column)), -1, dtype=np.int64)
-        for i, v in enumerate(sorted_nodes):
+
+def _reach_all(graph: TaskGraph, node: list[int], succ: dict[int, set[int]], sorted_nodes: list[int],
+               ranges: Sequence[dict[int, tuple[int, int]]], queries: list[tuple[int, set[int]]]) -> list[bool]:
+    """For each (wait, nodes), whether the wait's node reaches every one of the nodes (none of
+    them its own) in the graph with every SuperKernel contracted. Vector clocks over the
+    streams a wait's node starts on: per node, the last position on each such stream of a node
+    that reaches it or is it; a task node reaches what holds its position or a later one of
+    its stream, a SuperKernel what holds the first position of one of its ranges or a later one.
+    O((V + E)·Q) for Q such streams, `CLOCK_COLUMNS` of them per pass."""
+    n_tasks = len(graph)
+
+    def starts(w: int) -> list[tuple[int, int]]:
+        v = node[w]
+        if v < n_tasks:
+            return [(graph.stream_of[w], graph.pos[w])]
+        return [(u, graph.pos[first]) for u, (first, _) in ranges[v - n_tasks].items()]
+
+    def ends(v: int) -> list[tuple[int, int]]:
+        if v < n_tasks:
+            return [(graph.stream_of[v], graph.pos[v])]
+        return [(u, graph.pos[last]) for u, (_, last) in ranges[v - n_tasks].items()]
+
+    row = {v: i for i, v in enumerate(sorted_nodes)}
+    preds: dict[int, list[int]] = {}
+    for a, targets in succ.items():
+        for b in targets:
+            preds.setdefault(row[b], []).append(row[a])
+    own = [ends(v) for v in sorted_nodes]
+    begin = [starts(w) for w, _ in queries]
+    reached: list[set[int]] = [set() for _ in queries]
+    streams = sorted({u for pairs in begin for u, _ in pairs})
+    for lo in range(0, len(streams), CLOCK_COLUMNS):
+        column = {u: c for c, u in enumerate(streams[lo:lo + CLOCK_COLUMNS])}
+        clock = np.full((len(sorted_nodes), len(column)), -1, dtype=np.int64)
+        for i in range(len(sorted_nodes)):
             if i in preds:
                 clock[i] = clock[preds[i]].max(axis=0)
-            for u, p in self._own(v):
-                clock[i, self.column[u]] = p
-        self.clock = clock
-
-    def _own(self, v: int) -> list[tuple[int, int]]:
-        """(stream, position) of the tasks of node `v` that end it on a column's stream."""
-        g = self.graph
-        if v < self.n_tasks:
-            u = g.stream_of[v]
-            return [(u, g.pos[v])] if u in self.column else []
-        return [(u, g.pos[last]) for u, (_, last) in self.ranges[v - self.n_tasks].items() if u in self.column]
-
-    def all_of(self, w: int, targets: set[int]) -> bool:
-        """Whether wait `w`'s node reaches every node of `targets` (none of them its own)."""
-        g, v = self.graph, self.node[w]
-        if v < self.n_tasks:
-            starts = [(self.column[g.stream_of[w]], g.pos[w])]
-        else:
-            starts = [(self.column[u], g.pos[first]) for u, (first, _) in self.ranges[v - self.n_tasks].items()]
-        clock, row = self.clock, self.row
-        return all(any(clock[row[t], c] >= p for c, p in starts) for t in targets)
+            for u, p in own[i]:
+                if u in column:
+                    clock[i, column[u]] = p
+        for q, (_, targets) in enumerate(queries):
+            mine = [(column[u], p) for u, p in begin[q] if u in column]
+            if mine:
+                reached[q].update(t for t in targets - reached[q] if any(clock[row[t], c] >= p for c, p in mine))
+    return [len(reached[q]) == len(targets) for q, (_, targets) in enumerate(queries)]
 
 
 def _latest(nodes: set[int], n_tasks: int, order: Sequence[int]) -> int | None:

@@ -83,10 +83,11 @@ def _many_or_waits(m: int) -> TaskGraph:
     return TaskGraph(skir.load_model(_capture([s0, s1, s2], [f"e{i}" for i in range(m)])))
 
 
-@pytest.mark.parametrize("budget", [0, 1])
-def test_the_cycle_checks_clocks_agree_with_its_searches(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
+@pytest.mark.parametrize(("budget", "columns"), [(0, 256), (1, 256), (0, 1)])
+def test_the_cycle_checks_clocks_agree_with_its_searches(monkeypatch: pytest.MonkeyPatch, budget: int,
+                                                         columns: int) -> None:
     """With no budget (or a small one) the contracted graph's clocks decide which waits need a
-    search; the victims must be those of searching every wait."""
+    search, `columns` streams per pass; the victims must be those of searching every wait."""
     cases: list[tuple[TaskGraph, list[dict[int, tuple[int, int]]], list[int]]] = []
     kernel = KERNEL
     s0 = [{**kernel, "seq": 0}, {**WAIT, "seq": 5}, {**RECORD, "seq": 6}, {**kernel, "seq": 7}]
@@ -121,5 +122,6 @@ def test_the_cycle_checks_clocks_agree_with_its_searches(monkeypatch: pytest.Mon
     cases.append((graph, [x], [0]))
     expected = [cycles.superkernel_on_cycle(g, r, o) for g, r, o in cases]
     monkeypatch.setattr(cycles, "SEARCH_BUDGET", budget)
+    monkeypatch.setattr(cycles, "CLOCK_COLUMNS", columns)
     assert [cycles.superkernel_on_cycle(g, r, o) for g, r, o in cases] == expected
     assert any(v is not None for v in expected)
