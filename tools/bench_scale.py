@@ -2,7 +2,7 @@
 """Scale benchmark: time in the number of streams and events, capture JSON -> every output.
 
 Usage: `python tools/bench_scale.py [--streams 100,300,1000] [--events 1000,3000,10000]
-[--or-waits 1000,3000,10000] [--lock-waits 1000,3000,10000] [--vendor 10000,100000]`
+[--or-waits 1000,3000,10000] [--lock-waits 1000,3000,10000] [--cycles 30,100,300] [--vendor 10000,100000]`
 
 Two shapes (docs/design.md §7 "Other dimensions"), each size in a fresh process
 on one core:
@@ -17,7 +17,9 @@ on one core:
   E waits of an event recorded twice (formation's or-wait rule, docs/design.md §3);
 - `lock-waits E`: s0 waits for each of E events that s1 records after a host copy, before a
   kernel of its own: one chain SuperKernel of E sub-tasks with E in-kernel (GM lock) waits on
-  outside work, each judged by formation's deadlock rule as the SuperKernel grows.
+  outside work, each judged by formation's deadlock rule as the SuperKernel grows;
+- `cycles K`: K copies, one after another, of a 70-task model with SuperKernels ordered both
+  ways: 4·K SuperKernels dropped as `superkernel_cycle`.
 
 Each size runs `sk-compile MODEL -o OUT -q --timing` `--repeat` times in a fresh process (the
 fastest run is shown: the machine's noise only ever adds). Columns, from its timing report:
@@ -34,6 +36,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -112,6 +115,24 @@ def lock_waits_model(n: int) -> dict[str, Any]:
         c.add(0, {"type": "event_wait", "event": e})
         c.add(0, KERNEL)
     return c.model(f"lock_waits_{n}", events)
+
+
+def cycles_model(n: int) -> dict[str, Any]:
+    """`n` copies, one after another on each stream, of a random model whose label groups form
+    SuperKernels ordered both ways (`skir.testing.random_model`, seed 53937970: four of its
+    SuperKernels are dropped as `superkernel_cycle`). Events, cells and scopes are renamed per copy."""
+    from skir.testing import random_model
+
+    base = random_model(random.Random(53937970), max_streams=4, max_tasks=40, with_scopes=True, spare_slots=True)
+    out = {**base, "model": f"cycles_{n}", "events": [], "cells": [],
+           "streams": [{"name": st["name"], "tasks": []} for st in base["streams"]]}
+    for i in range(n):
+        for mine, theirs in zip(out["streams"], base["streams"], strict=True):
+            mine["tasks"] += [{**t, **{k: f"{t[k]}_{i}" for k in ("event", "cell", "scope") if k in t}}
+                              for t in theirs["tasks"]]
+        out["events"] += [f"{e}_{i}" for e in base.get("events", [])]
+        out["cells"] += [f"{c}_{i}" for c in base.get("cells", [])]
+    return out
 
 
 def vendor_dump(n: int) -> dict[str, Any]:
@@ -195,7 +216,7 @@ def _phases(report: str) -> dict[str, float]:
 
 
 MODELS = {"streams": streams_model, "events": events_model, "or-waits": or_waits_model,
-          "lock-waits": lock_waits_model}
+          "lock-waits": lock_waits_model, "cycles": cycles_model}
 
 COLUMNS = (("n", "{:>7.0f}"), ("tasks", "{:>7.0f}"), ("import", "{:>7.2f}"),
            ("passes", "{:>7.2f}"), ("verify", "{:>7.2f}"), ("outputs", "{:>8.2f}"), ("total", "{:>7.2f}"))
@@ -207,6 +228,7 @@ def main() -> int:
     parser.add_argument("--events", default="1000,3000,10000")
     parser.add_argument("--or-waits", default="1000,3000,10000", help="events recorded twice and waited")
     parser.add_argument("--lock-waits", default="1000,3000,10000", help="in-kernel waits on outside work")
+    parser.add_argument("--cycles", default="30,100,300", help="copies of a model with crossing SuperKernels")
     parser.add_argument("--vendor", default="10000,100000", help="vendor dump nodes to import")
     parser.add_argument("--repeat", type=int, default=3, help="runs per size; the fastest is shown")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
@@ -218,7 +240,7 @@ def main() -> int:
           f"(fastest of {args.repeat} runs, a process each, one core)")
     env = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
     for shape, sizes in (("streams", args.streams), ("events", args.events), ("or-waits", args.or_waits),
-                          ("lock-waits", args.lock_waits)):
+                          ("lock-waits", args.lock_waits), ("cycles", args.cycles)):
         rows = []
         if not sizes:
             continue

@@ -59,7 +59,7 @@ from skir.analysis.scopes import (
     task_options,
 )
 from skir.analysis.sk_program import class_types, program_steps, queue_nodes
-from skir.analysis.superkernel_cycles import superkernel_on_cycle
+from skir.analysis.superkernel_cycles import cycle_victims, superkernel_on_cycle
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, SkShape, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
@@ -369,7 +369,13 @@ class Former:
     def _drop_cycles(self, formed: list[FormedSk]) -> list[FormedSk]:
         """Drop SuperKernels that would wait on each other (`deadlock`, detail
         `superkernel_cycle`), the one formed last on a cycle first, until none is left."""
-        kept = list(formed)
+        victims = cycle_victims(self.graph, [sk.ranges for sk in formed], [sk.seqs[0] for sk in formed])
+        for victim in victims:
+            self.drop(formed[victim], FailReason.DEADLOCK, "superkernel_cycle")
+        dropped = set(victims)
+        kept = [sk for i, sk in enumerate(formed) if i not in dropped]
+        # no cycle is left, and dropping never makes one: what remains is waits of events
+        # recorded more than once that would come before every record
         while (victim := superkernel_on_cycle(self.graph, [sk.ranges for sk in kept],
                                               [sk.seqs[0] for sk in kept])) is not None:
             self.drop(kept.pop(victim), FailReason.DEADLOCK, "superkernel_cycle")

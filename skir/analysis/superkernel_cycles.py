@@ -8,13 +8,18 @@ each SuperKernel's ranges into one node, the task graph must stay acyclic, and n
 event recorded more than once may come before every record of its epoch (whichever record
 fires first releases it: the task graph has no edge for such a wait, so it is checked apart).
 
+Formation drops, until no cycle is left, the SuperKernel formed last on one (`cycle_victims`,
+all the drops at once), then those that the or-wait check names, one at a time:
+
 ```python
-victim = superkernel_on_cycle(graph, [sk.ranges for sk in formed], [sk.seqs[0] for sk in formed])
+victims = cycle_victims(graph, [sk.ranges for sk in formed], [sk.seqs[0] for sk in formed])
+victim = superkernel_on_cycle(graph, [sk.ranges for sk in kept], [sk.seqs[0] for sk in kept])
 ```
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -27,37 +32,17 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
     """The index of a SuperKernel on a cycle of the graph with every SuperKernel's ranges
     contracted (the one with the highest `order` there), or between a wait of a multi-record
     epoch and its records when all of them would follow it; None when neither happens. One
-    topological sort forwards and one backwards over the part left, O(V + E), and, from each
-    wait of a multi-record epoch that the sort puts before all its records, a search bounded
-    by the last of them in that order. Once the searches have cost `SEARCH_BUDGET` times the
-    graph, vector clocks of the contracted graph (O((V + E)·Q) over the Q streams of such waits)
-    leave a search only to the waits whose records would all follow them."""
+    topological sort and, on what it cannot order, one strongly-connected-parts pass, O(V + E);
+    and, from each wait of a multi-record epoch that the sort puts before all its records, a
+    search bounded by the last of them in that order. Once the searches have cost
+    `SEARCH_BUDGET` times the graph, vector clocks of the contracted graph (O((V + E)·Q) over
+    the Q streams of such waits) leave a search only to the waits whose records would all
+    follow them."""
     n_tasks = len(graph)
-    node = list(range(n_tasks))
-    for k, by_stream in enumerate(ranges):
-        for first, last in by_stream.values():
-            for n in range(first, last + 1):
-                node[n] = n_tasks + k
-    succ: dict[int, set[int]] = {}
-    for n in range(n_tasks):
-        targets = list(graph.cross_succ.get(n, ()))
-        nxt = graph.next_on_stream(n)
-        if nxt is not None:
-            targets.append(nxt)
-        for m in targets:
-            a, b = node[n], node[m]
-            if a != b:
-                succ.setdefault(a, set()).add(b)
-    nodes = set(node)
-    stuck, sorted_nodes = _unsorted(nodes, succ)
+    node, succ = _contract(graph, ranges)
+    stuck, sorted_nodes = _unsorted(set(node), succ)
     if stuck:
-        pred: dict[int, set[int]] = {}
-        for a in stuck:
-            for b in succ.get(a, ()):
-                if b in stuck:
-                    pred.setdefault(b, set()).add(a)
-        on_cycles, _ = _unsorted(stuck, pred)  # what both comes from a cycle and leads to one
-        return _latest(on_cycles, n_tasks, order)
+        return _latest(set().union(*_strong_parts(stuck, succ)), n_tasks, order)
     rank = {v: i for i, v in enumerate(sorted_nodes)}
     queries: list[tuple[int, set[int], int]] = []
     for epoch in graph.epochs:
@@ -89,6 +74,52 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
             if victim is not None:
                 return victim
     return None
+
+
+def cycle_victims(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]], order: Sequence[int]) -> list[int]:
+    """The SuperKernels to drop, in order, until no cycle is left in the graph with every
+    SuperKernel's ranges contracted: each time the one with the highest `order` on a cycle,
+    as `superkernel_on_cycle` would name it on what is left (whose or-wait part this leaves
+    out). Dropping one changes only the strongly connected part it was on: a cycle elsewhere
+    never ran through it. So each drop looks at that part alone, with the dropped one's tasks
+    back as nodes of their own: O(V + E) once, then per drop the tasks of its part, where
+    asking again after each drop cost the whole graph each time."""
+    n_tasks = len(graph)
+    node, succ = _contract(graph, ranges)
+    stuck, _ = _unsorted(set(node), succ)
+    heap: list[tuple[int, int, set[int]]] = []
+
+    def push(parts: list[set[int]]) -> None:
+        for part in parts:
+            best = _latest(part, n_tasks, order)
+            if best is not None:  # (a cycle always holds one: the task graph has none)
+                heapq.heappush(heap, (-order[best], best, part))
+
+    def tasks_of(v: int) -> list[int]:
+        if v < n_tasks:
+            return [v]
+        return [t for first, last in ranges[v - n_tasks].values() for t in range(first, last + 1)]
+
+    push(_strong_parts(stuck, succ))
+    victims: list[int] = []
+    while heap:
+        _, victim, part = heapq.heappop(heap)
+        victims.append(victim)
+        freed = tasks_of(n_tasks + victim)
+        for t in freed:
+            node[t] = t
+        left = (part - {n_tasks + victim}) | set(freed)
+        edges: dict[int, set[int]] = {}
+        for a in left:
+            for t in tasks_of(a):
+                targets = graph.cross_succ.get(t, ())
+                nxt = graph.next_on_stream(t)
+                for m in (*targets, nxt) if nxt is not None else targets:
+                    b = node[m]
+                    if b != a and b in left:
+                        edges.setdefault(a, set()).add(b)
+        push(_strong_parts(left, edges))
+    return victims
 
 
 SEARCH_BUDGET = 4
@@ -144,6 +175,74 @@ def _reach_all(graph: TaskGraph, node: list[int], succ: dict[int, set[int]], sor
             if mine:
                 reached[q].update(t for t in targets - reached[q] if any(clock[row[t], c] >= p for c, p in mine))
     return [len(reached[q]) == len(targets) for q, (_, targets) in enumerate(queries)]
+
+
+def _contract(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]]) -> tuple[list[int], dict[int, set[int]]]:
+    """Each task's node (itself, or `len(graph) + k` inside SuperKernel k's ranges) and the
+    successors of each node."""
+    n_tasks = len(graph)
+    node = list(range(n_tasks))
+    for k, by_stream in enumerate(ranges):
+        for first, last in by_stream.values():
+            for n in range(first, last + 1):
+                node[n] = n_tasks + k
+    succ: dict[int, set[int]] = {}
+    for n in range(n_tasks):
+        targets = list(graph.cross_succ.get(n, ()))
+        nxt = graph.next_on_stream(n)
+        if nxt is not None:
+            targets.append(nxt)
+        for m in targets:
+            a, b = node[n], node[m]
+            if a != b:
+                succ.setdefault(a, set()).add(b)
+    return node, succ
+
+
+def _strong_parts(nodes: set[int], succ: dict[int, set[int]]) -> list[set[int]]:
+    """The strongly connected parts of more than one node among `nodes` (Tarjan's algorithm,
+    without recursion), over the edges `succ` between them."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    stack: list[int] = []
+    on_stack: set[int] = set()
+    parts: list[set[int]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        work = [(root, iter(succ.get(root, ())))]
+        while work:
+            v, children = work[-1]
+            for w in children:
+                if w not in nodes:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(succ.get(w, ()))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+                if low[v] == index[v]:
+                    part = set()
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        part.add(w)
+                        if w == v:
+                            break
+                    if len(part) > 1:
+                        parts.append(part)
+    return parts
 
 
 def _latest(nodes: set[int], n_tasks: int, order: Sequence[int]) -> int | None:
