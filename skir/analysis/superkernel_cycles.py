@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from skir.analysis.strong_parts import strong_parts
 from skir.analysis.task_graph import TaskGraph
 
 
@@ -42,7 +43,7 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
     node, succ = _contract(graph, ranges)
     stuck, sorted_nodes = _unsorted(set(node), succ)
     if stuck:
-        return _latest(set().union(*_strong_parts(stuck, succ)), n_tasks, order)
+        return _latest(set().union(*strong_parts(stuck, succ)), n_tasks, order)
     rank = {v: i for i, v in enumerate(sorted_nodes)}
     queries: list[tuple[int, set[int], int]] = []
     for epoch in graph.epochs:
@@ -100,7 +101,7 @@ def cycle_victims(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]]
             return [v]
         return [t for first, last in ranges[v - n_tasks].values() for t in range(first, last + 1)]
 
-    push(_strong_parts(stuck, succ))
+    push(strong_parts(stuck, succ))
     victims: list[int] = []
     while heap:
         _, victim, part = heapq.heappop(heap)
@@ -118,7 +119,7 @@ def cycle_victims(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]]
                     b = node[m]
                     if b != a and b in left:
                         edges.setdefault(a, set()).add(b)
-        push(_strong_parts(left, edges))
+        push(strong_parts(left, edges))
     return victims
 
 
@@ -197,52 +198,6 @@ def _contract(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int, int]]]) ->
             if a != b:
                 succ.setdefault(a, set()).add(b)
     return node, succ
-
-
-def _strong_parts(nodes: set[int], succ: dict[int, set[int]]) -> list[set[int]]:
-    """The strongly connected parts of more than one node among `nodes` (Tarjan's algorithm,
-    without recursion), over the edges `succ` between them."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    stack: list[int] = []
-    on_stack: set[int] = set()
-    parts: list[set[int]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        work = [(root, iter(succ.get(root, ())))]
-        while work:
-            v, children = work[-1]
-            for w in children:
-                if w not in nodes:
-                    continue
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(succ.get(w, ()))))
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[v])
-                if low[v] == index[v]:
-                    part = set()
-                    while True:
-                        w = stack.pop()
-                        on_stack.discard(w)
-                        part.add(w)
-                        if w == v:
-                            break
-                    if len(part) > 1:
-                        parts.append(part)
-    return parts
 
 
 def _latest(nodes: set[int], n_tasks: int, order: Sequence[int]) -> int | None:

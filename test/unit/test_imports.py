@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from skir.analysis.strong_parts import strong_parts
+
 ROOT = Path(__file__).resolve().parents[2] / "skir"
 
 KNOWN_CYCLES: set[frozenset[str]] = set()
@@ -78,45 +80,8 @@ def module_graph() -> dict[str, set[str]]:
 
 
 def cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
-    """The strongly connected components of more than one module (Tarjan, iterative)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[frozenset[str]] = []
-    for root in edges:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(edges[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(edges[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                component = set()
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.add(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    found.append(frozenset(component))
-    return found
+    """The strongly connected components of more than one module."""
+    return [frozenset(part) for part in strong_parts(set(edges).union(*edges.values()), edges)]
 
 
 def test_no_cycle_but_the_known_ones() -> None:
