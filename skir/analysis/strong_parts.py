@@ -10,15 +10,17 @@ strong_parts({1, 2, 3}, {1: {2}, 2: {1, 3}})   # [{1, 2}]
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from typing import TypeVar
 
 H = TypeVar("H", bound=Hashable)
 
 
-def strong_parts(nodes: Collection[H], succ: Mapping[H, Iterable[H]]) -> list[set[H]]:
+def strong_parts(nodes: AbstractSet[H], succ: Mapping[H, Iterable[H]]) -> list[set[H]]:
     """The strongly connected parts of more than one node among `nodes`, over the edges
-    `succ` between them (an edge to a node outside `nodes` is left out)."""
+    `succ` between them (an edge to a node outside `nodes` is left out; `nodes` is a set, as
+    membership is asked per edge)."""
     index: dict[H, int] = {}
     low: dict[H, int] = {}
     stack: list[H] = []
