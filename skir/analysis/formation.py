@@ -45,7 +45,7 @@ from skir.analysis.deadlock_rule import BoundaryNeeds, Starvation
 from skir.analysis.fail_reasons import SELECT_CUT_ATTR, FailReason
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.or_wait_rule import OrWaitRule
-from skir.analysis.queue_plan import FlagsExhausted, plan_queues
+from skir.analysis.queue_plan import FlagsExhausted, may_exhaust_flags, plan_queues
 from skir.analysis.range_hull import HullBuilder, RangeHull
 from skir.analysis.range_join import joined_range
 from skir.analysis.range_max import RangeMax
@@ -419,6 +419,8 @@ class Former:
             nodes = queue_nodes(list(enumerate(steps)), lambda m: class_types(core_class(self.kernel_of[m].type)),
                                 self.graph.stream_of.__getitem__)
             reserved = {f.data for m in p.members for f in (self.kernel_of[m].sync_flags or ())}
+            if not may_exhaust_flags(nodes, reserved):
+                continue
             try:
                 plan_queues(nodes, reserved)
             except FlagsExhausted as err:

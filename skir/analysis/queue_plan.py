@@ -74,6 +74,22 @@ class FlagsExhausted(Exception):
     """No free cross-core flag id is left for a direction."""
 
 
+def may_exhaust_flags(nodes: list[Node], reserved: Iterable[int] = ()) -> bool:
+    """Whether `plan_queues` can raise `FlagsExhausted` on `nodes`: only when more flag pairs
+    leave one core type than there are free ids (each pair opens at most one id)."""
+    taken = set(reserved)
+    free = sum(1 for f in FLAG_ORDER if f not in taken)
+    types = {n.key: n.types for n in nodes}
+    leaving: dict[CoreType, int] = defaultdict(int)
+    for v in nodes:
+        for d in v.deps:
+            for x in types.get(d, ()):
+                for y in v.types:
+                    if x is not y:
+                        leaving[x] += 1
+    return any(count > free for count in leaving.values())
+
+
 def plan_queues(nodes: list[Node], reserved: Iterable[int] = ()) -> QueuePlan:
     """The naive queue program of `nodes` (in program order); raises `FlagsExhausted`."""
     consumers: dict[Hashable, list[Node]] = defaultdict(list)

@@ -28,36 +28,24 @@ aclgraph.model @decode cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
 Whole-model invariants (symbols, seq order, scope markers, happens-before) are
 checked in one sweep by the model's verifier (`skir.analysis.model_check`, which installs itself
 as the verifier's rule: `install_model_rule`).
+
+The containers live in `skir.dialects.aclgraph_model`, the task base in
+`skir.dialects.aclgraph_task`, the synchronisation tasks in `skir.dialects.aclgraph_events`
+and the slots rewrites leave in `skir.dialects.aclgraph_slots`; this module defines the
+kernel launch, the opaque task and the scope markers, and the dialect, and re-exports the rest.
 """
 
 from __future__ import annotations
 
 from abc import ABC
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
-    FloatData,
-    IntAttr,
-    StringAttr,
-    SymbolRefAttr,
-    UnitAttr,
-)
-from xdsl.ir import Attribute, Dialect, Region
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    lazy_traits_def,
-    opt_prop_def,
-    prop_def,
-    region_def,
-    traits_def,
-)
+from xdsl.dialects.builtin import ArrayAttr, FloatData, IntAttr, StringAttr, SymbolRefAttr
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface, SymbolTable
 
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import (
@@ -66,23 +54,29 @@ from skir.dialects.aclgraph_enums import (
     OpaqueKindAttr,
     ParamRoleAttr,
     SchedModeAttr,
-    WaitRule,
     WaitRuleAttr,
     opaque_kind_attr,
-    wait_rule_attr,
 )
+from skir.dialects.aclgraph_events import (
+    MAX_U64,
+    EventTaskOp,
+    RecordOp,
+    ResetOp,
+    ValueWaitOp,
+    ValueWriteOp,
+    WaitOp,
+)
+from skir.dialects.aclgraph_model import MAX_BLOCKS, ModelOp, StreamOp, install_model_rule
+from skir.dialects.aclgraph_slots import DisabledOp, LaunchSkOp, PlaceholderOp
+from skir.dialects.aclgraph_task import REENABLEABLE_TASKS, UNIT, TaskOp, was_props
 from skir.dialects.fast_verify import fast_verify_all
-from skir.dialects.isolated_trait import OperandFreeIsolated
 from skir.dialects.syntax import (
     build_op,
     float_literal,
     int_attr,
-    new_op,
-    parse_body,
     parse_enum,
     parse_int_in,
     parse_paren_list,
-    parse_seq,
     parse_symbol,
     print_symbol,
     quoted,
@@ -91,236 +85,12 @@ from skir.dialects.syntax import (
 )
 from skir.errors import TaskVerifyException, task_path
 
-MAX_BLOCKS = 65535
-MAX_U64 = (1 << 64) - 1
-_UNIT = UnitAttr()
-
-
-class ModelSymbolTable(SymbolTable):
-    """`SymbolTable` with a message that says which names clash."""
-
-    def verify(self, op: IRDLOperation) -> None:
-        seen: set[str] = set()
-        for child in op.regions[0].block.ops:
-            name = child.properties.get("sym_name")
-            if not isinstance(name, StringAttr):
-                continue
-            if name.data in seen:
-                raise TaskVerifyException(
-                    child,
-                    f"{task_path(child)}: symbol @{name.data} is defined twice; rename one of them "
-                    "(kernels, buffers, events, cells, streams and SuperKernels share one namespace)",
-                )
-            seen.add(name.data)
-
-
-@irdl_op_definition
-class ModelOp(IRDLOperation):
-    """A captured model: symbol declarations, then streams (then SuperKernels after outlining).
-
-    `cores` is the device's cube (aic) and vector (aiv) core count.
-    """
-
-    name = "aclgraph.model"
-
-    sym_name = prop_def(StringAttr)
-    aic_cores = prop_def(IntAttr)
-    aiv_cores = prop_def(IntAttr)
-    soc = opt_prop_def(StringAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(SymbolOpInterface(), ModelSymbolTable(), NoTerminator(), OperandFreeIsolated())
-
-    def __init__(
-        self, sym_name: str, aic_cores: int, aiv_cores: int, body: Region, soc: str | None = None
-    ):
-        props: dict[str, Attribute] = {
-            "sym_name": StringAttr(sym_name),
-            "aic_cores": IntAttr(aic_cores),
-            "aiv_cores": IntAttr(aiv_cores),
-        }
-        if soc is not None:
-            props["soc"] = StringAttr(soc)
-        build_op(self, props, [body])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ModelOp:
-        name = parser.parse_symbol_name().data
-        parser.parse_keyword("cores")
-        parser.parse_punctuation("(")
-        parser.parse_keyword("aic")
-        parser.parse_punctuation("=")
-        aic = parse_int_in(parser, 1, MAX_BLOCKS, "aic cores")
-        parser.parse_punctuation(",")
-        parser.parse_keyword("aiv")
-        parser.parse_punctuation("=")
-        aiv = parse_int_in(parser, 1, MAX_BLOCKS, "aiv cores")
-        parser.parse_punctuation(")")
-        soc = parser.parse_str_literal() if parser.parse_optional_keyword("soc") else None
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(name, aic, aiv, parse_body(parser), soc)
-        if attrs is not None:
-            op.attributes.update(attrs.data)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        printer.print_string(f" cores(aic = {self.aic_cores.data}, aiv = {self.aiv_cores.data})")
-        if self.soc is not None:
-            printer.print_string(" soc " + quoted(self.soc.data))
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
-
-    def verify_(self) -> None:
-        if not _MODEL_RULES:
-            raise TaskVerifyException(
-                self, f"@{self.sym_name.data}: the whole-model rules are not installed; import skir (or "
-                "skir.analysis.model_check) before verifying an aclgraph.model")
-        for rule in _MODEL_RULES:
-            rule(self)
-
-
-_MODEL_RULES: list[Callable[[ModelOp], None]] = []
-"""The whole-model rules the model's verifier runs; `skir.analysis.model_check` installs its
-check when imported (the analysis sits above the dialect, so the dialect does not import it)."""
-
-
-def install_model_rule(rule: Callable[[ModelOp], None]) -> None:
-    """Have every `aclgraph.model` verification run `rule` (once, however often installed)."""
-    if rule not in _MODEL_RULES:
-        _MODEL_RULES.append(rule)
-
-
-@irdl_op_definition
-class StreamOp(IRDLOperation):
-    """One stream: its region holds the stream's task slots in order.
-
-    `slots` records the slot count at capture; every rewrite keeps it.
-    """
-
-    name = "aclgraph.stream"
-
-    sym_name = prop_def(StringAttr)
-    slots = opt_prop_def(IntAttr)
-    body = region_def("single_block")
-
-    traits = traits_def(SymbolOpInterface(), NoTerminator(), HasParent(ModelOp))
-
-    def __init__(self, sym_name: str, body: Region, slots: int | None = None):
-        props: dict[str, Attribute] = {"sym_name": StringAttr(sym_name)}
-        if slots is not None:
-            props["slots"] = IntAttr(slots)
-        build_op(self, props, [body])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> StreamOp:
-        name = parser.parse_symbol_name().data
-        slots = None
-        if parser.parse_optional_keyword("slots"):
-            slots = parse_int_in(parser, 0, (1 << 31) - 1, "slots")
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        op = cls(name, parse_body(parser), slots)
-        if attrs is not None:
-            op.attributes.update(attrs.data)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        if self.slots is not None:
-            printer.print_string(f" slots {self.slots.data}")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
-
-
-class TaskOp(IRDLOperation, ABC):
-    """Base of every task slot: `aclgraph.<kind> seq N <fields> [task_group] [attributes {...}]`.
-
-    Subclasses describe their own fields with `parse_fields` / `print_fields`, which
-    `aclgraph.disabled` reuses to keep the original task in `was`.
-    """
-
-    seq = prop_def(IntAttr)
-    task_group = opt_prop_def(UnitAttr)
-
-    traits = lazy_traits_def(lambda: (HasParent(StreamOp),))
-
-    KIND: ClassVar[str]
-    KEEPS_WAS: ClassVar[bool] = False
-    """Whether the op may carry `was <task>` (the task its slot held before a rewrite)."""
-
-    @classmethod
-    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
-        return {}
-
-    @classmethod
-    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        pass
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TaskOp:
-        seq = parse_seq(parser)
-        props = cls.parse_fields(parser)
-        props["seq"] = seq
-        if cls.KEEPS_WAS and parser.parse_optional_keyword("was"):
-            props.update(_parse_was(parser))
-        if parser.parse_optional_keyword("task_group"):
-            props["task_group"] = _UNIT
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        return new_op(cls, props, attributes=attrs.data if attrs else None)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" seq {self.seq.data}")
-        self.print_fields(printer, self.properties)
-        if self.KEEPS_WAS and "was_kind" in self.properties:
-            _print_was(printer, self.properties)
-        if self.task_group is not None:
-            printer.print_string(" task_group")
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-
-    @property
-    def seq_value(self) -> int:
-        return self.seq.data
-
-    def was_task(self) -> TaskOp | None:
-        """A fresh copy of the task this slot held before a rewrite, if it records one."""
-        kind, was = self.properties.get("was_kind"), self.properties.get("was")
-        if not isinstance(kind, StringAttr) or not isinstance(was, DictionaryAttr):
-            return None
-        return new_op(REENABLEABLE_TASKS[kind.data], {**was.data, "seq": self.seq})
-
-
-def _parse_was(parser: Parser) -> dict[str, Attribute]:
-    """`<kind> <fields of that task> [task_group]`, after the `was` keyword."""
-    start = parser.pos
-    kind = parser.parse_identifier()
-    original = REENABLEABLE_TASKS.get(kind)
-    if original is None:
-        parser.raise_error(
-            f"unknown task kind '{kind}' (one of {', '.join(REENABLEABLE_TASKS)})", start, parser.pos
-        )
-    props = original.parse_fields(parser)
-    if parser.parse_optional_keyword("task_group"):
-        props["task_group"] = _UNIT
-    return {"was_kind": string_attr(kind), "was": DictionaryAttr(props)}
-
-
-def _print_was(printer: Printer, props: Mapping[str, Attribute]) -> None:
-    kind = props["was_kind"].data  # type: ignore[attr-defined]
-    was = props["was"].data  # type: ignore[attr-defined]
-    printer.print_string(f" was {kind}")
-    REENABLEABLE_TASKS[kind].print_fields(printer, was)
-    if "task_group" in was:
-        printer.print_string(" task_group")
-
-
-def was_props(original: TaskOp) -> dict[str, Attribute]:
-    """The `was_kind` / `was` properties that keep `original` in a rewritten slot."""
-    props = {k: v for k, v in original.properties.items() if k != "seq"}
-    return {"was_kind": string_attr(original.KIND), "was": DictionaryAttr(props)}
+__all__ = [
+    "MAX_BLOCKS", "MAX_U64", "REENABLEABLE_TASKS", "TASK_OPS", "ACLGraph", "DisabledOp", "EventTaskOp",
+    "LaunchOp", "LaunchSkOp", "MarkerOp", "ModelOp", "OpaqueOp", "PlaceholderOp", "RecordOp", "ResetOp",
+    "ScopeBeginOp", "ScopeEndOp", "StreamOp", "TaskOp", "ValueWaitOp", "ValueWriteOp", "WaitOp",
+    "install_model_rule", "was_props",
+]
 
 
 @irdl_op_definition
@@ -357,7 +127,7 @@ class LaunchOp(TaskOp):
         if duration is not None:
             props["duration"] = FloatData(float(duration))
         if task_group:
-            props["task_group"] = _UNIT
+            props["task_group"] = UNIT
         build_op(self, props)
 
     @classmethod
@@ -393,143 +163,6 @@ class LaunchOp(TaskOp):
             )
 
 
-class EventTaskOp(TaskOp, ABC):
-    """Base of record / wait / reset: `@event [external]`."""
-
-    event = prop_def(SymbolRefAttr)
-    external = opt_prop_def(UnitAttr)
-
-    def __init__(self, seq: int, event: str, external: bool = False, task_group: bool = False):
-        props: dict[str, Attribute] = {"seq": int_attr(seq), "event": symbol_ref(event)}
-        if external:
-            props["external"] = _UNIT
-        if task_group:
-            props["task_group"] = _UNIT
-        build_op(self, props)
-
-    @classmethod
-    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
-        props: dict[str, Attribute] = {"event": parse_symbol(parser)}
-        if parser.parse_optional_keyword("external"):
-            props["external"] = _UNIT
-        return props
-
-    @classmethod
-    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        print_symbol(printer, props["event"])  # type: ignore[arg-type]
-        if "external" in props:
-            printer.print_string(" external")
-
-
-@irdl_op_definition
-class RecordOp(EventTaskOp):
-    """Record an event: `aclgraph.record seq 2 @e0`."""
-
-    name = "aclgraph.record"
-    KIND: ClassVar[str] = "record"
-
-
-@irdl_op_definition
-class WaitOp(EventTaskOp):
-    """Wait for an event's record in the current epoch (does not consume it)."""
-
-    name = "aclgraph.wait"
-    KIND: ClassVar[str] = "wait"
-
-
-@irdl_op_definition
-class ResetOp(EventTaskOp):
-    """Clear an event, closing its current epoch."""
-
-    name = "aclgraph.reset"
-    KIND: ClassVar[str] = "reset"
-
-
-@irdl_op_definition
-class ValueWriteOp(TaskOp):
-    """Write a 64-bit value to a cell: `aclgraph.value_write seq 5 @c0 value 1`."""
-
-    name = "aclgraph.value_write"
-    KIND: ClassVar[str] = "value_write"
-    KEEPS_WAS: ClassVar[bool] = True
-
-    was_kind = opt_prop_def(StringAttr)
-    was = opt_prop_def(DictionaryAttr)
-
-    cell = prop_def(SymbolRefAttr)
-    value = prop_def(IntAttr)
-
-    def __init__(self, seq: int, cell: str, value: int, task_group: bool = False):
-        props: dict[str, Attribute] = {
-            "seq": int_attr(seq), "cell": symbol_ref(cell), "value": int_attr(value)
-        }
-        if task_group:
-            props["task_group"] = _UNIT
-        build_op(self, props)
-
-    @classmethod
-    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
-        cell = parse_symbol(parser)
-        parser.parse_keyword("value")
-        return {"cell": cell, "value": int_attr(parse_int_in(parser, 0, MAX_U64, "value"))}
-
-    @classmethod
-    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        print_symbol(printer, props["cell"])  # type: ignore[arg-type]
-        printer.print_string(f" value {props['value'].data}")  # type: ignore[attr-defined]
-
-
-@irdl_op_definition
-class ValueWaitOp(TaskOp):
-    """Wait until a cell satisfies a rule: `aclgraph.value_wait seq 6 @c0 eq 1`.
-
-    `external`: the model expects the cell to be satisfied from outside (another model, the
-    host); without it, some write of the model must satisfy the wait.
-    """
-
-    name = "aclgraph.value_wait"
-    KIND: ClassVar[str] = "value_wait"
-    KEEPS_WAS: ClassVar[bool] = True
-
-    was_kind = opt_prop_def(StringAttr)
-    was = opt_prop_def(DictionaryAttr)
-
-    cell = prop_def(SymbolRefAttr)
-    value = prop_def(IntAttr)
-    rule = prop_def(WaitRuleAttr)
-    external = opt_prop_def(UnitAttr)
-
-    def __init__(self, seq: int, cell: str, rule: WaitRule, value: int, task_group: bool = False,
-                 external: bool = False):
-        props: dict[str, Attribute] = {
-            "seq": int_attr(seq),
-            "cell": symbol_ref(cell),
-            "value": int_attr(value),
-            "rule": wait_rule_attr(rule),
-        }
-        if task_group:
-            props["task_group"] = _UNIT
-        if external:
-            props["external"] = _UNIT
-        build_op(self, props)
-
-    @classmethod
-    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
-        cell = parse_symbol(parser)
-        rule = parse_enum(parser, WaitRule, "wait rule")
-        value = parse_int_in(parser, 0, MAX_U64, "value")
-        props = {"cell": cell, "rule": wait_rule_attr(rule), "value": int_attr(value)}
-        if parser.parse_optional_keyword("external"):
-            props["external"] = _UNIT
-        return props
-
-    @classmethod
-    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        print_symbol(printer, props["cell"])  # type: ignore[arg-type]
-        printer.print_string(f" {props['rule'].data.value} {props['value'].data}")  # type: ignore
-        if "external" in props:
-            printer.print_string(" external")
-
 
 @irdl_op_definition
 class OpaqueOp(TaskOp):
@@ -551,7 +184,7 @@ class OpaqueOp(TaskOp):
         if notify is not None:
             props["notify"] = string_attr(notify)
         if task_group:
-            props["task_group"] = _UNIT
+            props["task_group"] = UNIT
         build_op(self, props)
 
     @classmethod
@@ -649,88 +282,6 @@ class ScopeEndOp(MarkerOp):
         build_op(self, props)
 
 
-@irdl_op_definition
-class PlaceholderOp(TaskOp):
-    """A spare slot planted next to a scope marker: `aclgraph.placeholder seq 1`."""
-
-    name = "aclgraph.placeholder"
-    KIND: ClassVar[str] = "placeholder"
-
-    def __init__(self, seq: int):
-        build_op(self, {"seq": int_attr(seq)})
-
-
-@irdl_op_definition
-class LaunchSkOp(TaskOp):
-    """The launch of a SuperKernel, in the slot of one of its members.
-
-    ```mlir
-    aclgraph.launch seq 3 @a blocks 48        // before
-    aclgraph.launch_sk seq 3 @m_sk0           // after sk-outline
-    ```
-    """
-
-    name = "aclgraph.launch_sk"
-    KIND: ClassVar[str] = "launch_sk"
-    KEEPS_WAS: ClassVar[bool] = True
-
-    was_kind = opt_prop_def(StringAttr)
-    was = opt_prop_def(DictionaryAttr)
-
-    sk = prop_def(SymbolRefAttr)
-
-    def __init__(self, seq: int, sk: str):
-        build_op(self, {"seq": int_attr(seq), "sk": symbol_ref(sk)})
-
-    @classmethod
-    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
-        return {"sk": parse_symbol(parser)}
-
-    @classmethod
-    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        print_symbol(printer, props["sk"])  # type: ignore[arg-type]
-
-
-@irdl_op_definition
-class DisabledOp(TaskOp):
-    """A slot disabled by a rewrite; `was` keeps the original task.
-
-    ```mlir
-    aclgraph.launch seq 4 @b blocks 1                  // before
-    aclgraph.disabled seq 4 was launch @b blocks 1     // after sk-outline
-    ```
-    """
-
-    name = "aclgraph.disabled"
-    KIND: ClassVar[str] = "disabled"
-
-    was_kind = prop_def(StringAttr)
-    was = prop_def(DictionaryAttr)
-
-    def __init__(self, original: TaskOp):
-        build_op(self, {"seq": original.seq, **was_props(original)})
-
-    @classmethod
-    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
-        parser.parse_keyword("was")
-        return _parse_was(parser)
-
-    @classmethod
-    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
-        _print_was(printer, props)
-
-    def original(self) -> TaskOp:
-        """A fresh copy of the task this slot held before it was disabled."""
-        cls = REENABLEABLE_TASKS[self.was_kind.data]
-        return new_op(cls, {**self.was.data, "seq": self.seq})
-
-    def verify_(self) -> None:
-        if self.was_kind.data not in REENABLEABLE_TASKS:
-            raise TaskVerifyException(
-                self, f"{task_path(self)}: 'was' names unknown task kind '{self.was_kind.data}'"
-            )
-
-
 TASK_OPS: tuple[type[TaskOp], ...] = (
     LaunchOp,
     RecordOp,
@@ -746,9 +297,7 @@ TASK_OPS: tuple[type[TaskOp], ...] = (
     DisabledOp,
 )
 
-REENABLEABLE_TASKS: dict[str, type[TaskOp]] = {
-    cls.KIND: cls for cls in TASK_OPS if cls not in (LaunchSkOp, DisabledOp)
-}
+REENABLEABLE_TASKS.update({cls.KIND: cls for cls in TASK_OPS if cls not in (LaunchSkOp, DisabledOp)})
 
 ACLGraph = Dialect(
     "aclgraph",

@@ -78,6 +78,14 @@ def needs_feed(sk: SuperKernelOp, kernel: KernelOp, blocks: int) -> bool:
     return blocks < sk.blocks.data
 
 
+def asks_for_debug(options: SkOptions, kernels: dict[str, KernelOp]) -> bool:
+    """Whether `options` or a kernel's own `dcci` marks can insert anything (`dcci(disable)` or
+    `dcci-disable-on-kernel` alone only suppresses)."""
+    return bool(options.debug_sync_all or options.debug_dcci_all or options.feed_sync_all
+                or options.dcci_before_kernel_start or options.dcci_after_kernel_end
+                or any(k.dcci_before is not None or k.dcci_after is not None for k in kernels.values()))
+
+
 def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
     """Insert the debug, cache and feed-sync-all ops `options` asks for into one SuperKernel."""
     program = read_program(sk)
@@ -131,6 +139,12 @@ class InsertDebugPass(ModulePass):
     """SuperKernel options (vendor syntax): debug-sync-all, debug-dcci-all, the dcci lists, feed-sync-all."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # per kernel table (held, so that its id stays its own) and options
+        asks: dict[tuple[int, SkOptions], tuple[dict[str, KernelOp], bool]] = {}
         for sk, kernels, options in superkernels(op, pass_options(self.options)):
             reject_depends(sk, self.name)
-            insert_debug(sk, kernels, options)
+            key = (id(kernels), options)
+            if key not in asks:
+                asks[key] = (kernels, asks_for_debug(options, kernels))
+            if asks[key][1]:
+                insert_debug(sk, kernels, options)
