@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compile-time benchmark: a table of import, parse, verify, print and per-pass times.
 
-Usage: `python tools/bench_compile.py [--sizes 1000,10000,100000] [--kind decode] [--seed 0] [--repeat 2]`
+Usage: `python tools/bench_compile.py [--sizes 1000,10000,100000] [--kind decode] [--seed 0] [--repeat 2]
+[--end-to-end 1000,10000] [--emulate-max 1000] [--product 10000]`
 
 For each size N it generates a model of N tasks (`tools/gen_model.py`), then, in `--repeat`
 fresh processes (default 2; each time shown is the least of them), measures (one core):
@@ -22,6 +23,11 @@ A second table times what a user waits for: the `sk-compile` command (process st
 capture JSON -> every output) for each `--end-to-end` size, with `--report` (docs/design.md §7:
 at most 1.5x the compile without it) and, up to `--emulate-max` tasks, with `--emulate` on a warm
 shim cache (a first run fills a private cache).
+
+A third table, for each `--product` size, sets the passes against xDSL's own cost of their
+product: the ops (every op, nested ones included) of the model and of the result module, and
+parse + print of each one's `.mlir` text (*floor in* is the T_floor above; *floor out* the same
+for the result, which is what the pipeline builds).
 """
 
 from __future__ import annotations
@@ -123,6 +129,52 @@ def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
     return row
 
 
+def measure_product(n: int, kind: str, seed: int) -> dict[str, float]:
+    """Ops and parse + print of the model and of the pipeline's result, and the passes between."""
+    sys.path.insert(0, str(HERE))
+    from gen_model import generate  # type: ignore[import-not-found]
+
+    from skir.api import make_context
+    from skir.frontends.capture import from_dict
+    from skir.gc_pause import collect_young, paused_gc
+    from skir.parsing import LocatingParser, SourceMap
+    from skir.passes.pipeline import pipeline_passes
+
+    text = str(from_dict(generate(kind, n, seed=seed)))
+    ctx = make_context()
+    row: dict[str, float] = {"n": n}
+    with paused_gc():
+        module, parse_in = _timed(lambda: LocatingParser(ctx, text, "in.mlir", SourceMap()).parse_module())
+        _, print_in = _timed(str, module)
+        row["ops_in"] = sum(1 for _ in module.walk())
+        passes = 0.0
+        for p in pipeline_passes(""):
+            _, seconds = _timed(lambda p=p, m=module: (p.apply(ctx, m), collect_young()))
+            passes += seconds
+        row["ops_out"] = sum(1 for _ in module.walk())
+        out, print_out = _timed(str, module)
+        del module
+        collect_young()
+        _, parse_out = _timed(lambda: LocatingParser(ctx, out, "out.mlir", SourceMap()).parse_module())
+    row.update(floor_in=parse_in + print_in, floor_out=parse_out + print_out, passes=passes)
+    return row
+
+
+def _product(args: argparse.Namespace) -> None:
+    sizes = [int(s) for s in args.product.split(",") if s]
+    if not sizes:
+        return
+    print(f"the passes against xDSL's parse + print of their product ({args.kind} models, seconds)")
+    print(f"{'tasks':>8} {'ops in':>8} {'ops out':>8} {'growth':>7} {'floor in':>9} {'floor out':>10} "
+          f"{'passes':>7} {'/in':>6} {'/out':>6}")
+    for n in sizes:
+        r = _run_json([sys.executable, __file__, "--product-one", str(n), "--kind", args.kind,
+                       "--seed", str(args.seed)])
+        print(f"{n:>8} {r['ops_in']:>8.0f} {r['ops_out']:>8.0f} {r['ops_out'] / r['ops_in']:>7.2f} "
+              f"{r['floor_in']:>9.2f} {r['floor_out']:>10.2f} {r['passes']:>7.2f} "
+              f"{r['passes'] / r['floor_in']:>6.2f} {r['passes'] / r['floor_out']:>6.2f}", flush=True)
+
+
 COLUMNS = [
     ("n", "tasks", "{:>8.0f}"),
     ("import", "import", "{:>7.2f}"),
@@ -198,10 +250,16 @@ def main() -> None:
                         help="processes per size; each time is the least of them (the machine's speed drifts)")
     parser.add_argument("--end-to-end", default="1000,10000", help="sizes for the sk-compile table ('' for none)")
     parser.add_argument("--emulate-max", type=int, default=1000, help="largest size emulated end to end")
+    parser.add_argument("--product", default="",
+                        help="sizes for the table of the passes against parse + print of their product")
+    parser.add_argument("--product-one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--text", help=argparse.SUPPRESS)
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--memory", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.product_one is not None:
+        print(json.dumps(measure_product(args.product_one, args.kind, args.seed)))
+        return
     if args.one is not None and args.memory is None:
         print(json.dumps(measure(args.one, args.kind, args.seed, args.text)))
         return
@@ -220,6 +278,7 @@ def main() -> None:
         rows.append(row)
         print(" ".join(fmt.format(row[key]) for key, _, fmt in COLUMNS), flush=True)
     _end_to_end(args)
+    _product(args)
     by_n = {int(r["n"]): r for r in rows}
     if 10000 in by_n and 100000 in by_n:
         small, big = by_n[10000], by_n[100000]

@@ -43,3 +43,23 @@ def test_profile_areas_sort_files() -> None:
 def test_bench_compile_skips_an_empty_size_list() -> None:
     out = _run("tools/bench_compile.py", "--sizes", "", "--end-to-end", "")
     assert out.splitlines()[0].startswith("skir compile benchmark") and len(out.splitlines()) == 2
+
+
+def test_bench_compile_sets_the_passes_against_their_product() -> None:
+    out = _run("tools/bench_compile.py", "--sizes", "", "--end-to-end", "", "--product", "200")
+    row = out.splitlines()[-1].split()
+    tasks, ops_in, ops_out, growth = int(row[0]), int(row[1]), int(row[2]), float(row[3])
+    floor_in, floor_out, passes, per_in, per_out = map(float, row[4:])
+    # counted another way: the model's .mlir has a line per op (its tasks and declarations)
+    sys.path.insert(0, str(ROOT / "tools"))
+    from gen_model import generate  # type: ignore[import-not-found]
+
+    from skir.frontends.capture import from_dict
+
+    text = str(from_dict(generate("decode", 200, seed=0)))
+    lines = sum(1 for line in text.splitlines() if line.strip() not in ("}", ""))
+    assert tasks == 200 and ops_in == lines  # the module, the model, declarations, streams, tasks
+    assert ops_out > ops_in and abs(growth - ops_out / ops_in) < 0.01
+    for ratio, floor in ((per_in, floor_in), (per_out, floor_out)):  # each shown to 0.005 s
+        low, high = (passes - 0.005) / (floor + 0.005), (passes + 0.005) / max(floor - 0.005, 1e-3)
+        assert low - 0.005 <= ratio <= high + 0.005
