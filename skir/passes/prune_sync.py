@@ -45,25 +45,33 @@ from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_pruning import EraseImpliedSync
 
 
-def prune_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> PruneResult:
-    """Erase the syncs of `sk` the others imply (`EraseImpliedSync`); returns the counts."""
-    before, subtasks = count_syncs(sk)
+def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
+    """Erase the syncs of `sk` the others imply (`EraseImpliedSync`)."""
     implied = implied_syncs(sk, kernels)
     if implied:
         ops = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if op.ident in implied]  # type: ignore[attr-defined]
         rewrite_ops(ops, [EraseImpliedSync(implied)])
-    return PruneResult(before, count_syncs(sk)[0] if implied else before, subtasks)
 
 
-def prune_module(op: ModuleOp) -> list[PruneResult]:
-    """Prune every SuperKernel of the module; one result per SuperKernel."""
+def prune_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> PruneResult:
+    """`erase_implied`, counting the syncs before and after."""
+    before, subtasks = count_syncs(sk)
+    erase_implied(sk, kernels)
+    return PruneResult(before, count_syncs(sk)[0], subtasks)
+
+
+def prune_module(op: ModuleOp, counted: bool = True) -> list[PruneResult]:
+    """Prune every SuperKernel of the module; one result per SuperKernel (none unless `counted`)."""
     results = []
     for model in models(op):
         kernels = kernel_table(model)
         for sk in model.body.block.ops:
             if isinstance(sk, SuperKernelOp):
                 reject_depends(sk, "sk-prune-sync")
-                results.append(prune_superkernel(sk, kernels))
+                if counted:
+                    results.append(prune_superkernel(sk, kernels))
+                else:
+                    erase_implied(sk, kernels)
     return results
 
 
@@ -80,7 +88,7 @@ class PruneSyncPass(ModulePass):
     """SuperKernel options (vendor syntax); accepted so that one option string fits every pass."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        results = prune_module(op)
+        results = prune_module(op, counted=self.stats)
         if self.stats:
             subtasks = sum(r.subtasks for r in results) or 1
             before, after = sum(r.before for r in results), sum(r.after for r in results)

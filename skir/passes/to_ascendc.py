@@ -91,6 +91,7 @@ from skir.dialects.superkernel import (
     NotifyOp,
     SkForm,
     SkProgramOp,
+    SubtaskOp,
     SuperKernelOp,
     WaitLockOp,
 )
@@ -120,9 +121,8 @@ class _Skeleton:
         self.workspace: int | None = None
         """The arg slot of the feed-sync-all workspace, when a sub-task is fed."""
 
-    def feed_prologue(self, body: Block, profiling: int) -> None:
+    def feed_prologue(self, body: Block, profiling: int, ops: list[SubtaskOp]) -> None:
         """The workspace of feed-sync-all, zeroed on entry, then a barrier of the SuperKernel's type."""
-        ops = self.sk.subtasks()
         self.lowering.subtasks = len(ops)
         if not any(op.feed is not None for op in ops):
             return
@@ -141,12 +141,11 @@ class _Skeleton:
             pipe, flag = BARRIER_FLAG[BarrierKind.ALL_AIC if zero_on is CoreType.AIC else BarrierKind.ALL_AIV]
             body.add_ops(guarded(zero_on, [CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)]))
 
-    def profiling_prologue(self, body: Block) -> list[Operation]:
+    def profiling_prologue(self, body: Block, program: list[SkProgramOp], subtasks: list[SubtaskOp]) -> list[Operation]:
         """Profiling helpers (returned, for the source) and each core type's init and start record."""
         low = self.lowering
-        subtasks = self.sk.subtasks()
         low.sub_index = {sub.ident: i + 1 for i, sub in enumerate(subtasks)}
-        locks = sum(1 for op in self.sk.program() if isinstance(op, NotifyOp | WaitLockOp))
+        locks = sum(1 for op in program if isinstance(op, NotifyOp | WaitLockOp))
         low.prof_slot = slot = self.sk.arg_slots.data - 2
         records = 2 + 2 * len(subtasks) + 2 * locks
         per_core = -(-(HEADER_BYTES + RECORD_BYTES * records) // 64) * 64
@@ -179,11 +178,12 @@ class _Skeleton:
     def source(self, align: int, profiling: int = 0) -> SourceOp:
         name = self.sk.sym_name.data
         body = Block([FftsBaseOp()])
-        self.feed_prologue(body, profiling)
-        helpers: list[Operation] = self.profiling_prologue(body) if profiling else []
+        program = self.sk.program()
+        subtasks: list[SubtaskOp] = [op for op in program if type(op) is SubtaskOp]  # type: ignore[misc]
+        self.feed_prologue(body, profiling, subtasks)
+        helpers: list[Operation] = self.profiling_prologue(body, program, subtasks) if profiling else []
         functions: list[Operation] = []
         if self.sk.form.data is SkForm.CHAIN:
-            program = self.sk.program()
             self.lowering.scan(program)
             self.lowering.plan_chain(program)
             body.add_ops(clone_tree(op) for op in program)
