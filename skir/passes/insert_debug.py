@@ -78,12 +78,15 @@ def needs_feed(sk: SuperKernelOp, kernel: KernelOp, blocks: int) -> bool:
     return blocks < sk.blocks.data
 
 
-def asks_for_debug(options: SkOptions, kernels: dict[str, KernelOp]) -> bool:
-    """Whether `options` or a kernel's own `dcci` marks can insert anything (`dcci(disable)` or
-    `dcci-disable-on-kernel` alone only suppresses)."""
+def options_insert(options: SkOptions) -> bool:
+    """Whether `options` can insert anything (`dcci-disable-on-kernel` alone only suppresses)."""
     return bool(options.debug_sync_all or options.debug_dcci_all or options.feed_sync_all
-                or options.dcci_before_kernel_start or options.dcci_after_kernel_end
-                or any(k.dcci_before is not None or k.dcci_after is not None for k in kernels.values()))
+                or options.dcci_before_kernel_start or options.dcci_after_kernel_end)
+
+
+def kernels_insert(kernels: dict[str, KernelOp]) -> bool:
+    """Whether a kernel's own `dcci(before)` / `dcci(after)` marks can insert a clean."""
+    return any(k.dcci_before is not None or k.dcci_after is not None for k in kernels.values())
 
 
 def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
@@ -139,12 +142,11 @@ class InsertDebugPass(ModulePass):
     """SuperKernel options (vendor syntax): debug-sync-all, debug-dcci-all, the dcci lists, feed-sync-all."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # per kernel table (held, so that its id stays its own) and options
-        asks: dict[tuple[int, SkOptions], tuple[dict[str, KernelOp], bool]] = {}
+        # a SuperKernel nothing can insert into is left as it is (not read and rebuilt)
+        marked: dict[int, tuple[dict[str, KernelOp], bool]] = {}  # per model's kernel table (held: ids stay unique)
         for sk, kernels, options in superkernels(op, pass_options(self.options)):
             reject_depends(sk, self.name)
-            key = (id(kernels), options)
-            if key not in asks:
-                asks[key] = (kernels, asks_for_debug(options, kernels))
-            if asks[key][1]:
+            if id(kernels) not in marked:
+                marked[id(kernels)] = (kernels, kernels_insert(kernels))
+            if marked[id(kernels)][1] or options_insert(options):
                 insert_debug(sk, kernels, options)

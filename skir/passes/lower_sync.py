@@ -205,7 +205,11 @@ class _Lowering:
                 self.emit(op, (op.core.data,))
             if cur is not None:
                 cur_cls = self.cls(cur)
-                self.depend(DependRule.LOCK_ACQUIRE, BARRIER_TYPES[CLASS_BARRIER[cur_cls]], dst=cur_cls)
+                cores = BARRIER_TYPES[CLASS_BARRIER[cur_cls]]
+                self.depend(DependRule.LOCK_ACQUIRE, cores, dst=cur_cls)
+                # only cur's types are ordered after the waits: a later sub-task of another type
+                # needs a real barrier, even where sync-mode=data finds no shared buffer
+                self.cover = set(cores)
         if waits_itself:
             self.early_start(None, cur)
 

@@ -96,6 +96,9 @@ def compile_counting_syncs(data: dict, options: str) -> tuple[ModuleOp, ModuleOp
 # a chain SuperKernel whose two core types both wait on one cell and one of them resets it at
 # exit: the reset must follow the other type's wait (a SyncAll before it)
 @example(seed=1856596069, options="", spare=False)
+# sync-mode=data in a chain: an aic sub-task waits on a cell and the next, an aiv one, shares no
+# buffer with it; the aiv cores must still be ordered after the wait (a real barrier, not a pipe one)
+@example(seed=1749, options="sync-mode=data", spare=True)
 def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                         spare_slots=spare)

@@ -72,3 +72,45 @@ aclgraph.model @tiling cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.barrier id 5 all_aiv
 // CHECK-NEXT:     sk.subtask id 6 @norm blocks 8 offset 8 from @s0 seq 3 after [4]
 // CHECK-NEXT:   }
+
+// -----
+
+// A wait inside the chain (on @e, recorded on @s1 after work skir cannot see) runs on the aic
+// before @c, and only an all-aic barrier follows it. So the aiv sub-task after @c needs a real
+// barrier although it shares no buffer with @c: a pipe barrier would let it start before @e
+// is recorded.
+aclgraph.model @waited cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @v aiv_only params(inout)
+  aclgraph.kernel @c aic_only params(inout)
+  aclgraph.buffer @x bytes 4096
+  aclgraph.buffer @y bytes 4096
+  aclgraph.buffer @z bytes 4096
+  aclgraph.event @e
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @v blocks 8 args(@x)
+    aclgraph.wait seq 3 @e
+    aclgraph.launch seq 4 @c blocks 4 args(@y)
+    aclgraph.launch seq 5 @v blocks 8 args(@z)
+    aclgraph.reset seq 6 @e
+  }
+  aclgraph.stream @s1 {
+    aclgraph.opaque seq 1 host_func
+    aclgraph.record seq 2 @e
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @waited cores(aic = 24, aiv = 48) {
+// CHECK:        aic {
+// CHECK-NEXT:     sk.barrier id 1 sync_all
+// CHECK-NEXT:     sk.wait_lock id 2 @e_cell slot 3 on aic
+// CHECK-NEXT:     sk.barrier id 3 all_aic
+// CHECK-NEXT:     sk.subtask id 4 @c blocks 4 offset 2 from @s0 seq 4 after [0]
+// CHECK-NEXT:     sk.barrier id 5 sync_all
+// CHECK-NEXT:     sk.reset_lock id 7 @e_cell slot 3 on aic
+// CHECK-NEXT:   }
+// CHECK-NEXT:   aiv {
+// CHECK-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+// CHECK-NEXT:     sk.barrier id 1 sync_all
+// CHECK-NEXT:     sk.barrier id 5 sync_all
+// CHECK-NEXT:     sk.subtask id 6 @v blocks 8 offset 4 from @s0 seq 5 after [4]
+// CHECK-NEXT:   }
