@@ -44,7 +44,7 @@ fuzz: venv
 test: lit pytest fuzz
 
 bench: venv
-	$(BIN)/python tools/bench_compile.py
+	$(BIN)/python tools/bench_compile.py --product 10000
 	$(BIN)/python tools/bench_sync.py
 	$(BIN)/python tools/bench_schedule.py
 	$(BIN)/python tools/bench_scale.py

@@ -43,6 +43,15 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from gen_model import generate  # type: ignore[import-not-found]  # noqa: E402
+
+from skir.api import make_context  # noqa: E402
+from skir.frontends.capture import from_dict  # noqa: E402
+from skir.gc_pause import collect_young, paused_gc  # noqa: E402
+from skir.parsing import LocatingParser, SourceMap  # noqa: E402
+from skir.passes.pipeline import pipeline_passes  # noqa: E402
 
 
 def _rss_kb() -> int:
@@ -62,20 +71,13 @@ def _timed(fn, *args):  # type: ignore[no-untyped-def]
 def measure_memory(path: str, n: int) -> tuple[float, float]:
     """Peak RSS above the post-import baseline, in KB per task, for parse + passes of `path`;
     and the KB per task a copy of the result takes on the Python heap (`_held_kb`)."""
-    from skir.api import make_context
-    from skir.gc_pause import collect_young, paused_gc
-    from skir.parsing import LocatingParser, SourceMap
-    from skir.passes.pipeline import pipeline_passes
-
     ctx = make_context()
     text = Path(path).read_text()
     gc.collect()
     base = _rss_kb()
     with paused_gc():
         module = LocatingParser(ctx, text, path, SourceMap()).parse_module()
-        for p in pipeline_passes(""):
-            p.apply(ctx, module)
-            collect_young()  # as sk-opt and sk-compile run
+        _run_passes(ctx, module)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return max(0, peak - base) / n, _held_kb(module) / n
 
@@ -97,17 +99,17 @@ def _held_kb(module: object) -> float:
     return held / 1024
 
 
+def _run_passes(ctx: object, module: object) -> dict[str, float]:
+    """Every pass of the pipeline on `module`, the young generation collected after each (as
+    sk-opt and sk-compile run; the caller pauses the collector): seconds per pass."""
+    seconds: dict[str, float] = {}
+    for p in pipeline_passes(""):
+        _, seconds[p.name] = _timed(lambda p=p: (p.apply(ctx, module), collect_young()))  # type: ignore[arg-type]
+    return seconds
+
+
 def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
     """Run every step once for a model of `n` tasks; seconds per step, plus memory."""
-    sys.path.insert(0, str(HERE))
-    from gen_model import generate  # type: ignore[import-not-found]
-
-    from skir.api import make_context
-    from skir.frontends.capture import from_dict
-    from skir.gc_pause import collect_young, paused_gc
-    from skir.parsing import LocatingParser, SourceMap
-    from skir.passes.pipeline import pipeline_passes
-
     data = generate(kind, n, seed=seed)
     row: dict[str, float] = {"n": n}
     module, row["import"] = _timed(lambda: from_dict(data))
@@ -118,11 +120,8 @@ def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
     with paused_gc():  # as sk-opt and sk-compile run
         parsed, row["parse"] = _timed(lambda: LocatingParser(ctx, text, "bench.mlir", SourceMap()).parse_module())
         _, row["verify"] = _timed(parsed.verify)
-        total = 0.0
-        for p in pipeline_passes(""):
-            _, seconds = _timed(lambda p=p: (p.apply(ctx, parsed), collect_young()))
-            row[p.name] = seconds
-            total += seconds
+        row.update(_run_passes(ctx, parsed))
+    total = sum(row[p.name] for p in pipeline_passes(""))
     row["T_passes"] = total
     row["T_floor"] = row["parse"] + row["print"]
     row["ratio"] = total / row["T_floor"]
@@ -131,15 +130,6 @@ def measure(n: int, kind: str, seed: int, text_path: str) -> dict[str, float]:
 
 def measure_product(n: int, kind: str, seed: int) -> dict[str, float]:
     """Ops and parse + print of the model and of the pipeline's result, and the passes between."""
-    sys.path.insert(0, str(HERE))
-    from gen_model import generate  # type: ignore[import-not-found]
-
-    from skir.api import make_context
-    from skir.frontends.capture import from_dict
-    from skir.gc_pause import collect_young, paused_gc
-    from skir.parsing import LocatingParser, SourceMap
-    from skir.passes.pipeline import pipeline_passes
-
     text = str(from_dict(generate(kind, n, seed=seed)))
     ctx = make_context()
     row: dict[str, float] = {"n": n}
@@ -147,10 +137,7 @@ def measure_product(n: int, kind: str, seed: int) -> dict[str, float]:
         module, parse_in = _timed(lambda: LocatingParser(ctx, text, "in.mlir", SourceMap()).parse_module())
         _, print_in = _timed(str, module)
         row["ops_in"] = sum(1 for _ in module.walk())
-        passes = 0.0
-        for p in pipeline_passes(""):
-            _, seconds = _timed(lambda p=p, m=module: (p.apply(ctx, m), collect_young()))
-            passes += seconds
+        passes = sum(_run_passes(ctx, module).values())
         row["ops_out"] = sum(1 for _ in module.walk())
         out, print_out = _timed(str, module)
         del module
