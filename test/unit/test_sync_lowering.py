@@ -64,6 +64,10 @@ CORPUS = [
 _NOT_SYNC = (SubtaskOp, PreloadOp, DcciOp, ResetLockOp)
 """Ops that order nothing: calls, preloads, cache cleans, and the lock reset at exit (it
 restores the lock for the next replay; the epoch's closing reset task does too)."""
+CONSERVATIVE = {("waited_sk0", 3)}
+"""Syncs lowering keeps on purpose although no edge needs them: under `sync-mode=data` the
+class-pair barrier before an in-kernel wait stays a real one, even when the sub-tasks on either
+side share no buffer (relaxing it would make the wait's own barrier the only one of the run)."""
 
 
 def _compile(case: Case) -> ModuleOp:
@@ -76,7 +80,7 @@ def _sync_ops() -> list[tuple[Case, str, int, str]]:
         for sk in the_model(_compile(case)).body.block.ops:
             if isinstance(sk, SuperKernelOp):
                 for op in sk.program():
-                    if not isinstance(op, _NOT_SYNC):
+                    if not isinstance(op, _NOT_SYNC) and (sk.sym_name.data, op.ident) not in CONSERVATIVE:  # type: ignore[attr-defined]
                         found.append((case, sk.sym_name.data, op.ident, op.name))  # type: ignore[attr-defined]
     return found
 
@@ -178,3 +182,17 @@ def test_tiling_params_are_read_only() -> None:
     assert (a.reads, a.writes) == ({"x", "t"}, {"y"})
     assert a.independent(b) and b.independent(a)
     assert not b.independent(w) and not w.independent(b)
+
+
+def test_the_conservative_syncs_are_barriers_before_a_wait() -> None:
+    found = set()
+    for case in CORPUS:
+        for sk in the_model(_compile(case)).body.block.ops:
+            if not isinstance(sk, SuperKernelOp):
+                continue
+            ops = list(sk.aic.block.ops)
+            for op, after in zip(ops, ops[1:]):
+                if (sk.sym_name.data, op.ident) in CONSERVATIVE:  # type: ignore[attr-defined]
+                    assert op.name == "sk.barrier" and after.name == "sk.wait_lock", (op, after)
+                    found.add((sk.sym_name.data, op.ident))  # type: ignore[attr-defined]
+    assert found == CONSERVATIVE
