@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.builtin import i64 as i64_type
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
@@ -64,6 +65,19 @@ def pass_options(text: str) -> SkOptions:
 def i64(value: int) -> IntegerAttr:
     """A shared `value : i64` attribute (construction verifies, so share them)."""
     return IntegerAttr(value, i64_type)
+
+
+def check_arguments(p: ModulePass) -> None:
+    """Parse a pass's `options` and `patterns` (against its `PATTERN_NAMES`) as its `apply` will,
+    so that a pipeline refuses a bad argument before any of its passes has run (the warnings
+    come when the pass runs)."""
+    text = getattr(p, "options", None)
+    if isinstance(text, str):
+        parse_options(text)
+    patterns = getattr(p, "patterns", None)
+    known = getattr(p, "PATTERN_NAMES", None)
+    if isinstance(patterns, str) and known is not None:
+        pattern_names(patterns, known, p.name)
 
 
 def pattern_names(text: str, known: tuple[str, ...], pass_name: str) -> frozenset[str] | None:

@@ -48,6 +48,7 @@ aiv {
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -355,6 +356,7 @@ class LowerSyncPass(ModulePass):
     """Insert the synchronisation that keeps every dependency inside each SuperKernel."""
 
     name = "sk-lower-sync"
+    PATTERN_NAMES: ClassVar[tuple[str, ...]] = PATTERN_NAMES
 
     options: str = ""
     """SuperKernel options (vendor syntax); `early-start` chooses the chain handshake,
@@ -367,7 +369,7 @@ class LowerSyncPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         base = pass_options(self.options)
-        only = pattern_names(self.patterns, PATTERN_NAMES, self.name)
+        only = pattern_names(self.patterns, self.PATTERN_NAMES, self.name)
         patterns = [p for p in sync_lowering_patterns() if only is None or type(p).__name__ in only]
         launches: dict[ModelOp, dict[int, LaunchOp]] = {}
         for sk, kernels, options in superkernels(op, base):

@@ -46,6 +46,7 @@ ascendc.source @m_sk0 mix_aiv_1_0 {
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -228,11 +229,15 @@ def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: 
     return source
 
 
+PATTERN_NAMES = tuple(kind.__name__ for kind in PATTERN_KINDS)
+
+
 @dataclass(frozen=True)
 class ToAscendCPass(ModulePass):
     """Append one `ascendc.source` per `sk.kernel` (which stays for `sk-check`)."""
 
     name = "sk-to-ascendc"
+    PATTERN_NAMES: ClassVar[tuple[str, ...]] = PATTERN_NAMES
 
     options: str = ""
     """SuperKernel options (vendor syntax); `split-mode` and `func-align` shape the entry."""
@@ -244,7 +249,7 @@ class ToAscendCPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         base = pass_options(self.options)
-        only = pattern_names(self.patterns, PATTERN_NAMES, self.name)
+        only = pattern_names(self.patterns, self.PATTERN_NAMES, self.name)
         existing = {s.sym_name.data for s in op.ops if isinstance(s, SourceOp)}
         for model in models(op):
             kernels = kernel_table(model)
@@ -252,8 +257,3 @@ class ToAscendCPass(ModulePass):
                 if isinstance(sk, SuperKernelOp) and sk.sym_name.data not in existing:
                     options = base.merged(sk.options.data) if sk.options is not None else base
                     op.body.block.add_op(lower_superkernel(sk, kernels, options, only))
-
-
-PATTERN_NAMES = tuple(kind.__name__ for kind in PATTERN_KINDS)
-
-

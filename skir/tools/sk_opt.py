@@ -35,6 +35,7 @@ from skir.errors import ExitCode, SkirError
 from skir.gc_pause import collect_young, paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
+from skir.passes.common import check_arguments
 from skir.source_text import decode_model, guard_mlir, model_format
 from skir.tools.cli import ArgumentParser, check_argv, exit_now, parse_cores, version_text
 
@@ -199,9 +200,11 @@ class SkOptMain(xDSLOptMain):
             checks.append(("target", target, factory))
         for kind, spec, factory in checks:
             try:
-                factory().from_spec(spec)  # type: ignore[operator]
+                made = factory().from_spec(spec)  # type: ignore[operator]
             except ValueError as err:
                 raise SkirError(f"{kind} '{spec.name}': {err}") from None
+            if kind == "pass":
+                check_arguments(made)  # a bad option fails before any pass has run
 
     def run(self) -> None:  # type: ignore[override]
         chunks, extension = self.prepare_input()

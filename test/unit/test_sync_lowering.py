@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -191,7 +192,7 @@ def test_the_conservative_syncs_are_barriers_before_a_wait() -> None:
             if not isinstance(sk, SuperKernelOp):
                 continue
             ops = list(sk.aic.block.ops)
-            for op, after in zip(ops, ops[1:]):
+            for op, after in pairwise(ops):
                 if (sk.sym_name.data, op.ident) in CONSERVATIVE:  # type: ignore[attr-defined]
                     assert op.name == "sk.barrier" and after.name == "sk.wait_lock", (op, after)
                     found.add((sk.sym_name.data, op.ident))  # type: ignore[attr-defined]

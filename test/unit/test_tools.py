@@ -35,6 +35,21 @@ def test_sk_opt_bad_input_is_one_line_and_no_file(tmp_path: Path, capsys: pytest
     assert not out.exists()
 
 
+@pytest.mark.parametrize(("late", "message"), [
+    ('superkernel-pipeline{options="stream-fusion=data"}', "option 'stream-fusion': expected 0 or 1, got 'data'"),
+    ('sk-lower-sync{patterns="Bogus"}', "sk-lower-sync: patterns='Bogus'"),
+    ('sk-to-ascendc{options="split-mode=0" patterns="LowerSubtask"}', "option 'split-mode'"),
+])
+def test_sk_opt_refuses_a_bad_pass_argument_before_any_pass_runs(
+        late: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # found by the fuzzing campaign (seed 7): sk-check's stats line came out before the error
+    out = tmp_path / "out.mlir"
+    assert sk_opt.main([str(EXAMPLES / "chain.mlir"), "-p", f"sk-check{{stats=true}},{late}", "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("sk-opt: error: ") and message in err, err
+    assert not out.exists()
+
+
 def test_sk_opt_internal_errors_exit_4(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from skir.passes import form_scopes
 
