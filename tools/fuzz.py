@@ -13,7 +13,8 @@ which the worker is killed). Each run is classified:
 - `accepted`: exit 0 and a valid product (the rewritten model re-parses and sk-check proves
   it; JSON products parse; `sk-opt` output re-parses);
 - `rejected`: exit 1 or 2 with one located line (a file position, a JSON path, a task path,
-  or the option / pass / target / argument at fault);
+  or the option / pass / target / argument at fault), besides warnings and the lines a
+  `stats=true` pass prints when it ends;
 - bad: `traceback`, `internal` (exit 4), `hang`, `unlocated`, `multiline`, `check` (exit 3:
   skir's own output failed its proof), `stray-files` (files outside OUT, or left after a
   failure), `invalid-product` (exit 0 with a product that does not hold).
@@ -57,6 +58,8 @@ _LOCATED = re.compile(
 )
 
 
+_STATS_LINE = re.compile(r"(sk-check|sk-prune-sync): \d+ SuperKernels, ")
+"""The line `sk-check{stats=true}` / `sk-prune-sync{stats=true}` prints."""
 _PRODUCT_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.]*(/[A-Za-z0-9_][A-Za-z0-9_.]*)*\Z")
 
 
@@ -163,7 +166,11 @@ def classify(case: Case, code: int, stdout: str, stderr: str, work: Path, root_b
     stray = sorted(files - allowed)
     if stray:
         return bad("stray-files", f"exit {code}, files {stray[:5]}")
-    lines = [ln for ln in stderr.splitlines() if ln.strip() and ": warning: " not in ln]
+    # a `stats=true` pass's line is output the pipeline asked for, printed when that pass ended
+    # (before a later target or pass could fail), not part of a diagnostic
+    stats = any("stats=true" in arg for arg in case.argv)
+    lines = [ln for ln in stderr.splitlines()
+             if ln.strip() and ": warning: " not in ln and not (stats and _STATS_LINE.match(ln))]
     if code == 4:
         return bad("internal", lines[0] if lines else "exit 4")
     if code == 3:

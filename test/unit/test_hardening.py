@@ -340,3 +340,21 @@ def test_the_fuzz_classifier_catches_what_it_must(tmp_path: Path) -> None:
     assert fuzz.classify(case, 1, "", "sk-compile: error: oops\n", work, roots).kind == "stray-files"
     (work / "out").rename(work / "gone")
     assert fuzz.classify(case, 1, "", "sk-compile: error: model.json: x\nmore\n", work, roots).kind != "rejected"
+
+
+def test_the_fuzz_classifier_passes_a_stats_line_only_when_asked_for(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "tools"))
+    import fuzz
+
+    work = tmp_path / "w"
+    work.mkdir()
+    (work / "model.mlir").write_text("")
+    roots = set(os.listdir("/"))
+    err = ("sk-check: 0 SuperKernels, 0 sub-tasks, 0 syncs (0.00 per sub-task), 5 edges checked\n"
+           "sk-opt: error: target 'ascendc': no Ascend C entries in the module\n")
+    asked = fuzz.Case(0, "sk-opt", ["{model}", "-p", "sk-check{stats=true}", "-t", "ascendc"], ".mlir", b"")
+    plain = fuzz.Case(0, "sk-opt", ["{model}", "-p", "sk-check", "-t", "ascendc"], ".mlir", b"")
+    assert fuzz.classify(asked, 1, "", err, work, roots).kind == "rejected"
+    assert fuzz.classify(plain, 1, "", err, work, roots).kind == "multiline"
+    two_errors = "sk-opt: error: target 'ascendc': x\nsk-opt: error: again\n"
+    assert fuzz.classify(asked, 1, "", two_errors, work, roots).kind == "multiline"
