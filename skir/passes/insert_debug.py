@@ -143,10 +143,11 @@ class InsertDebugPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # a SuperKernel nothing can insert into is left as it is (not read and rebuilt)
-        marked: dict[int, tuple[dict[str, KernelOp], bool]] = {}  # per model's kernel table (held: ids stay unique)
+        table: dict[str, KernelOp] | None = None  # the model's kernel table, the same for all its SuperKernels
+        marked = False
         for sk, kernels, options in superkernels(op, pass_options(self.options)):
             reject_depends(sk, self.name)
-            if id(kernels) not in marked:
-                marked[id(kernels)] = (kernels, kernels_insert(kernels))
-            if marked[id(kernels)][1] or options_insert(options):
+            if kernels is not table:
+                table, marked = kernels, kernels_insert(kernels)
+            if marked or options_insert(options):
                 insert_debug(sk, kernels, options)
