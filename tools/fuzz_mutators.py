@@ -240,6 +240,13 @@ def _mutate_token(rng: random.Random, line: str) -> str:
 
 
 def option_string(rng: random.Random) -> str:
+    """A hostile option string, or a third of the time a valid one drawn as the property test
+    draws them (every documented option, combinations that interact; `select=gain`, which
+    compiles again round by round, one time in ten of those)."""
+    if rng.random() < 0.33:
+        from skir.testing.option_space import draw_options
+
+        return draw_options(rng, gain=rng.random() < 0.1)
     segments = []
     for _ in range(rng.randint(0, 4)):
         r = rng.random()

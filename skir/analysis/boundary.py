@@ -139,8 +139,12 @@ class _Planner:
             for index in touched:
                 self.failures.setdefault(index, f"event @{epoch.event} has several records in one epoch")
             return
-        cell = self.new_cell(f"{epoch.event}_cell")
         record = epoch.records[0]
+        if record not in inside and all(self._before_launch(inside[n], record, inside) for n in ends if n in inside):
+            # every end inside a SuperKernel is a wait its launch already follows: those waits
+            # are void and the epoch stays an event (a cell would only end the model at 1)
+            return
+        cell = self.new_cell(f"{epoch.event}_cell")
         for n in ends:
             p = inside.get(n)
             if p is None:
@@ -176,14 +180,16 @@ class _Planner:
         return self.member_index[p.index]
 
     def _last_member_before(self, p: SkPlan, n: int) -> int | None:
-        """The latest member (in seq order) that happens before task `n`, if any."""
+        """The latest member (in the members' order, a topological order of hb) that happens
+        before task `n`, if any. Not the highest seq: in a crossed capture a member of higher
+        seq on another stream can happen before one of lower seq that `n` follows."""
         found = self._index(p).last_before(self.hb.clock(n), self.graph.stream_of[n])
-        return max(found, key=self.graph.seq.__getitem__, default=None)
+        return max(found, key=self.hb.seq_rank.__getitem__, default=None)
 
     def _first_member_after(self, p: SkPlan, n: int) -> int | None:
-        """The earliest member (in seq order) that happens after task `n`, if any."""
+        """The earliest member (in the members' order) that happens after task `n`, if any."""
         found = self._index(p).first_after(self.hb.first_after(n), self.graph.stream_of[n])
-        return min(found, key=self.graph.seq.__getitem__, default=None)
+        return min(found, key=self.hb.seq_rank.__getitem__, default=None)
 
     # ---- slots -----------------------------------------------------------------------
 

@@ -109,6 +109,7 @@ def _check_model(model: ModelOp) -> None:
     _check_cell_writes(graph, hb)
     if not rewritten:
         # a rewritten model that hangs is skir's fault, which sk-check reports (exit 3)
+        _check_cell_resets(graph, hb)
         _check_satisfiable(graph, hb)
 
 
@@ -222,6 +223,27 @@ def _check_resets(graph: TaskGraph, hb: HappensBefore) -> None:
                 )
 
 
+def _check_cell_resets(graph: TaskGraph, hb: HappensBefore) -> None:
+    """A write after a cell's satisfying one ends what its waits see, as a reset ends an event
+    epoch: it must be hb-after every wait of the cell, or a wait could miss the value and block
+    for ever."""
+    for use in graph.cells.values():
+        if len(use.satisfying) != 1 or len(use.writes) < 2:
+            continue
+        (good,) = use.satisfying
+        for write in use.writes:
+            if write == good or not hb.before(good, write):
+                continue
+            for w in use.waits:
+                if not hb.before(w, write):
+                    raise TaskVerifyException(
+                        graph.ops[write],
+                        f"{graph.name(write)}: value_write to @{use.cell} after the write its waits need "
+                        f"({graph.name(good)}) is not ordered after {graph.name(w)}, which could then miss "
+                        "the value and block for ever; make the write wait for it",
+                    )
+
+
 def _check_satisfiable(graph: TaskGraph, hb: HappensBefore) -> None:
     """A model must not deadlock by itself (docs/design.md §3): a `value_wait` that no write of
     the model satisfies must be `external`; an event wait whose every record happens after it
@@ -239,9 +261,11 @@ def _check_satisfiable(graph: TaskGraph, hb: HappensBefore) -> None:
                     op, f"{graph.name(w)}: value_wait on @{use.cell} ({rule.value} {target}) is satisfied by no "
                     "write of the model, so the model deadlocks; write the value first or mark the wait external",
                 )
+    or_waits = False
     for epoch in graph.epochs:
-        if len(epoch.records) < 2:
+        if len(epoch.records) < 2 or not epoch.waits:
             continue
+        or_waits = True
         for w in epoch.waits:
             if all(hb.before(w, r) for r in epoch.records):
                 raise TaskVerifyException(
@@ -249,6 +273,29 @@ def _check_satisfiable(graph: TaskGraph, hb: HappensBefore) -> None:
                     f"its epoch ({', '.join(graph.name(r) for r in epoch.records[:3])}) happens after it, so the "
                     "model deadlocks",
                 )
+    if or_waits or any(use.waits for use in graph.cells.values()):
+        _check_runs(graph)
+
+
+def _check_runs(graph: TaskGraph) -> None:
+    """Run the model once on sk-check's abstract machine: or-waits (an epoch of several records)
+    and value waits block on what happens at run time, which hb alone does not show (two waits
+    of a twice-recorded event, each before the other stream's record, block each other). Where
+    every wait has one record, hb being acyclic already proves the model runs to its end."""
+    from skir.analysis.sync_machine import SyncMachine
+
+    blocked = SyncMachine(graph, {}).run()
+    if blocked:
+        first = blocked[0]
+        assert first.node is not None
+        others = "; ".join(f"{b.agent} on {b.what}" for b in blocked[1:3])
+        more = f" and {len(blocked) - 3} more" if len(blocked) > 3 else ""
+        raise TaskVerifyException(
+            graph.ops[first.node],
+            f"{first.agent}: the model deadlocks by itself: this task waits for ever on {first.what}"
+            + (f", as do {others}{more}" if others else "")
+            + "; order a record or write before the waits that need it",
+        )
 
 
 def _check_cell_writes(graph: TaskGraph, hb: HappensBefore) -> None:

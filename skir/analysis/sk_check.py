@@ -32,7 +32,7 @@ from skir.analysis.sync_machine import SyncMachine
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, EarlyWait
 from skir.dialects.superkernel import (
     BarrierOp,
     DcciOp,
@@ -87,6 +87,8 @@ def check_model(model: ModelOp) -> CheckReport:
 
 
 _SEPARATING = (BarrierOp, WaitFlagOp, EarlyStartWaitOp)
+_NO_STEP = EarlyWait(False, False, False)
+"""An early-start wait whose recipe has nothing to do on a core type separates nothing there."""
 
 
 def _check_local(report: CheckReport, sk: SuperKernelOp) -> None:
@@ -103,7 +105,8 @@ def _check_local(report: CheckReport, sk: SuperKernelOp) -> None:
                         "which it depends on, with no barrier between them"
                     )
                 last, separated = op, False
-            elif isinstance(op, _SEPARATING):
+            elif isinstance(op, _SEPARATING) and (
+                    not isinstance(op, EarlyStartWaitOp) or EARLY_WAIT_RECIPES[op.cfg.data][core] != _NO_STEP):
                 separated = True
 
 
@@ -263,15 +266,18 @@ def _check_leftovers(report: CheckReport, machine: SyncMachine) -> None:
             report.violations.append(
                 f"leftover: {machine.names[k]} {core.value} flag {flag} holds {left} credit(s) at the end"
             )
-    for (k, prev), sets in machine.early_sets.items():
-        for core in CoreType:
-            if (k, core) in machine.agents:
-                waits = machine.early_waits[(k, core, prev)]
-                if waits != len(sets):
-                    report.violations.append(
-                        f"leftover: {machine.names[k]}: {len(sets)} early-start set(s) of {prev.value} but "
-                        f"{waits} wait(s) on {core.value}"
-                    )
+    for (k, core), sets in machine.early_sets.items():
+        waits = machine.early_waits[(k, core)]
+        if waits != len(sets):
+            report.violations.append(
+                f"leftover: {machine.names[k]}: {len(sets)} early-start set(s) of {core.value} but "
+                f"{waits} wait(s) on them"
+            )
+    for (k, core), relays in machine.early_relays.items():
+        if relays:
+            report.violations.append(
+                f"leftover: {machine.names[k]}: {len(relays)} early-start relay(s) to {core.value} never waited on"
+            )
 
 
 def _check_cells(report: CheckReport, model: ModelOp, machine: SyncMachine) -> None:

@@ -11,7 +11,9 @@ A core type's agent keeps two vectors: `common` (what every core of the type kno
 `block0` (what block 0 knows: it alone polls and stores GM locks). Barriers of the type
 make block 0's knowledge common and raise the type's entry; mode-2 flags carry the setter
 type's common knowledge as a credit the waiter type consumes (first in, first out);
-`SyncAll` is a rendezvous of both types; early-start sets and waits pair by order; GM locks
+`SyncAll` is a rendezvous of both types; early-start waits follow their recipe (a wait
+takes the sets of its own type in order, and the other type's relayed knowledge where the
+recipe passes it); GM locks
 carry block 0's knowledge through the cell. Stream tasks: event waits need a record of
 their epoch, value waits their rule; a SuperKernel launch blocks its stream until both
 agents finish.
@@ -39,7 +41,7 @@ from skir.dialects.aclgraph import (
     WaitOp,
 )
 from skir.dialects.aclgraph_enums import KernelType, OpaqueKind, rule_holds
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -62,7 +64,6 @@ _USES = {
     KernelType.MIX_AIC_1_1: _TYPES,
     KernelType.MIX_AIC_1_2: _TYPES,
 }
-_EARLY_CLASS = {0: (CoreType.AIC,), 1: (CoreType.AIV,), 2: _TYPES}
 
 
 @dataclass
@@ -71,6 +72,8 @@ class Blocked:
 
     agent: str
     what: str
+    node: int | None = None
+    """The task graph node of a blocked stream's task (None for a core agent)."""
 
 
 @dataclass
@@ -86,6 +89,8 @@ class CoreAgent:
     done: bool = False
     starts: dict[int, np.ndarray] = field(default_factory=dict)
     """Sub-task id -> the common knowledge when it starts."""
+    early_sent: int = -1
+    """The pc of the early-start wait whose direct wait and send have run (its `via` wait may block)."""
 
 
 class SyncMachine:
@@ -117,7 +122,10 @@ class SyncMachine:
         self.waits: dict[tuple[int, CoreType, int], int] = defaultdict(int)
         self.max_pending: dict[tuple[int, CoreType, int], int] = defaultdict(int)
         self.early_sets: dict[tuple[int, CoreType], list[np.ndarray]] = defaultdict(list)
-        self.early_waits: dict[tuple[int, CoreType, CoreType], int] = defaultdict(int)
+        self.early_waits: dict[tuple[int, CoreType], int] = defaultdict(int)
+        """(SuperKernel, core type) -> the early-start sets of that type its direct waits took."""
+        self.early_relays: dict[tuple[int, CoreType], deque[np.ndarray]] = defaultdict(deque)
+        """(SuperKernel, core type) -> the other type's early-start mode-2 sets not yet waited on."""
         self.sync_all: dict[tuple[int, int], dict] = defaultdict(dict)  # type: ignore[type-arg]
         self.notify_names = {o.notify.data for o in graph.ops if isinstance(o, OpaqueOp) and o.notify is not None
                              and o.kind.data is OpaqueKind.NOTIFY_RECORD} if graph is not None else set()
@@ -167,7 +175,7 @@ class SyncMachine:
         for s in range(self.n_streams):
             if self.stream_pc[s] < g.start[s + 1] - g.start[s]:
                 n = g.start[s] + self.stream_pc[s]
-                out.append(Blocked(g.name(n), self._stream_wait_reason(n)))
+                out.append(Blocked(g.name(n), self._stream_wait_reason(n), n))
         for agent in self.agents.values():
             if not agent.done:
                 op = agent.ops[agent.pc]
@@ -334,17 +342,7 @@ class SyncMachine:
             message[e] = max(message[e], point)
             self.early_sets[(k, core)].append(message)
         elif isinstance(op, EarlyStartWaitOp):
-            for prev in _EARLY_CLASS[op.cfg.data // 4]:
-                if (k, prev) not in self.agents:
-                    continue
-                index = self.early_waits[(k, core, prev)]
-                if len(self.early_sets[(k, prev)]) <= index:
-                    return False
-            for prev in _EARLY_CLASS[op.cfg.data // 4]:
-                if (k, prev) in self.agents:
-                    index = self.early_waits[(k, core, prev)]
-                    np.maximum(a.common, self.early_sets[(k, prev)][index], out=a.common)
-                    self.early_waits[(k, core, prev)] += 1
+            return self._early_wait(a, op)
         elif isinstance(op, NotifyOp):
             self.cells[op.cell.root_reference.data] = (1, a.block0.copy())
         elif isinstance(op, WaitLockOp):
@@ -355,6 +353,32 @@ class SyncMachine:
                 np.maximum(a.block0, knowledge, out=a.block0)
         elif isinstance(op, ResetLockOp):
             self.cells[op.cell.root_reference.data] = (0, self.zero())
+        return True
+
+    def _early_wait(self, a: CoreAgent, op: EarlyStartWaitOp) -> bool:
+        """`WaitPreTaskEndImpl<cfg>` on one core type, by its recipe (`EARLY_WAIT_RECIPES`): a
+        `direct` wait takes the next early-start set of its own type, a `send` passes what the
+        type then knows to the other type, a `via` wait takes the other type's send. A type
+        with no step learns nothing. The direct part and the send happen once, even when the
+        `via` wait blocks and is tried again."""
+        k, core = a.sk, a.core
+        step = EARLY_WAIT_RECIPES[op.cfg.data][core]
+        if a.early_sent != a.pc:
+            if step.direct:
+                index = self.early_waits[(k, core)]
+                if len(self.early_sets[(k, core)]) <= index:
+                    return False
+                np.maximum(a.common, self.early_sets[(k, core)][index], out=a.common)
+                self.early_waits[(k, core)] += 1
+            if step.send:
+                other = CoreType.AIV if core is CoreType.AIC else CoreType.AIC
+                self.early_relays[(k, other)].append(a.common.copy())
+            a.early_sent = a.pc
+        if step.via:
+            relays = self.early_relays[(k, core)]
+            if not relays:
+                return False
+            np.maximum(a.common, relays.popleft(), out=a.common)
         return True
 
     def _sync_all(self, a: CoreAgent, op: BarrierOp) -> bool:

@@ -217,6 +217,17 @@ class TaskGraph:
                         "use one (rule, value) per cell",
                     )
             if rule_holds(rule, 0, target):
+                # the waits pass on the initial value and give no edge: that holds only while
+                # every value the cell takes passes them too (docs/design.md §3 "Happens-before")
+                for w in use.writes:
+                    if not rule_holds(rule, use.value[w], target):
+                        raise TaskVerifyException(
+                            self.ops[w],
+                            f"{self.name(w)}: value_write {use.value[w]} to @{use.cell} fails the rule of its "
+                            f"waits ({rule.value} {target}), which the initial 0 passes: a wait could then "
+                            "block until some later write, an order the model does not state; "
+                            "give the waits a rule that 0 fails, or use two cells",
+                        )
                 continue
             use.satisfying = [w for w in use.writes if rule_holds(rule, use.value[w], target)]
             if len(use.satisfying) > 1:

@@ -63,7 +63,7 @@ from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import CoreType, early_ordered_types
 from skir.dialects.superkernel import (
     BarrierKind,
     DependOp,
@@ -84,6 +84,7 @@ from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_lowering import (
     BARRIER_TYPES,
     CLASS_BARRIER,
+    CLASS_CODE,
     SYNC_PATTERN_KINDS,
     TYPE_CLASS,
     barrier_kind,
@@ -185,9 +186,14 @@ class _Lowering:
         prev_cls = self.run_class(prev)
         self.group, self.group_types = [], set()
         if early and not notifies and not waits:
+            cover = set(sk_types(self.sk))  # at the entry's start nothing came before
             if (prev is not None and cur is not None) or sets_itself or waits_itself:
-                self.early_start(prev, cur, prev_cls)
-            self.cover = set(sk_types(self.sk))
+                cfg = self.early_start(prev, cur, prev_cls)
+                if prev is not None:
+                    # the handshake orders only some core types after every core of prev's class
+                    # (an aic -> aic one leaves the AIVs where they were): its recipe says which
+                    cover &= early_ordered_types(cfg)
+            self.cover = cover
             return
         if sets_itself:
             self.early_start(prev, None, prev_cls)
@@ -247,9 +253,9 @@ class _Lowering:
         launch = self.launches.get(sub.seq.data) if self.launches is not None else None
         return None if launch is None else launch_access(launch, self.kernel(sub))
 
-    def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None, prev_cls: CoreClass | None = None) -> None:
+    def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None, prev_cls: CoreClass | None = None) -> int:
         """The early-start handshake between `prev` (of class `prev_cls`) and `cur` (None: the
-        entry's start or end), on every core type the SuperKernel launches."""
+        entry's start or end), on every core type the SuperKernel launches; returns its cfg."""
         types = sk_types(self.sk)
         all_class = CoreClass.MIX if len(types) == 2 else (CoreClass.AIC if types == (CoreType.AIC,) else CoreClass.AIV)
         if prev_cls is None:
@@ -261,6 +267,7 @@ class _Lowering:
         wait_idle = cur.blocks.data if waits_itself and cur is not None else None
         self.emit(DependOp(0, DependRule.EARLY_START, prev_cls, cur_cls, set_idle=set_idle, wait_idle=wait_idle),
                   types)
+        return 4 * CLASS_CODE[prev_cls] + CLASS_CODE[cur_cls]
 
     # ---- queue -------------------------------------------------------------------------
 

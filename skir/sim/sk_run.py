@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import KernelType, core_demand
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -54,9 +54,6 @@ from skir.dialects.superkernel_sync import ICACHE_UNITS
 from skir.errors import ExitCode, SkirError
 from skir.sim.costs import Costs
 from skir.sim.stamp import COMPUTE, DISPATCH, SYNC, Stamp, add, later, latest, wait_until
-
-_EARLY_CLASS = {0: (CoreType.AIC,), 1: (CoreType.AIV,), 2: (CoreType.AIC, CoreType.AIV)}
-
 
 @dataclass
 class ProgramSpan:
@@ -83,6 +80,8 @@ class _Core:
     warm: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     budget: float | None = None
     last_kernel: str | None = None
+    early_sent: int = -1
+    """The pc of the early-start wait whose direct wait and relay have run."""
 
 
 class SuperKernelRun:
@@ -113,7 +112,8 @@ class SuperKernelRun:
         self.done_shared: set[int] = set()
         self.credits: dict[tuple[CoreType, int], deque[list[Stamp]]] = defaultdict(deque)
         self.early_sets: dict[CoreType, list[Stamp]] = defaultdict(list)
-        self.early_used: dict[tuple[CoreType, CoreType], int] = defaultdict(int)
+        self.early_used: dict[CoreType, int] = defaultdict(int)
+        self.early_relays: dict[CoreType, deque[Stamp]] = defaultdict(deque)
         self.spans: list[ProgramSpan] = []
         self.blocked_on: str | None = None
         self.finished: Stamp | None = None
@@ -312,23 +312,39 @@ class SuperKernelRun:
         return True
 
     def _early_wait(self, s: _Core, op: EarlyStartWaitOp) -> bool:
-        prevs = [c for c in _EARLY_CLASS[op.cfg.data // 4] if c in self.cores]
-        for prev in prevs:
-            if len(self.early_sets[prev]) <= self.early_used[(s.core, prev)]:
+        """`WaitPreTaskEndImpl<cfg>` by its recipe (`EARLY_WAIT_RECIPES`): the next early-start
+        set of the core's own type, then a relay to the other type, then the other type's relay;
+        a core type the recipe gives nothing to do passes at no cost."""
+        step = EARLY_WAIT_RECIPES[op.cfg.data][s.core]
+        if not any(step):
+            return True
+        if s.early_sent != s.pc:
+            if step.direct:
+                used = self.early_used[s.core]
+                if len(self.early_sets[s.core]) <= used:
+                    return False
+                self._early_credit(s, self.early_sets[s.core][used])
+                self.early_used[s.core] += 1
+            if step.send:
+                other = CoreType.AIV if s.core is CoreType.AIC else CoreType.AIC
+                self.early_relays[other].append(latest(s.stamps))
+            s.early_sent = s.pc
+        if step.via:
+            relays = self.early_relays[s.core]
+            if not relays:
                 return False
-        credits = []
-        for prev in prevs:
-            credits.append(self.early_sets[prev][self.early_used[(s.core, prev)]])
-            self.early_used[(s.core, prev)] += 1
-        credit = latest(credits)
-        s.stamps = [
-            add(later(add(st, COMPUTE, -tail), credit), SYNC, self.costs.early_start_us)
-            for st, tail in zip(s.stamps, s.tail)
-        ]
-        s.tail = [0.0] * len(s.tail)
+            self._early_credit(s, relays.popleft())
+        s.stamps = [add(st, SYNC, self.costs.early_start_us) for st in s.stamps]
         done = max(st[0] for st in s.stamps)
         self._span(s.core, "early_start", "early-start", done - self.costs.early_start_us, done)
         return True
+
+    @staticmethod
+    def _early_credit(s: _Core, credit: Stamp) -> None:
+        """Every core of `s` goes on from its set point (its stamp less the overlapped tail) or
+        from `credit`, whichever is later."""
+        s.stamps = [later(add(st, COMPUTE, -tail), credit) for st, tail in zip(s.stamps, s.tail)]
+        s.tail = [0.0] * len(s.tail)
 
     def _preload(self, s: _Core, op: PreloadOp) -> None:
         if op.kernel is None:

@@ -9,6 +9,9 @@ alone, `check_rewrite` checks that:
 - every happens-before edge of the original model still holds in the rewritten one, a
   SuperKernel standing for all its members.
 
+`check_unreset_warnings` checks that the cells the rewrite added and that end the model at 1 (a
+run of the rewritten model) are exactly those the `unreset_event` warnings name.
+
 `compile_checked(data, options)` runs the pipeline on a capture dict, verifying after each
 pass; `after_pass` sees the module after each one (the property test counts syncs there).
 A failed check is an `AssertionError` (so Python must run without `-O`).
@@ -40,14 +43,16 @@ from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import FAIL_ATTR
 from skir.passes.pipeline import pipeline_passes
 
-__all__ = ["REASONS", "check_launch_shape", "check_rewrite", "compile_checked"]
+__all__ = ["REASONS", "cells_left_at_one", "check_launch_shape", "check_rewrite", "check_unreset_warnings",
+           "compile_checked"]
 
 REASONS = {
     "in_unfusible_scope", "not_in_scope", "dynamic_task", "op_unsupported", "exceed_core_max", "external_depend",
     "default_node", "isolated_event", "non_convex", "stream_fusion_off", "syncall_block_mismatch", "deadlock",
-    "resource_insufficient", "single_task",
+    "resource_insufficient", "single_task", "no_gain",
 }
-"""The fail reasons (docs/design.md §3) a kernel task left unfused may carry, written out again."""
+"""The fail reasons (docs/design.md §3) a kernel task left unfused may carry, written out again
+(`no_gain` only under `select=gain`)."""
 
 
 def compile_checked(data: dict[str, Any], options: str,
@@ -134,6 +139,33 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
             ra = node1[launches[ka]] if ka else node1[sa]
             rb = node1[launches[kb]] if kb else node1[sb]
             assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
+
+
+def cells_left_at_one(original: ModuleOp, rewritten: ModuleOp) -> set[str]:
+    """The cells the rewrite added that hold 1 once the rewritten model has run to its end on
+    sk-check's abstract machine (which must not deadlock)."""
+    from skir.analysis.sync_machine import SyncMachine
+    from skir.dialects.aclgraph_decls import CellOp
+
+    model = the_model(rewritten)
+    sks = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, SuperKernelOp)}
+    machine = SyncMachine(TaskGraph(model), sks)
+    blocked = machine.run()
+    assert not blocked, [f"{b.agent}: {b.what}" for b in blocked]
+    before = {op.sym_name.data for op in the_model(original).body.block.ops if isinstance(op, CellOp)}
+    return {cell for cell, (value, _) in machine.cells.items() if value == 1 and cell not in before}
+
+
+def check_unreset_warnings(original: ModuleOp, rewritten: ModuleOp) -> None:
+    """Every cell the rewrite added that ends the model at 1 has an `unreset_event` warning (of
+    the SuperKernels, as SK meta and the summary give them), and every warning names such a
+    cell: the run decides, the warning's static reading of the converted epochs is checked."""
+    from skir.analysis.original import unreset_by_superkernel
+
+    at_one = cells_left_at_one(original, rewritten)
+    unreset = unreset_by_superkernel(the_model(rewritten), the_model(original))
+    warned = {cell for pairs in unreset.values() for cell, _ in pairs}
+    assert at_one == warned, f"cells ending at 1: {sorted(at_one)}; unreset_event warnings: {sorted(warned)}"
 
 
 _CUBE = {"mix_aic_1_0": 1, "mix_aiv_1_0": 0, "mix_aic_1_1": 1, "mix_aic_1_2": 1}

@@ -28,33 +28,13 @@ from skir.api import the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.lower_sync import LowerSyncPass
 from skir.passes.prune_sync import PruneSyncPass
+from skir.errors import SkirError
 from skir.testing import random_model
-from skir.testing.rewrite_oracle import check_rewrite, compile_checked
+from skir.testing.option_space import OPTION_SAMPLES, expected_refusal, option_strings
+from skir.testing.rewrite_oracle import check_rewrite, check_unreset_warnings, compile_checked
 
 pytestmark = pytest.mark.filterwarnings("ignore:option '.*' names no kernel of model")
 """The random option strings name kernels a random model may not have."""
-
-def option_strings() -> st.SearchStrategy[str]:
-    keys = st.fixed_dictionaries(
-        {},
-        optional={
-            "split-mode": st.sampled_from(["1", "2", "4", "7"]),
-            "stream-fusion": st.sampled_from(["0", "1"]),
-            "strict-scope-check": st.sampled_from(["bypass"]),
-            "func-align": st.sampled_from(["0", "256", "512"]),
-            "early-start": st.sampled_from(["0", "1", "2"]),
-            "sync-mode": st.sampled_from(["conservative", "data"]),
-            "preload-code": st.sampled_from(["per-func", "max", "none"]),
-            "debug-sync-all": st.sampled_from(["0", "1"]),
-            "debug-dcci-all": st.sampled_from(["0", "1"]),
-            "feed-sync-all": st.sampled_from(["0", "1"]),
-            "dcci-before-kernel-start": st.sampled_from(["k0", "k1,k2"]),
-            "dcci-after-kernel-end": st.sampled_from(["k3", "k0,k4_middle"]),
-            "dcci-disable-on-kernel": st.sampled_from(["k1", "k2"]),
-        },
-    )
-    return keys.map(lambda d: ":".join(f"{k}={v}" for k, v in d.items()))
-
 
 SYNC_STATS = {"models": 0, "superkernels": 0, "subtasks": 0, "lowered": 0, "pruned": 0}
 """Totals over the property test's models: sync ops right after sk-lower-sync and after
@@ -77,7 +57,7 @@ def compile_counting_syncs(data: dict, options: str) -> tuple[ModuleOp, ModuleOp
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), options=option_strings(), spare=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=False), spare=st.booleans())
 # a SuperKernel whose host range begins with a wait on an event recorded inside it: the launch
 # must still wait for the other stream's prefix (a front wait), found by this test
 @example(seed=138, options="", spare=True)
@@ -99,22 +79,64 @@ def compile_counting_syncs(data: dict, options: str) -> tuple[ModuleOp, ModuleOp
 # sync-mode=data in a chain: an aic sub-task waits on a cell and the next, an aiv one, shares no
 # buffer with it; the aiv cores must still be ordered after the wait (a real barrier, not a pipe one)
 @example(seed=1749, options="sync-mode=data", spare=True)
+# early-start=1 with sync-mode=data: an aic -> aic handshake orders the AIC cores only, so a mix
+# sub-task after a pipe barrier began its AIV half before the first aic writer had finished
+# everywhere; the relaxation now needs the types the handshake's recipe orders (docs/design.md §3)
+@example(seed=372, options="early-start=1:sync-mode=data", spare=False)
 def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                         spare_slots=spare)
-    original, module = compile_counting_syncs(data, options)
+    try:
+        original, module = compile_counting_syncs(data, options)
+    except SkirError as err:  # abort on a cut scope, a debug shape the model cannot take
+        assert expected_refusal(options, err), (options, str(err))
+        return
     check_rewrite(original, module)
     report = check_module(module)
     assert report.ok, report.violations
+    check_unreset_warnings(original, module)
+
+
+def test_option_space_covers_every_option() -> None:
+    """The property tests draw every documented option (`skir.options.OPTION_KEYS`), each value
+    of which parses."""
+    from skir.options import OPTION_KEYS, parse_options
+
+    assert set(OPTION_SAMPLES) == set(OPTION_KEYS)
+    for key, values in OPTION_SAMPLES.items():
+        for value in values:
+            assert parse_options(f"{key}={value}")[0].given == {key}
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=True).filter(lambda o: "select=gain" in o))
+def test_random_models_select_gain(seed: int, options: str) -> None:
+    """`select=gain` (only `skir.compile` runs it: it compiles again, round by round) combined
+    with the other options; every round's result is proved (sk-check runs on every compile)."""
+    data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
+                        spare_slots=seed % 3 == 0)
+    try:
+        result = skir.compile(data, options=options, check=True)
+    except SkirError as err:
+        assert expected_refusal(options, err), (options, str(err))
+        return
+    assert result.original is not None
+    check_rewrite(result.original, result.module)
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2**32 - 1), options=option_strings())
+@given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=False))
+# the early-start=1 + sync-mode=data race, which emulation caught (and now sk-check too)
+@example(seed=817, options="early-start=1:sync-mode=data")
 def test_random_models_emulate_clean(tmp_path: Path, seed: int, options: str) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0,
                         spare_slots=seed % 3 == 0)
-    result = skir.compile(data, options=options, emulate=True)
+    try:
+        result = skir.compile(data, options=options, emulate=True)
+    except SkirError as err:
+        assert expected_refusal(options, err), (options, str(err))
+        return
     for emu in result.emulation:
         assert emu.ok, (emu.verdict, emu.problems)

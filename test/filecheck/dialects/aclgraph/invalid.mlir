@@ -369,3 +369,58 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }) : () -> ()
 
 // CHECK: {{.*}}invalid.mlir:368:3: error: @m/@k: give exactly one of 'params' (roles) and 'param_count'
+
+// -----
+
+// Two waits of a twice-recorded event, each before the other stream's record: no wait ever
+// returns. hb has no edge for an or-wait, so the verifier runs the model on sk-check's machine.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @k aiv_only params 0
+  aclgraph.event @e
+  aclgraph.stream @s0 {
+    aclgraph.wait seq 0 @e
+    aclgraph.launch seq 1 @k blocks 4
+    aclgraph.record seq 2 @e
+  }
+  aclgraph.stream @s1 {
+    aclgraph.wait seq 3 @e
+    aclgraph.launch seq 4 @k blocks 4
+    aclgraph.record seq 5 @e
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:381:5: error: @m/@s0/seq 0: the model deadlocks by itself: this task waits for ever on wait @e (not recorded in its epoch), as do @m/@s1/seq 3 on wait @e (not recorded in its epoch); order a record or write before the waits that need it
+
+// -----
+
+// The initial 0 passes `eq 0`, so the wait gives no edge; a write of 1 could hold it back
+// until the later write of 0, an order the model does not state.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @c
+  aclgraph.stream @s0 {
+    aclgraph.value_write seq 0 @c value 1
+    aclgraph.value_write seq 1 @c value 0
+  }
+  aclgraph.stream @s1 {
+    aclgraph.value_wait seq 2 @c eq 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:401:5: error: @m/@s0/seq 0: value_write 1 to @c fails the rule of its waits (eq 0), which the initial 0 passes: a wait could then block until some later write, an order the model does not state; give the waits a rule that 0 fails, or use two cells
+
+// -----
+
+// The write of 0 after the satisfying write is not ordered after the other stream's wait,
+// which could then miss the 1 and block for ever.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @c
+  aclgraph.stream @s0 {
+    aclgraph.value_write seq 0 @c value 1
+    aclgraph.value_write seq 1 @c value 0
+  }
+  aclgraph.stream @s1 {
+    aclgraph.value_wait seq 2 @c eq 1
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:419:5: error: @m/@s0/seq 1: value_write to @c after the write its waits need (@m/@s0/seq 0) is not ordered after @m/@s1/seq 2, which could then miss the value and block for ever; make the write wait for it
