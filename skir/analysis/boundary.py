@@ -45,6 +45,9 @@ class LockOp:
     before: int | None = None
     owner: int | None = None
     """The member whose arg-table lock slot holds the cell's address."""
+    deps: tuple[int, ...] = ()
+    """For a notify that follows members of several streams of which none follows all the
+    others (a queue SuperKernel only): every one of them (`after` is the latest)."""
 
 
 @dataclass
@@ -151,7 +154,8 @@ class _Planner:
                 self.outside[n] = ("value_write", cell, 1) if n == record else ("value_wait", cell, 1)
                 continue
             if n == record:
-                p.locks.append(LockOp("notify", cell, after=self._last_member_before(p, n)))
+                after, deps = self._members_before(p, n)
+                p.locks.append(LockOp("notify", cell, after=after, deps=deps))
             elif inside.get(record) is not p:
                 member = self._first_member_after(p, n)
                 if not self._before_launch(p, record, inside):
@@ -179,12 +183,17 @@ class _Planner:
             self.member_index[p.index] = MemberIndex(self.graph, p.members)
         return self.member_index[p.index]
 
-    def _last_member_before(self, p: SkPlan, n: int) -> int | None:
+    def _members_before(self, p: SkPlan, n: int) -> tuple[int | None, tuple[int, ...]]:
         """The latest member (in the members' order, a topological order of hb) that happens
-        before task `n`, if any. Not the highest seq: in a crossed capture a member of higher
-        seq on another stream can happen before one of lower seq that `n` follows."""
+        before task `n`, if any, and, when it does not follow every other member stream's last
+        member before `n`, all of those (the notify then depends on each). Not the highest seq:
+        in a crossed capture a member of higher seq on another stream can happen before one of
+        lower seq that `n` follows."""
         found = self._index(p).last_before(self.hb.clock(n), self.graph.stream_of[n])
-        return max(found, key=self.hb.seq_rank.__getitem__, default=None)
+        last = max(found, key=self.hb.seq_rank.__getitem__, default=None)
+        if last is None or all(m == last or self.hb.before(m, last) for m in found):
+            return last, ()
+        return last, tuple(sorted(found, key=self.hb.seq_rank.__getitem__))
 
     def _first_member_after(self, p: SkPlan, n: int) -> int | None:
         """The earliest member (in the members' order) that happens after task `n`, if any."""

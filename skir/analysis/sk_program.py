@@ -57,18 +57,18 @@ def program_steps(graph: TaskGraph, hb: HappensBefore, kernel_of: Callable[[int]
         return core_class(kernel_of(m).type)
 
     waits_before: dict[int | None, list[str]] = defaultdict(list)
-    notifies_after: dict[int | None, list[str]] = defaultdict(list)
+    notifies_after: dict[int | None, list[tuple[str, tuple[int, ...]]]] = defaultdict(list)
     for lk in plan.locks:
         if lk.kind == "wait":
             waits_before[lk.before].append(lk.cell)
         elif lk.kind == "notify":
-            notifies_after[lk.after].append(lk.cell)
-    steps = [ProgramStep("notify", lock_core(cls(order[0])), cell=cell) for cell in notifies_after[None]]
+            notifies_after[lk.after].append((lk.cell, lk.deps))
+    steps = [ProgramStep("notify", lock_core(cls(order[0])), cell=cell) for cell, _ in notifies_after[None]]
     for m in order:
         core = lock_core(cls(m))
         steps += [ProgramStep("wait", core, cell=cell) for cell in waits_before[m]]
         steps.append(ProgramStep("subtask", member=m, deps=tuple(deps[m])))
-        steps += [ProgramStep("notify", core, cell=cell) for cell in notifies_after[m]]
+        steps += [ProgramStep("notify", core, deps=deps, cell=cell) for cell, deps in notifies_after[m]]
     steps += [ProgramStep("wait", lock_core(cls(order[-1])), cell=cell) for cell in waits_before[None]]
     for lk in plan.locks:
         if lk.kind == "reset":
@@ -81,7 +81,8 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
                 stream_of: Callable[[int], Hashable]) -> list[Node]:
     """The dependency nodes of a queue SuperKernel (docs/design.md §3 (f)-(g)), keyed by the given ids.
 
-    A notify depends on the sub-task before it; a sub-task on its members' sub-tasks and on
+    A notify depends on the sub-task before it (or on the sub-tasks its `deps` name); a
+    sub-task on its members' sub-tasks and on
     the lock waits just before it; a trailing wait on nothing; a reset on every wait on its cell.
     """
     nodes: list[Node] = []
@@ -97,7 +98,10 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
             pending = []
             last = key
         elif step.kind == "notify":
-            nodes.append(Node(key, (step.core,), [last] if last is not None else []))  # type: ignore[arg-type]
+            # after the sub-task before it, or every sub-task it names (a record that follows
+            # members of several streams that do not follow one another)
+            deps = [sub_key[d] for d in step.deps] if step.deps else [last] if last is not None else []
+            nodes.append(Node(key, (step.core,), deps))  # type: ignore[arg-type]
         else:
             # a reset clears the cell every wait of the SuperKernel on it has consumed (on any
             # core type: a reset on one core must not run while the other still waits)

@@ -182,7 +182,8 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
     by_id = {op.ident: op for op in program}
     steps = [
         (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
-         else ProgramStep(_LOCK_KIND[type(op)], op.core.data))  # type: ignore[index, union-attr]
+         else ProgramStep(_LOCK_KIND[type(op)], op.core.data,  # type: ignore[index, union-attr]
+                          deps=op.dep_ids if isinstance(op, NotifyOp) else ()))
         for op in program
     ]
 

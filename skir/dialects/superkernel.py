@@ -329,11 +329,12 @@ class SuperKernelOp(IRDLOperation):
                 raise TaskVerifyException(
                     op, f"{where}: sync_all barrier {op.ident} must appear in both the aic and the aiv program"
                 )
-            if isinstance(op, SubtaskOp):
+            if isinstance(op, SubtaskOp | NotifyOp):
+                what = "sub-task" if isinstance(op, SubtaskOp) else "notify"
                 for dep in op.dep_ids:
                     if not isinstance(seen.get(dep), SubtaskOp):
                         raise TaskVerifyException(
-                            op, f"{where}: sub-task {op.ident} depends on id {dep}, which is not a sub-task"
+                            op, f"{where}: {what} {op.ident} depends on id {dep}, which is not a sub-task"
                         )
 
 

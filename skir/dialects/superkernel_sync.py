@@ -9,7 +9,7 @@ sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv   // each AIV signals its block
 sk.wait_flag id 4 flag 15 on aic               // the AIC takes one credit
 sk.early_start_set id 6 on aiv idle 8          // SetNextTaskStart on blocks >= 8
 sk.early_start_wait id 7 cfg 5 on aiv          // WaitPreTaskEndImpl<5>
-sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock
+sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock (after [ids]: its deps)
 sk.wait_lock id 9 @cell slot 5 on aic          // block 0 polls it
 sk.reset_lock id 10 @cell slot 5 on aic        // block 0 stores 0 at exit
 sk.preload id 0 @rms_norm units 3 blocks 48 on aiv
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from enum import auto
 
-from xdsl.dialects.builtin import IntAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, SymbolRefAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
@@ -141,10 +141,45 @@ class LockOp(SkProgramOp):
 class NotifyOp(LockOp):
     """Block 0 of the core type stores 1 to the cell and cleans the line (an in-kernel record).
 
-    It follows a full barrier of the producing sub-task's class (docs/design.md §3 (f)).
+    It follows a full barrier of the producing sub-task's class (docs/design.md §3 (f)). In a
+    queue SuperKernel it depends on the sub-task before it in the program, or, with `after
+    [ids]`, on those sub-tasks: a record that follows members of several streams that do not
+    follow one another (`sk.notify id 5 @e_cell slot 1 on aiv after [2, 3]`).
     """
 
     name = "sk.notify"
+
+    deps = opt_prop_def(ArrayAttr[IntAttr])
+
+    def __init__(self, ident: int, cell: str, slot: int, core: CoreType, deps: tuple[int, ...] = ()):
+        super().__init__(ident, cell, slot, core)
+        if deps:
+            self.properties["deps"] = ArrayAttr(int_attr(d) for d in deps)
+
+    @property
+    def dep_ids(self) -> tuple[int, ...]:
+        return () if self.deps is None else tuple(d.data for d in self.deps)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> NotifyOp:
+        ident = parse_id(parser)
+        cell = parse_symbol(parser)
+        parser.parse_keyword("slot")
+        slot = parse_int_in(parser, 1, 1 << 31, "slot")
+        core = parse_on(parser)
+        deps: tuple[int, ...] = ()
+        if parser.parse_optional_keyword("after"):
+            deps = tuple(parser.parse_comma_separated_list(
+                Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")))
+        return with_attrs(parser, cls(ident, cell.root_reference.data, slot, core, deps))
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" id {self.id.data}")
+        print_symbol(printer, self.cell)
+        printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
+        if self.deps is not None:
+            printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
+        print_attrs(printer, self)
 
 
 @irdl_op_definition

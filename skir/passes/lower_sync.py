@@ -275,7 +275,8 @@ class _Lowering:
         kinds = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
         steps = [
             (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
-             else ProgramStep(kinds[type(op)], op.core.data))  # type: ignore[index, union-attr]
+             else ProgramStep(kinds[type(op)], op.core.data,  # type: ignore[index, union-attr]
+                              deps=op.dep_ids if isinstance(op, NotifyOp) else ()))
             for op in ops
         ]
         by_id = {op.ident: op for op in ops}

@@ -157,7 +157,8 @@ class _Outliner:
                                            tuple(sub_id[d] for d in step.deps), class_types(core_class(kernel.type))))
             else:
                 assert step.core is not None
-                program.append(LockStep(step.kind, step.cell, slots[step.cell][1], step.core))
+                program.append(LockStep(step.kind, step.cell, slots[step.cell][1], step.core,
+                                        tuple(sub_id[d] for d in step.deps)))
         offset = slots["__end__"][0]
         offset += options.feed_sync_all + 2 * options.profiling
         launch = next(n for n, (action, _, _) in p.slots.items() if action == "launch")

@@ -2,6 +2,8 @@
 replays the plan and runs the entries under a strict shim of its own), each with its minimal
 model: a racy entry sk-check proved, a self-deadlocking model blamed on skir, a missing
 `unreset_event`, and a cell rule the contract and the code disagreed on (docs/design.md §3).
+Then what the soak found once it drew option combinations: in-kernel notifies of records
+placed after the wrong member (a crossed capture) or after only one of two members.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from skir.analysis.sk_check import check_module
 from skir.api import the_model
 from skir.dialects.aclgraph import StreamOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.hardware import EARLY_CLASS_TYPES, EARLY_WAIT_RECIPES, CoreType, early_ordered_types
-from skir.dialects.superkernel import BarrierKind, BarrierOp, EarlyStartWaitOp, SuperKernelOp
+from skir.dialects.superkernel import BarrierKind, BarrierOp, EarlyStartWaitOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.errors import CheckFailedError, SkirError
 from skir.testing.rewrite_oracle import cells_left_at_one
 from skir.tools import sk_compile
@@ -212,3 +214,77 @@ def test_every_suite_compile_proves() -> None:
     """The findings' models pass sk-check from the module alone, too."""
     for data, options in ((RACE, RACE_OPTIONS), (VOID_WAIT, ""), (_nor_model(3, 8), "")):
         assert check_module(skir.compile(data, options=options).module).ok
+
+
+# ---- found by the soak with option combinations: in-kernel notifies of records ----------------
+
+CROSSED = capture(
+    "crossed",
+    {"k": {"kernel_type": "aiv_only", "params": []}, "d": {"kernel_type": "aiv_only", "params": [],
+                                                            "sk_capable": False}},
+    [[{"seq": 0, "type": "event_wait", "event": "e1"}, kernel(1, "k"), {"seq": 2, "type": "event_record", "event": "e2"},
+      kernel(5, "k")],
+     [kernel(3, "k"), {"seq": 4, "type": "event_record", "event": "e1"}],
+     [{"seq": 6, "type": "event_wait", "event": "e2"}, kernel(7, "d")]],
+    events=["e1", "e2"],
+)
+"""A crossed capture: s1's seq 3 runs before s0's seq 1 (through e1). The record of e2 after
+seq 1 becomes an in-kernel notify after the member it follows last in the members' order, seq
+1; by seq it was put after seq 3, and @s2's seq 7 no longer waited for seq 1."""
+
+
+def _notify(module: Any) -> Any:
+    sk = next(op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
+    return next(op for op in sk.program() if isinstance(op, NotifyOp))
+
+
+def test_a_notify_follows_the_member_its_record_follows_last() -> None:
+    result = skir.compile(CROSSED, check=True)
+    sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
+    program = sk.program()
+    notify = _notify(result.module)
+    before = [op for op in program[:program.index(notify)] if isinstance(op, SubtaskOp)]
+    assert [(op.stream.root_reference.data, op.seq.data) for op in before] == [("s1", 3), ("s0", 1)]
+
+
+FORK = capture(
+    "fork",
+    {"a": {"kernel_type": "aic_only", "params": []}, "k": {"kernel_type": "aiv_only", "params": []},
+     "d": {"kernel_type": "aiv_only", "params": [], "sk_capable": False}},
+    [[kernel(0, "a"), {"seq": 3, "type": "event_wait", "event": "e1"},
+      {"seq": 4, "type": "event_record", "event": "e2"}, kernel(5, "k")],
+     [kernel(1, "k"), {"seq": 2, "type": "event_record", "event": "e1"}],
+     [{"seq": 6, "type": "event_wait", "event": "e2"}, kernel(7, "d")]],
+    events=["e1", "e2"],
+)
+"""A queue SuperKernel: the record of e2 on s0 follows the AIC sub-task of s0 and, through e1,
+the AIV one of s1, which do not follow each other. Its notify (on the AIVs) must wait for both:
+`after [..]` names them, and the AIC's barrier and a mode-2 flag carry the AIC side to it."""
+
+
+def test_a_notify_after_two_unordered_members_waits_for_both() -> None:
+    result = skir.compile(FORK, check=True)
+    notify = _notify(result.module)
+    sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
+    subs = {op.ident: (op.stream.root_reference.data, op.seq.data) for op in sk.subtasks()}
+    assert sorted(subs[d] for d in notify.dep_ids) == [("s0", 0), ("s1", 1)]
+
+
+def test_without_the_notify_deps_sk_check_rejects_the_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    import skir.analysis.boundary as boundary
+
+    original = boundary._Planner._members_before
+
+    def latest_only(self: Any, p: Any, n: int) -> tuple[int | None, tuple[int, ...]]:
+        return original(self, p, n)[0], ()
+
+    monkeypatch.setattr(boundary._Planner, "_members_before", latest_only)
+    with pytest.raises(CheckFailedError, match=r"edge not enforced: @fork/@s0/seq 0 -> @fork/@s2/seq 7"):
+        skir.compile(FORK, check=True)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+@pytest.mark.parametrize("data", [CROSSED, FORK], ids=["crossed", "fork"])
+def test_the_notify_findings_emulate_clean(data: dict[str, Any]) -> None:
+    result = skir.compile(data, emulate=True)
+    assert [e.ok for e in result.emulation] == [True], [e.problems for e in result.emulation]

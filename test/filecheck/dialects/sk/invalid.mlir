@@ -273,3 +273,20 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:270:7: error: sk.depend 0: only an early_start takes set_idle / wait_idle
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @lock
+  sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0
+      sk.barrier id 1 all_aiv
+      sk.notify id 2 @lock slot 2 on aiv after [0, 1]
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:7: error: @m/@k: notify 2 depends on id 1, which is not a sub-task

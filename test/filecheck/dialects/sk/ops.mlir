@@ -75,7 +75,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) {
       sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
       sk.barrier id 4 all_aiv
       sk.set_flag id 3 mode 2 flag 15 pipe mte3 on aiv
-      sk.notify id 7 @lock slot 3 on aiv
+      sk.notify id 7 @lock slot 3 on aiv after [2]
       sk.early_start_set id 8 on aiv idle 40
       sk.dcci id 12 on aiv
     }
@@ -97,7 +97,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
 // CHECK-NEXT:     sk.barrier id 4 all_aiv
 // CHECK-NEXT:     sk.set_flag id 3 mode 2 flag 15 pipe mte3 on aiv
-// CHECK-NEXT:     sk.notify id 7 @lock slot 3 on aiv
+// CHECK-NEXT:     sk.notify id 7 @lock slot 3 on aiv after [2]
 // CHECK-NEXT:     sk.early_start_set id 8 on aiv idle 40
 // CHECK-NEXT:     sk.dcci id 12 on aiv
 // CHECK-NEXT:   }
