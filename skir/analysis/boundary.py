@@ -47,7 +47,8 @@ class LockOp:
     """The member whose arg-table lock slot holds the cell's address."""
     deps: tuple[int, ...] = ()
     """For a notify that follows members of several streams of which none follows all the
-    others (a queue SuperKernel only): every one of them (`after` is the latest)."""
+    others (a queue SuperKernel only): every one of them (`after` is the latest); for a wait
+    that precedes such members: every one of them (`before` is the earliest)."""
 
 
 @dataclass
@@ -157,9 +158,9 @@ class _Planner:
                 after, deps = self._members_before(p, n)
                 p.locks.append(LockOp("notify", cell, after=after, deps=deps))
             elif inside.get(record) is not p:
-                member = self._first_member_after(p, n)
+                member, deps = self._members_after(p, n)
                 if not self._before_launch(p, record, inside):
-                    p.locks.append(LockOp("wait", cell, before=member))
+                    p.locks.append(LockOp("wait", cell, before=member, deps=deps))
                 if (p.index, cell) not in self.resets and all(inside.get(w) is p for w in epoch.waits):
                     self.resets.add((p.index, cell))
                     p.locks.append(LockOp("reset", cell, owner=member))
@@ -195,10 +196,15 @@ class _Planner:
             return last, ()
         return last, tuple(sorted(found, key=self.hb.seq_rank.__getitem__))
 
-    def _first_member_after(self, p: SkPlan, n: int) -> int | None:
-        """The earliest member (in the members' order) that happens after task `n`, if any."""
+    def _members_after(self, p: SkPlan, n: int) -> tuple[int | None, tuple[int, ...]]:
+        """The earliest member (in the members' order) that happens after task `n`, if any,
+        and, when not every other member stream's first member after `n` follows it, all of
+        those (each then depends on the wait)."""
         found = self._index(p).first_after(self.hb.first_after(n), self.graph.stream_of[n])
-        return min(found, key=self.hb.seq_rank.__getitem__, default=None)
+        first = min(found, key=self.hb.seq_rank.__getitem__, default=None)
+        if first is None or all(m == first or self.hb.before(first, m) for m in found):
+            return first, ()
+        return first, tuple(sorted(found, key=self.hb.seq_rank.__getitem__))
 
     # ---- slots -----------------------------------------------------------------------
 

@@ -56,20 +56,20 @@ def program_steps(graph: TaskGraph, hb: HappensBefore, kernel_of: Callable[[int]
     def cls(m: int) -> CoreClass:
         return core_class(kernel_of(m).type)
 
-    waits_before: dict[int | None, list[str]] = defaultdict(list)
+    waits_before: dict[int | None, list[tuple[str, tuple[int, ...]]]] = defaultdict(list)
     notifies_after: dict[int | None, list[tuple[str, tuple[int, ...]]]] = defaultdict(list)
     for lk in plan.locks:
         if lk.kind == "wait":
-            waits_before[lk.before].append(lk.cell)
+            waits_before[lk.before].append((lk.cell, lk.deps))
         elif lk.kind == "notify":
             notifies_after[lk.after].append((lk.cell, lk.deps))
     steps = [ProgramStep("notify", lock_core(cls(order[0])), cell=cell) for cell, _ in notifies_after[None]]
     for m in order:
         core = lock_core(cls(m))
-        steps += [ProgramStep("wait", core, cell=cell) for cell in waits_before[m]]
+        steps += [ProgramStep("wait", core, deps=deps, cell=cell) for cell, deps in waits_before[m]]
         steps.append(ProgramStep("subtask", member=m, deps=tuple(deps[m])))
         steps += [ProgramStep("notify", core, deps=deps, cell=cell) for cell, deps in notifies_after[m]]
-    steps += [ProgramStep("wait", lock_core(cls(order[-1])), cell=cell) for cell in waits_before[None]]
+    steps += [ProgramStep("wait", lock_core(cls(order[-1])), cell=cell) for cell, _ in waits_before[None]]
     for lk in plan.locks:
         if lk.kind == "reset":
             owner = lk.owner if lk.owner is not None else order[-1]
@@ -82,18 +82,21 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
     """The dependency nodes of a queue SuperKernel (docs/design.md §3 (f)-(g)), keyed by the given ids.
 
     A notify depends on the sub-task before it (or on the sub-tasks its `deps` name); a
-    sub-task on its members' sub-tasks and on
+    sub-task on its members' sub-tasks, on the waits whose `deps` name it and on
     the lock waits just before it; a trailing wait on nothing; a reset on every wait on its cell.
     """
     nodes: list[Node] = []
     sub_key: dict[int, int] = {}
     pending: list[int] = []
     waits_of: dict[str | None, list[int]] = defaultdict(list)
+    waited_by: dict[int, list[int]] = defaultdict(list)  # member -> the waits whose deps name it
     last: int | None = None
     for key, step in steps:
         if step.kind == "subtask":
             sub_key[step.member] = key
-            node = Node(key, types_of(step.member), [sub_key[d] for d in step.deps] + pending, stream_of(step.member))
+            after = [sub_key[d] for d in step.deps] + pending
+            after += [w for w in waited_by.pop(step.member, ()) if w not in pending]
+            node = Node(key, types_of(step.member), after, stream_of(step.member))
             nodes.append(node)
             pending = []
             last = key
@@ -110,4 +113,6 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
             if step.kind == "wait":
                 pending.append(key)
                 waits_of[step.cell].append(key)
+                for member in step.deps:  # a wait that precedes members of several streams
+                    waited_by[member].append(key)
     return nodes

@@ -183,7 +183,7 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
     steps = [
         (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
          else ProgramStep(_LOCK_KIND[type(op)], op.core.data,  # type: ignore[index, union-attr]
-                          deps=op.dep_ids if isinstance(op, NotifyOp) else ()))
+                          deps=op.dep_ids))
         for op in program
     ]
 

@@ -329,8 +329,8 @@ class SuperKernelOp(IRDLOperation):
                 raise TaskVerifyException(
                     op, f"{where}: sync_all barrier {op.ident} must appear in both the aic and the aiv program"
                 )
-            if isinstance(op, SubtaskOp | NotifyOp):
-                what = "sub-task" if isinstance(op, SubtaskOp) else "notify"
+            if isinstance(op, SubtaskOp | NotifyOp | WaitLockOp):
+                what = {SubtaskOp: "sub-task", NotifyOp: "notify", WaitLockOp: "lock wait"}[type(op)]
                 for dep in op.dep_ids:
                     if not isinstance(seen.get(dep), SubtaskOp):
                         raise TaskVerifyException(

@@ -10,7 +10,7 @@ sk.wait_flag id 4 flag 15 on aic               // the AIC takes one credit
 sk.early_start_set id 6 on aiv idle 8          // SetNextTaskStart on blocks >= 8
 sk.early_start_wait id 7 cfg 5 on aiv          // WaitPreTaskEndImpl<5>
 sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock (after [ids]: its deps)
-sk.wait_lock id 9 @cell slot 5 on aic          // block 0 polls it
+sk.wait_lock id 9 @cell slot 5 on aic          // block 0 polls it (before [ids]: its dependents)
 sk.reset_lock id 10 @cell slot 5 on aic        // block 0 stores 0 at exit
 sk.preload id 0 @rms_norm units 3 blocks 48 on aiv
 sk.dcci id 11 on aiv                           // pipe barrier + whole data-cache clean
@@ -20,10 +20,11 @@ sk.dcci id 11 on aiv                           // pipe barrier + whole data-cach
 from __future__ import annotations
 
 from enum import auto
+from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, SymbolRefAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -110,17 +111,29 @@ class LockOp(SkProgramOp):
     """Base of the GM-lock ops: `sk.<op> id N @cell slot K on aic|aiv`.
 
     `slot` is the arg-table slot holding the cell's address; block 0 of the core type `on`
-    performs the access.
+    performs the access. A notify may name the sub-tasks it follows (`after [ids]`), a lock
+    wait those that follow it (`before [ids]`): see each op.
     """
 
     cell = prop_def(SymbolRefAttr)
     slot = prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
+    deps = opt_prop_def(ArrayAttr[IntAttr])
 
-    def __init__(self, ident: int, cell: str, slot: int, core: CoreType):
-        build_op(
-            self, {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot), "core": CORE_ATTRS[core]}
-        )
+    DEPS_KEYWORD: ClassVar[str | None] = None
+    """The keyword of `deps` in the syntax (None: the op takes none)."""
+
+    def __init__(self, ident: int, cell: str, slot: int, core: CoreType, deps: tuple[int, ...] = ()):
+        props: dict[str, Attribute] = {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot),
+                                       "core": CORE_ATTRS[core]}
+        if deps:
+            props["deps"] = ArrayAttr(int_attr(d) for d in deps)
+        build_op(self, props)
+
+    @property
+    def dep_ids(self) -> tuple[int, ...]:
+        """The sub-tasks a notify follows or a lock wait precedes, when the op names them."""
+        return () if self.deps is None else tuple(d.data for d in self.deps)
 
     @classmethod
     def parse(cls, parser: Parser) -> LockOp:
@@ -128,13 +141,25 @@ class LockOp(SkProgramOp):
         cell = parse_symbol(parser)
         parser.parse_keyword("slot")
         slot = parse_int_in(parser, 1, 1 << 31, "slot")
-        return with_attrs(parser, cls(ident, cell.root_reference.data, slot, parse_on(parser)))
+        core = parse_on(parser)
+        deps: tuple[int, ...] = ()
+        if cls.DEPS_KEYWORD is not None and parser.parse_optional_keyword(cls.DEPS_KEYWORD):
+            deps = tuple(parser.parse_comma_separated_list(
+                Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")))
+        return with_attrs(parser, cls(ident, cell.root_reference.data, slot, core, deps))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")
         print_symbol(printer, self.cell)
         printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
+        if self.deps is not None:
+            printer.print_string(f" {self.DEPS_KEYWORD} [" + ", ".join(str(d.data) for d in self.deps) + "]")
         print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        if self.deps is not None and self.DEPS_KEYWORD is None:
+            raise TaskVerifyException(self, f"{self.name} {self.ident} names sub-tasks; only a notify "
+                                      "(after) and a lock wait (before) take them")
 
 
 @irdl_op_definition
@@ -148,38 +173,7 @@ class NotifyOp(LockOp):
     """
 
     name = "sk.notify"
-
-    deps = opt_prop_def(ArrayAttr[IntAttr])
-
-    def __init__(self, ident: int, cell: str, slot: int, core: CoreType, deps: tuple[int, ...] = ()):
-        super().__init__(ident, cell, slot, core)
-        if deps:
-            self.properties["deps"] = ArrayAttr(int_attr(d) for d in deps)
-
-    @property
-    def dep_ids(self) -> tuple[int, ...]:
-        return () if self.deps is None else tuple(d.data for d in self.deps)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> NotifyOp:
-        ident = parse_id(parser)
-        cell = parse_symbol(parser)
-        parser.parse_keyword("slot")
-        slot = parse_int_in(parser, 1, 1 << 31, "slot")
-        core = parse_on(parser)
-        deps: tuple[int, ...] = ()
-        if parser.parse_optional_keyword("after"):
-            deps = tuple(parser.parse_comma_separated_list(
-                Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")))
-        return with_attrs(parser, cls(ident, cell.root_reference.data, slot, core, deps))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data}")
-        print_symbol(printer, self.cell)
-        printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
-        if self.deps is not None:
-            printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
-        print_attrs(printer, self)
+    DEPS_KEYWORD: ClassVar[str | None] = "after"
 
 
 @irdl_op_definition
@@ -187,9 +181,13 @@ class WaitLockOp(LockOp):
     """Block 0 of the core type polls the cell until it holds 1 (an in-kernel wait).
 
     A barrier of the consumer's class follows, so every core of it waits (docs/design.md §3 (g)).
+    In a queue SuperKernel the sub-task after it depends on it, and, with `before [ids]`, so
+    does each sub-task named: a wait that precedes members of several streams
+    (`sk.wait_lock id 5 @e_cell slot 1 on aiv before [7, 9]`).
     """
 
     name = "sk.wait_lock"
+    DEPS_KEYWORD: ClassVar[str | None] = "before"
 
 
 @irdl_op_definition

@@ -276,7 +276,7 @@ class _Lowering:
         steps = [
             (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
              else ProgramStep(kinds[type(op)], op.core.data,  # type: ignore[index, union-attr]
-                              deps=op.dep_ids if isinstance(op, NotifyOp) else ()))
+                              deps=op.dep_ids))
             for op in ops
         ]
         by_id = {op.ident: op for op in ops}

@@ -144,12 +144,12 @@ class _Outliner:
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
         program: list[SubtaskStep | LockStep] = []
-        sub_id: dict[int, int] = {}
-        for ident, step in enumerate(steps):
+        # each step's index is its id; a lock wait names sub-tasks that come after it
+        sub_id = {step.member: ident for ident, step in enumerate(steps) if step.kind == "subtask"}
+        for step in steps:
             if step.kind == "subtask":
                 m = step.member
                 kernel = self._kernel(m)
-                sub_id[m] = ident
                 # a block_dim_scale_up batch kernel runs on every core of its type (docs/design.md §3)
                 blocks = shape.cores_of(kernel.type) if kernel.scales_up else launches[m].blocks.data  # type: ignore
                 program.append(SubtaskStep(kernel.sym_name.data, blocks, slots[m][0],

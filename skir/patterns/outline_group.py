@@ -84,7 +84,7 @@ class LockStep:
     slot: int
     core: CoreType
     deps: tuple[int, ...] = ()
-    """A notify's sub-task ids when it follows several that do not follow one another."""
+    """The sub-task ids a notify follows, or a wait precedes, when they do not follow one another."""
 
 
 _LOCK_OPS = {"notify": NotifyOp, "wait": WaitLockOp, "reset": ResetLockOp}
@@ -117,11 +117,7 @@ def build_superkernel(plan: KernelPlan) -> SuperKernelOp:
             op, cores = SubtaskOp(ident, step.kernel, step.blocks, step.offset, step.stream, step.seq,
                                   list(step.deps)), step.cores
         else:
-            if step.kind == "notify":
-                op = NotifyOp(ident, step.cell, step.slot, step.core, step.deps)
-            else:
-                op = _LOCK_OPS[step.kind](ident, step.cell, step.slot, step.core)
-            cores = (step.core,)
+            op, cores = _LOCK_OPS[step.kind](ident, step.cell, step.slot, step.core, step.deps), (step.core,)
         for i, core in enumerate(cores):
             (aic if core is CoreType.AIC else aiv).add_op(op if i == 0 else clone_tree(op))
     sk = SuperKernelOp(plan.name, plan.kernel_type, plan.blocks, plan.form, plan.arg_slots, plan.options,

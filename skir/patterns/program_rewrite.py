@@ -36,7 +36,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from skir.dialects.fast_clone import clone_tree
 from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp
+from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.dialects.syntax import int_attr, new_op
 
 Program = list[tuple[Operation, tuple[CoreType, ...]]]
@@ -72,7 +72,8 @@ def program_blocks(plan: ProgramPlan, old: SuperKernelOp) -> tuple[Block, Block]
         op.properties["id"] = int_attr(ident)
         if updates:
             op.properties.update(updates.get(op, ()))
-        if (type(op) is SubtaskOp or type(op) is NotifyOp) and op.deps is not None:  # type: ignore[attr-defined]
+        if (type(op) is SubtaskOp or type(op) is NotifyOp or type(op) is WaitLockOp) \
+                and op.deps is not None:  # type: ignore[attr-defined]
             op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)  # type: ignore[attr-defined]
         for i, core in enumerate(cores):
             wanted[core].append(op if i == 0 else clone_tree(op))

@@ -3,7 +3,8 @@ replays the plan and runs the entries under a strict shim of its own), each with
 model: a racy entry sk-check proved, a self-deadlocking model blamed on skir, a missing
 `unreset_event`, and a cell rule the contract and the code disagreed on (docs/design.md §3).
 Then what the soak found once it drew option combinations: in-kernel notifies of records
-placed after the wrong member (a crossed capture) or after only one of two members.
+placed after the wrong member (a crossed capture) or after only one of two members, and
+lock waits held before only one of two.
 """
 
 from __future__ import annotations
@@ -23,7 +24,15 @@ from skir.analysis.sk_check import check_module
 from skir.api import the_model
 from skir.dialects.aclgraph import StreamOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.hardware import EARLY_CLASS_TYPES, EARLY_WAIT_RECIPES, CoreType, early_ordered_types
-from skir.dialects.superkernel import BarrierKind, BarrierOp, EarlyStartWaitOp, NotifyOp, SubtaskOp, SuperKernelOp
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    EarlyStartWaitOp,
+    NotifyOp,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitLockOp,
+)
 from skir.errors import CheckFailedError, SkirError
 from skir.testing.rewrite_oracle import cells_left_at_one
 from skir.tools import sk_compile
@@ -283,8 +292,43 @@ def test_without_the_notify_deps_sk_check_rejects_the_fork(monkeypatch: pytest.M
         skir.compile(FORK, check=True)
 
 
+JOIN = capture(
+    "join",
+    {"k": {"kernel_type": "aiv_only", "params": []}, "c": {"kernel_type": "aic_only", "params": []},
+     "d": {"kernel_type": "aiv_only", "params": [], "sk_capable": False}},
+    [[kernel(2, "k"), {"seq": 3, "type": "event_wait", "event": "e2"},
+      {"seq": 4, "type": "event_record", "event": "e1"}, kernel(5, "k")],
+     [{"seq": 6, "type": "event_wait", "event": "e1"}, kernel(7, "c")],
+     [kernel(0, "d"), {"seq": 1, "type": "event_record", "event": "e2"}]],
+    events=["e1", "e2"],
+)
+"""The mirror of FORK: the wait of e2 on s0 precedes s0's next sub-task and, through e1, the AIC
+sub-task of s1. Its lock wait names both (`before [..]`), so the flag to the AIC follows it."""
+
+
+def test_a_lock_wait_before_two_unordered_members_holds_both() -> None:
+    result = skir.compile(JOIN, check=True)
+    sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
+    wait = next(op for op in sk.program() if isinstance(op, WaitLockOp))
+    subs = {op.ident: (op.stream.root_reference.data, op.seq.data) for op in sk.subtasks()}
+    assert sorted(subs[d] for d in wait.dep_ids) == [("s0", 5), ("s1", 7)]
+
+
+def test_without_the_wait_deps_sk_check_rejects_the_join(monkeypatch: pytest.MonkeyPatch) -> None:
+    import skir.analysis.boundary as boundary
+
+    original = boundary._Planner._members_after
+
+    def earliest_only(self: Any, p: Any, n: int) -> tuple[int | None, tuple[int, ...]]:
+        return original(self, p, n)[0], ()
+
+    monkeypatch.setattr(boundary._Planner, "_members_after", earliest_only)
+    with pytest.raises(CheckFailedError, match=r"edge not enforced: @join/@s2/seq 0 -> @join/@s1/seq 7"):
+        skir.compile(JOIN, check=True)
+
+
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-@pytest.mark.parametrize("data", [CROSSED, FORK], ids=["crossed", "fork"])
+@pytest.mark.parametrize("data", [CROSSED, FORK, JOIN], ids=["crossed", "fork", "join"])
 def test_the_notify_findings_emulate_clean(data: dict[str, Any]) -> None:
     result = skir.compile(data, emulate=True)
     assert [e.ok for e in result.emulation] == [True], [e.problems for e in result.emulation]

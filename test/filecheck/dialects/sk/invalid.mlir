@@ -290,3 +290,19 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:7: error: @m/@k: notify 2 depends on id 1, which is not a sub-task
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @lock
+  sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 3 {
+    aic {
+    }
+    aiv {
+      sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0
+      "sk.reset_lock"() <{id = #builtin.int<1>, cell = @lock, slot = #builtin.int<2>, core = #sk<core aiv>, deps = [#builtin.int<0>]}> : () -> ()
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:7: error: sk.reset_lock 1 names sub-tasks; only a notify (after) and a lock wait (before) take them

@@ -67,7 +67,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) {
       sk.subtask id 5 @c blocks 24 offset 2 from @s1 seq 1 after [2]
       sk.barrier id 6 pipe_all
       sk.early_start_wait id 9 cfg 4 on aic
-      sk.wait_lock id 10 @lock slot 3 on aic
+      sk.wait_lock id 10 @lock slot 3 on aic before [5]
       sk.reset_lock id 11 @lock slot 3 on aic
     }
     aiv {
@@ -89,7 +89,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     sk.subtask id 5 @c blocks 24 offset 2 from @s1 seq 1 after [2]
 // CHECK-NEXT:     sk.barrier id 6 pipe_all
 // CHECK-NEXT:     sk.early_start_wait id 9 cfg 4 on aic
-// CHECK-NEXT:     sk.wait_lock id 10 @lock slot 3 on aic
+// CHECK-NEXT:     sk.wait_lock id 10 @lock slot 3 on aic before [5]
 // CHECK-NEXT:     sk.reset_lock id 11 @lock slot 3 on aic
 // CHECK-NEXT:   }
 // CHECK-NEXT:   aiv {
