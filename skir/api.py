@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from skir import progress
+from skir.api_arguments import check_compile_arguments
 from skir.compile_result import CompileResult, CutInfo, Member, SkWarning, SuperKernelInfo, Unfused
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
@@ -114,6 +115,7 @@ def model_options(module: ModuleOp, options: str) -> str:
     recorded = (info or {}).get("options", "")
     if not recorded:
         return options
+    parse_options(recorded, "the options the vendor's dump recorded")
     given = parse_options(options)[0].given
     kept = [seg for seg in recorded.split(":") if seg.split("=", 1)[0].replace("_", "-") not in given]
     return ":".join([*kept, options] if options else kept)
@@ -125,8 +127,7 @@ def run_pipeline(
     """Run the SuperKernel pipeline in place; with `dump_ir`, write the IR before and after each pass."""
     ctx = make_context()
     if dump_ir is not None:
-        dump_ir.mkdir(parents=True, exist_ok=True)
-        (dump_ir / "00-input.mlir").write_text(ir_text(module) + "\n")
+        _dump(dump_ir, "00-input.mlir", module)
     with paused_gc():
         try:
             for index, p in enumerate(pipeline_passes(options), start=1):
@@ -137,9 +138,19 @@ def run_pipeline(
                         with progress.phase("verify"):
                             module.verify()
                 if dump_ir is not None:
-                    (dump_ir / f"{index:02d}-{p.name}.mlir").write_text(ir_text(module) + "\n")
+                    _dump(dump_ir, f"{index:02d}-{p.name}.mlir", module)
         except (DiagnosticException, ValueError) as err:
             raise SkirError(located_message(err)) from None
+
+
+def _dump(folder: Path, name: str, module: ModuleOp) -> None:
+    """Write one `--dump-ir` file; a folder that cannot be written is bad input naming it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(ir_text(module) + "\n")
+    except OSError as err:
+        raise SkirError(f"argument --dump-ir (dump_ir=): {folder}: cannot write {name}: "
+                        f"{err.strerror or err}") from None
 
 
 def summarize(
@@ -242,6 +253,7 @@ def compile(
     emulation raises `CheckFailedError`, a missing toolchain `MissingToolError`; nothing is
     written then.
     """
+    check_compile_arguments(dict(locals()))
     if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
         raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
                                "(source the CANN set_env.sh)")
@@ -269,6 +281,10 @@ def compile(
         superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
                            measured=measured)
+    if build is not None:  # a vendor kernel whose argument size is unknown cannot be called by an entry
+        from skir.frontends.vendor.buildable import refuse_unbuildable
+
+        refuse_unbuildable(module)
     if check:
         from skir.analysis.sk_check import check_module
 

@@ -61,6 +61,31 @@ def located_message(err: BaseException, source_map: SourceMap | None = None) -> 
     return text.replace(": error: ", ": ", 1)
 
 
+_LOCATION = re.compile(r"(?P<file>[^\s:][^:\n]*):(?P<line>\d+):(?P<col>\d+): (?:error: )?(?P<message>.*)\Z")
+
+
+def error_lines(tool: str, message: str) -> list[str]:
+    """An error as both tools print it. With a position (`FILE:LINE:COL: ...`), MLIR's form:
+    `FILE:LINE:COL: error: message`, then, when FILE is a readable text file, that source line
+    and a caret under the column; without one, `tool: error: message` on one line."""
+    found = _LOCATION.match(message)
+    if found is None:
+        return [f"{tool}: error: {message.removeprefix('error: ')}"]
+    file, line, col = found["file"], int(found["line"]), int(found["col"])
+    lines = [f"{file}:{line}:{col}: error: {found['message']}"]
+    try:
+        with open(file, encoding="utf-8", errors="replace") as f:
+            for number, text in enumerate(f, start=1):
+                if number == line:
+                    source = text.rstrip("\r\n").expandtabs(1)
+                    if source.strip() and 1 <= col <= len(source) + 1 and source.isprintable():
+                        lines += [source, " " * (col - 1) + "^"]
+                    break
+    except OSError:  # standard input, a folder, a name that is no file: the first line alone
+        pass
+    return lines
+
+
 @contextlib.contextmanager
 def one_line_warnings(tool: str) -> Iterator[None]:
     """Print each distinct warning once, as `tool: warning: message` on stderr."""
@@ -84,14 +109,23 @@ def one_line_warnings(tool: str) -> Iterator[None]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file, so a failure leaves no partial file."""
+    """Write `text` to `path` through a temporary file, so a failure leaves no partial file. A
+    path that cannot be written (a missing folder, a folder, no permission, a full disk) is a
+    `SkirError` naming `path`, never the temporary file."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    if path.is_dir():
+        raise SkirError(f"{path}: is a folder; give a file to write")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or ".")
+    except OSError as err:
+        raise SkirError(f"{path}: cannot write here: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise SkirError(f"{path}: cannot write: {err.strerror or err}") from None
         raise

@@ -16,6 +16,7 @@ opts.merged("early-start=1").early_start   # scope-level options override
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -83,9 +84,11 @@ def _name_list(value: str) -> tuple[str, ...]:
     return names
 
 
-_FLAG = re.compile(r"-[A-Za-z0-9_][A-Za-z0-9_+=./@%^-]*\Z")
-"""A compiler flag as `compile-options` may give it: a dash, then no whitespace and none of
-the characters a shell or a quoting mistake would act on (`;&|$`\\'"<>()*?![]{}~#` ...)."""
+_FLAG = re.compile(r"--?[A-Za-z0-9_][A-Za-z0-9_+=./@%^-]*\Z")
+"""A compiler flag as `compile-options` may give it: one or two dashes (`-O2`, `-DX=1`,
+`--cce-auto-sync=off`), then no whitespace and none of the characters a shell or a quoting
+mistake would act on (`;&|$`\\'"<>()*?![]{}~#` ...). The vendor's option is a comma-separated
+list of flags, each passed to bisheng as one argument; so is skir's."""
 
 
 def _flags(value: str) -> tuple[str, ...]:
@@ -93,8 +96,8 @@ def _flags(value: str) -> tuple[str, ...]:
     for flag in flags:
         if not _FLAG.match(flag):
             which = f"; {shown(flag)} is not one" if len(flags) > 1 else ""
-            raise ValueError("expected comma-separated compiler flags, each a '-' then letters, digits and "
-                             f"_+=./@%^- only (no spaces or shell characters){which}")
+            raise ValueError("expected comma-separated compiler flags, each '-' or '--' then letters, digits "
+                             f"and _+=./@%^- only (no spaces or shell characters){which}")
     if not flags:
         raise ValueError("expected comma-separated compiler flags")
     return flags
@@ -126,9 +129,10 @@ class SkOptions:
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
-    def merged(self, text: str) -> SkOptions:
-        """These options with the keys given in `text` overriding them (scope options)."""
-        other, _ = parse_options(text)
+    def merged(self, text: str, where: str = "") -> SkOptions:
+        """These options with the keys given in `text` overriding them (scope options); `where`
+        as for `parse_options`."""
+        other, _ = parse_options(text, where)
         changes = {f: getattr(other, f) for f in (_FIELD_OF[k] for k in other.given)}
         return dataclasses.replace(self, given=self.given | other.given, **changes)
 
@@ -177,8 +181,20 @@ def _unquote(text: str) -> str:
     return text
 
 
-def parse_options(text: str) -> tuple[SkOptions, list[str]]:
-    """Parse an option string; returns the options and the warnings (one line each)."""
+def parse_options(text: str, where: str = "") -> tuple[SkOptions, list[str]]:
+    """Parse an option string; returns the options and the warnings (one line each). `where`
+    says where the string came from (`argument --options (options=)`, a pass option, a scope's
+    JSON path): every error and warning then begins with it."""
+    if not where:
+        return _parse_options(text)
+    try:
+        options, warnings = _parse_options(text)
+    except SkirError as err:
+        raise SkirError(f"{where}: {err}") from None
+    return options, [f"{where}: {w}" for w in warnings]
+
+
+def _parse_options(text: str) -> tuple[SkOptions, list[str]]:
     values: dict[str, Any] = {}
     warnings: list[str] = []
     bad = None if text.isprintable() else next((ch for ch in text if not ch.isprintable() and ch not in " \t"), None)
@@ -197,7 +213,9 @@ def parse_options(text: str) -> tuple[SkOptions, list[str]]:
         if not key:
             raise SkirError(f"option {shown(segment)}: empty key")
         if key not in _PARSERS:
-            raise SkirError(f"unknown option {shown(key)} (known: {', '.join(_PARSERS)})")
+            close = difflib.get_close_matches(key, list(_PARSERS), n=1, cutoff=0.75)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise SkirError(f"unknown option {shown(key)}{hint} (known: {', '.join(_PARSERS)})")
         if key in values:
             raise SkirError(f"option '{key}' is given twice")
         if not value:

@@ -8,11 +8,15 @@ was or complete (and at worst a hidden `.OUT.skir-stage-*` folder beside it).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 from skir import progress
@@ -21,7 +25,7 @@ from skir.dialects.ir_text import ir_text
 from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
-from skir.passes.common import superkernels
+from skir.passes.common import SkirWarning, superkernels
 from skir.targets.ascendc import emit_source, sources
 from skir.targets.build_script import build_script
 from skir.targets.descriptor import descriptor, dump_descriptor
@@ -145,24 +149,28 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
         except OSError as err:
             raise SkirError(f"{out_dir.parent}: cannot create the output's parent: {err.strerror or err}") from None
     parent = out_dir.parent if out_dir is not None else None
-    stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name if out_dir else 'skir'}.skir-stage-", dir=parent))
+    where = out_dir if out_dir is not None else Path(tempfile.gettempdir())
+    with _writing(where):
+        stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name if out_dir else 'skir'}.skir-stage-", dir=parent))
     try:
         with progress.phase("products"):
             texts = product_texts(result)
-        with progress.phase("writing"):
+        with progress.phase("writing"), _writing(where):
             for rel, text in texts.items():
                 path = stage / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text)
         with progress.phase("charts"):
             images = product_images(result)
-        for rel, data in images.items():
-            (stage / rel).write_bytes(data)
+        with _writing(where):
+            for rel, data in images.items():
+                (stage / rel).write_bytes(data)
         if emulate:
             _emulate(result, stage, cache)
         if build is not None:
             _build(result, stage, build)
-        (stage / "README.txt").write_text(render_summary(result))
+        with _writing(where):
+            (stage / "README.txt").write_text(render_summary(result))
         failed = [e for e in result.emulation if not e.ok]
         if failed:
             details = [f"{e.name}: {p}" for e in failed for p in e.problems]
@@ -172,32 +180,77 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
         if out_dir is None:
             return
         products = sorted(str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file())
-        _commit(stage, out_dir)
+        with _writing(out_dir):
+            (stage / MANIFEST).write_text(json.dumps({"format": "skir.manifest", "version": 1,
+                                                      "files": products}, indent=1) + "\n")
+            _open_to_umask(stage)
+            _commit(stage, out_dir)
         result.outputs.update((rel, out_dir / rel) for rel in products)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def _writing(where: Path) -> Iterator[None]:
+    """A file system error while writing the products is bad input naming the user's OUT (a
+    folder that cannot hold files, a full disk), never the hidden staging folder's name."""
+    try:
+        yield
+    except OSError as err:
+        raise SkirError(f"{where}: cannot write the products there: {err.strerror or err}") from None
+
+
+MANIFEST = "skir_manifest.json"
+"""The list of the files a run wrote into OUT (`{"format": "skir.manifest", "version": 1,
+"files": [...]}`): the next run into the same OUT removes exactly those."""
+
+
+def _open_to_umask(stage: Path) -> None:
+    """The staging folder is made private (0700); OUT gets the mode a folder the user made
+    would have (0777 less the umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    stage.chmod(0o777 & ~mask)
+
+
+def _written_before(out_dir: Path) -> set[str]:
+    """The files an earlier skir run wrote into OUT, from its manifest (none without one)."""
+    try:
+        data = json.loads((out_dir / MANIFEST).read_text())
+        files = data.get("files") if isinstance(data, dict) and data.get("format") == "skir.manifest" else None
+    except (OSError, ValueError):
+        return set()
+    return {f for f in files if isinstance(f, str)} if isinstance(files, list) else set()
+
+
 def _commit(stage: Path, out_dir: Path) -> None:
     """Put the staged products in place at once: a new OUT is a rename; an existing one first
-    lends the stage every file of its own that this run does not replace (hard links), then
-    the two folders swap in one `renameat2(RENAME_EXCHANGE)` (two renames where the system has
-    none) and the old OUT, now at the stage's path, is removed by the caller."""
+    lends the stage every file of its own that no skir run wrote (hard links; each is named in
+    a warning, since it now sits beside this run's products), then the two folders swap in one
+    `renameat2(RENAME_EXCHANGE)` (two renames where the system has none) and the old OUT, now
+    at the stage's path, is removed by the caller. What an earlier run wrote (its manifest)
+    goes with it, so OUT holds exactly this run's products and the user's own files."""
     if not out_dir.exists():
         os.rename(stage, out_dir)
         stage.mkdir()  # the caller removes it
         return
-    for old in out_dir.rglob("*"):
+    earlier = _written_before(out_dir) | {MANIFEST}
+    foreign: list[str] = []
+    for old in sorted(out_dir.rglob("*")):
         rel = old.relative_to(out_dir)
         new = stage / rel
-        if old.is_dir() and not old.is_symlink():
-            new.mkdir(parents=True, exist_ok=True)
-        elif not new.exists():
-            new.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                os.link(old, new, follow_symlinks=False)
-            except OSError:
-                shutil.copy2(old, new, follow_symlinks=False)
+        if (old.is_dir() and not old.is_symlink()) or str(rel) in earlier or new.exists():
+            continue
+        foreign.append(str(rel))
+        new.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(old, new, follow_symlinks=False)
+        except OSError:
+            shutil.copy2(old, new, follow_symlinks=False)
+    if foreign:
+        shown_files = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+        warnings.warn(f"{out_dir}: kept {len(foreign)} file(s) no skir run wrote there: {shown_files}",
+                      SkirWarning, stacklevel=2)
     if not _exchange(stage, out_dir):
         aside = stage.with_name(stage.name + "-old")
         os.rename(out_dir, aside)

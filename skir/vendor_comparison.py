@@ -7,6 +7,8 @@ simulated makespans use one set of costs for all three: the original model in ac
 mode, skir's rewrite, and the vendor's grouping rewritten by skir's own passes from
 `sk-outline` on (so the difference is the grouping, not the code generator); when skir cannot
 prove its rewrite of the vendor's grouping, that makespan is null with the reason.
+`vendor_warnings` lists the located warnings of reading the vendor's logs
+(`sk_fused_nodes.log:12: warning: ...`).
 
 ```json
 {"format": "skir.vendor_compare", "version": 1, "model": "model_48_1",
@@ -68,6 +70,7 @@ def compare_with_vendor(result: CompileResult, vendor: VendorResult, options: st
                      for sk in result.superkernels],
         },
         "tasks": tasks,
+        "vendor_warnings": list(vendor.warnings),
         "vendor_removed": [_member(m) for m in vendor.removed],
         "vendor_converted": [_member(m) for m in vendor.converted],
         "launches_saved": {"vendor": sum(max(len(sk.members) - 1, 0) for sk in vendor.superkernels),

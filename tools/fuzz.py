@@ -13,8 +13,9 @@ which the worker is killed). Each run is classified:
 - `accepted`: exit 0 and a valid product (the rewritten model re-parses and sk-check proves
   it; JSON products parse; `sk-opt` output re-parses);
 - `rejected`: exit 1 or 2 with one located line (a file position, a JSON path, a task path,
-  or the option / pass / target / argument at fault), besides warnings and the lines a
-  `stats=true` pass prints when it ends;
+  or the option / pass / target / argument at fault; for a file position, MLIR's form may add
+  the source line and a caret), besides warnings and the lines a `stats=true` pass prints
+  when it ends;
 - bad: `traceback`, `internal` (exit 4), `hang`, `unlocated`, `multiline`, `check` (exit 3:
   skir's own output failed its proof), `stray-files` (files outside OUT, or left after a
   failure), `invalid-product` (exit 0 with a product that does not hold).
@@ -58,6 +59,8 @@ _LOCATED = re.compile(
 )
 
 
+_POSITIONED = re.compile(r"[^\s:][^:]*:\d+:\d+: error: ")
+_CARET = re.compile(r" *\^")
 _STATS_LINE = re.compile(r"(sk-check|sk-prune-sync): \d+ SuperKernels, ")
 """The line `sk-check{stats=true}` / `sk-prune-sync{stats=true}` prints."""
 _PRODUCT_PATH = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.]*(/[A-Za-z0-9_][A-Za-z0-9_.]*)*\Z")
@@ -176,6 +179,8 @@ def classify(case: Case, code: int, stdout: str, stderr: str, work: Path, root_b
     if code == 3:
         return bad("check", lines[0] if lines else "exit 3")
     if code in (1, 2):
+        if len(lines) == 3 and _POSITIONED.match(lines[0]) and _CARET.fullmatch(lines[2]):
+            lines = lines[:1]  # MLIR's form: the located line, then the source line and a caret under it
         if len(lines) != 1:
             return bad("multiline", " | ".join(lines[:3]) or "no message")
         if not _LOCATED.search(lines[0]) and str(work / "model") not in lines[0]:

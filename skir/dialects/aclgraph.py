@@ -83,7 +83,8 @@ from skir.dialects.syntax import (
     string_attr,
     symbol_ref,
 )
-from skir.errors import TaskVerifyException, task_path
+from skir.errors import SkirError, TaskVerifyException, task_path
+from skir.options import parse_options
 
 __all__ = [
     "MAX_BLOCKS", "MAX_U64", "REENABLEABLE_TASKS", "TASK_OPS", "ACLGraph", "DisabledOp", "EventTaskOp",
@@ -266,6 +267,13 @@ class ScopeBeginOp(MarkerOp):
         super().print_fields(printer, props)
         if (options := props.get("options")) is not None:
             printer.print_string(" options " + quoted(options.data))  # type: ignore[attr-defined]
+
+    def verify_(self) -> None:
+        if self.options is not None:
+            try:
+                parse_options(self.options.data)
+            except SkirError as err:
+                raise TaskVerifyException(self, f"{task_path(self)}: scope_begin options: {err}") from None
 
 
 @irdl_op_definition

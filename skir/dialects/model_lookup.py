@@ -40,3 +40,33 @@ def formed(module: ModuleOp) -> bool:
                     if isinstance(op, LaunchOp) and GROUP_ATTR not in op.attributes and FAIL_ATTR not in op.attributes:
                         return False
     return True
+
+
+def missing_pass(module: ModuleOp, *, sources: bool = False) -> str | None:
+    """The first pass a target needs that has not run on `module`, if any: `sk-outline` while
+    a kernel task carries a group that formation decided but no `sk.kernel` holds yet;
+    with `sources`, `sk-to-ascendc` while an `sk.kernel` has no `ascendc.source` of its name.
+    (A module no pass has touched is the target's own case: it says what to run.)"""
+    for model in models(module):
+        for stream in model.body.block.ops:
+            if isinstance(stream, StreamOp):
+                for op in stream.body.block.ops:
+                    if isinstance(op, LaunchOp) and GROUP_ATTR in op.attributes:
+                        return "sk-outline"
+    if sources:
+        emitted = {op.properties["sym_name"].data for op in module.ops  # type: ignore[attr-defined]
+                   if op.name == "ascendc.source"}
+        for model in models(module):
+            for op in model.body.block.ops:
+                if op.name == "sk.kernel" and op.properties["sym_name"].data not in emitted:  # type: ignore
+                    return "sk-to-ascendc"
+    return None
+
+
+def require_passes(target: str, module: ModuleOp, *, sources: bool = False) -> None:
+    """Refuse to print `target` from a module a pass it needs has not reached (exit 1), naming
+    the pass: a plan of all `keep` or an empty source from half a pipeline would look done."""
+    needed = missing_pass(module, sources=sources)
+    if needed is not None:
+        raise SkirError(f"target '{target}': the module has SuperKernels that {needed} has not reached; run the "
+                        f"passes up to '{needed}' (or 'superkernel-pipeline') first")

@@ -76,7 +76,8 @@ from skir.dialects.syntax import (
     quoted,
     symbol_ref,
 )
-from skir.errors import TaskVerifyException, task_path
+from skir.errors import SkirError, TaskVerifyException, task_path
+from skir.options import parse_options
 
 __all__ = [
     "BarrierKind",
@@ -292,6 +293,11 @@ class SuperKernelOp(IRDLOperation):
 
     def verify_(self) -> None:
         where = task_path(self)
+        if self.options is not None:
+            try:
+                parse_options(self.options.data)
+            except SkirError as err:
+                raise TaskVerifyException(self, f"{where}: options: {err}") from None
         seen: dict[int, Operation] = {}
         shared: set[int] = set()
         for label, region in (("aic", self.aic), ("aiv", self.aiv)):

@@ -24,6 +24,9 @@ NAME_ATTR = "skir.vendor_name"
 """On a kernel: the dump's `funcName`."""
 NO_BIND_MAP_ATTR = "skir.no_bind_map"
 """On a kernel whose `resolvedNum` is 0: not sk_capable, with fail detail `no_bind_map`."""
+ARGS_UNKNOWN_ATTR = "skir.vendor_args_unknown"
+"""On a kernel whose argument size the dumps do not give: it has no param slots, so an entry
+calling it cannot pass its arguments, and `--build` refuses its SuperKernel."""
 
 
 def vendor_info(model: ModelOp) -> dict[str, Any] | None:

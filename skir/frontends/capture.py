@@ -119,6 +119,7 @@ from skir.frontends.capture_seq import simulate_capture
 from skir.gc_pause import paused_gc
 from skir.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
 from skir.names import shown
+from skir.options import parse_options
 from skir.source_text import read_model
 
 __all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
@@ -360,7 +361,12 @@ class _Importer(JsonReader):
             if scope is not None:
                 props["scope"] = string_attr(self.str_(scope, p("scope"), "a scope name or null"))
             if "options" in task:
-                props["options"] = string_attr(self.str_(task["options"], p("options")))
+                text = self.str_(task["options"], p("options"))
+                try:  # a scope's options are checked where they enter, at their JSON path
+                    parse_options(text)
+                except SkirError as err:
+                    self.fail(p("options"), str(err))
+                props["options"] = string_attr(text)
             cls = ScopeBeginOp if kind == "scope_begin" else ScopeEndOp
         else:
             cls = PlaceholderOp

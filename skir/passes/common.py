@@ -53,9 +53,10 @@ def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
                     "lowered; run sk-lower-sync with its patterns first")
 
 
-def pass_options(text: str) -> SkOptions:
-    """Parse a pass's `options` string, turning its warnings into `SkirWarning`s."""
-    options, messages = parse_options(text)
+def pass_options(text: str, pass_name: str = "") -> SkOptions:
+    """Parse a pass's `options` string, turning its warnings into `SkirWarning`s; errors and
+    warnings name the pass (`pass 'sk-outline' option 'options': ...`)."""
+    options, messages = parse_options(text, f"pass '{pass_name}' option 'options'" if pass_name else "")
     for message in messages:
         warnings.warn(message, SkirWarning, stacklevel=2)
     return options
@@ -70,10 +71,15 @@ def i64(value: int) -> IntegerAttr:
 def check_arguments(p: ModulePass) -> None:
     """Parse a pass's `options` and `patterns` (against its `PATTERN_NAMES`) as its `apply` will,
     so that a pipeline refuses a bad argument before any of its passes has run (the warnings
-    come when the pass runs)."""
+    about the string come when the pass runs), and warn about each option the pass does not
+    read (`skir.passes.option_readers`; the pass still runs)."""
+    from skir.passes.option_readers import unread_options
+
     text = getattr(p, "options", None)
     if isinstance(text, str):
-        parse_options(text)
+        options, _ = parse_options(text, f"pass '{p.name}' option 'options'")
+        for message in unread_options(p.name, options.given):
+            warnings.warn(message, SkirWarning, stacklevel=2)
     patterns = getattr(p, "patterns", None)
     known = getattr(p, "PATTERN_NAMES", None)
     if isinstance(patterns, str) and known is not None:

@@ -115,6 +115,6 @@ class FormScopesPass(ModulePass):
     """SuperKernel options, vendor syntax: `-p 'sk-form-scopes{options="stream-fusion=0"}'`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = pass_options(self.options)
+        options = pass_options(self.options, self.name)
         for model in models(op):
             form_model(model, options)

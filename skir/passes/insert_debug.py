@@ -145,7 +145,7 @@ class InsertDebugPass(ModulePass):
         # a SuperKernel nothing can insert into is left as it is (not read and rebuilt)
         table: dict[str, KernelOp] | None = None  # the model's kernel table, the same for all its SuperKernels
         marked = False
-        for sk, kernels, options in superkernels(op, pass_options(self.options)):
+        for sk, kernels, options in superkernels(op, pass_options(self.options, self.name)):
             reject_depends(sk, self.name)
             if kernels is not table:
                 table, marked = kernels, kernels_insert(kernels)

@@ -118,6 +118,6 @@ class InsertPreloadPass(ModulePass):
     """SuperKernel options (vendor syntax); `preload-code` = per-func (default), max or none."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for sk, kernels, options in superkernels(op, pass_options(self.options)):
+        for sk, kernels, options in superkernels(op, pass_options(self.options, self.name)):
             reject_depends(sk, self.name)
             insert_preloads(sk, kernels, options)

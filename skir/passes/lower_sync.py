@@ -376,7 +376,7 @@ class LowerSyncPass(ModulePass):
     rule's work in a test; later passes reject them."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        base = pass_options(self.options)
+        base = pass_options(self.options, self.name)
         only = pattern_names(self.patterns, self.PATTERN_NAMES, self.name)
         patterns = [p for p in sync_lowering_patterns() if only is None or type(p).__name__ in only]
         launches: dict[ModelOp, dict[int, LaunchOp]] = {}

@@ -235,7 +235,7 @@ class OutlinePass(ModulePass):
     """SuperKernel options (vendor syntax), recorded on each `sk.kernel`."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = pass_options(self.options)
+        options = pass_options(self.options, self.name)
         for model in models(op):
             outline_model(model, options)
 

@@ -14,6 +14,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from skir import progress
 from skir.gc_pause import collect_young, paused_gc
 from skir.passes.common import pass_options
 from skir.passes.form_scopes import FormScopesPass
@@ -51,10 +52,12 @@ class SuperKernelPipelinePass(ModulePass):
     """Verify the module after each inner pass."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pass_options(self.options)
+        pass_options(self.options, self.name)
         with paused_gc():
             for inner in pipeline_passes(self.options):
-                inner.apply(ctx, op)
-                collect_young()
-                if self.verify_each:
-                    op.verify()
+                with progress.phase(inner.name):  # each pass timed (sk-opt --time-passes)
+                    inner.apply(ctx, op)
+                    collect_young()
+                    if self.verify_each:
+                        with progress.phase("verify"):
+                            op.verify()

@@ -248,7 +248,7 @@ class ToAscendCPass(ModulePass):
     pattern's work in a test; the entry then cannot be printed as C++."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        base = pass_options(self.options)
+        base = pass_options(self.options, self.name)
         only = pattern_names(self.patterns, self.PATTERN_NAMES, self.name)
         existing = {s.sym_name.data for s in op.ops if isinstance(s, SourceOp)}
         for model in models(op):

@@ -60,7 +60,7 @@ from skir.dialects.ascendc_intrinsics import (
 )
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.hardware import CoreType
-from skir.dialects.model_lookup import formed
+from skir.dialects.model_lookup import formed, require_passes
 from skir.errors import SkirError
 from skir.names import shown
 
@@ -386,6 +386,7 @@ class AscendCTarget(Target):
     """Print only the entry of this SuperKernel, with no separator line."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        require_passes(self.name, module, sources=True)
         found = sources(module)
         if not found and formed(module) and not self.sk:
             return  # the pipeline ran and nothing fused: no entries

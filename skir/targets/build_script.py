@@ -12,7 +12,6 @@ names the variable and exits 2; a missing tool or sub-kernel object exits 2 nami
 
 from __future__ import annotations
 
-import shlex
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import KernelType
@@ -75,6 +74,12 @@ mkdir -p "$out"
 """
 
 
+def _single_quoted(flag: str) -> str:
+    """`flag` as one shell word inside single quotes (a quote in it is closed, escaped, reopened;
+    option checking already refuses one)."""
+    return "'" + flag.replace("'", "'\\''") + "'"
+
+
 def build_script(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> str:
     """The text of `build.sh` for one lowered SuperKernel."""
     name = sk.sym_name.data
@@ -83,9 +88,10 @@ def build_script(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
     copies = options.split_mode
     lines = [_PROLOGUE.format(name=name, kernel_type=kernel_type.value, blocks=sk.blocks.data,
                               objects=" ".join(symbols))]
-    # every define and user flag is a validated word (docs/design.md §1), and quoted all the same
+    # every define and user flag is a validated word without a quote (docs/design.md §1), and
+    # reaches the script inside single quotes all the same
     flags = ["-c", "-O3", "-x cce", "--cce-disable-kernel-global-attr-check", "$inc",
-             *(shlex.quote(flag) for flag in compile_defines(sk, options)), "-std=c++17", "-DTILING_KEY_VAR=0UL",
+             *(_single_quoted(flag) for flag in compile_defines(sk, options)), "-std=c++17", "-DTILING_KEY_VAR=0UL",
              _MLLVM]
     if copies > 1:
         flags.append(_SPLIT)

@@ -29,7 +29,7 @@ from xdsl.utils.target import Target
 
 from skir.analysis.superkernel_shape import TASK_RATIO
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.model_lookup import formed, kernel_table, models
+from skir.dialects.model_lookup import formed, kernel_table, models, require_passes
 from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.errors import SkirError
 from skir.names import entry_symbol, shown
@@ -146,6 +146,7 @@ class DescriptorTarget(Target):
     """Print only this SuperKernel's descriptor."""
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        require_passes(self.name, module)
         found = descriptors(module)
         if not found and not formed(module):
             raise SkirError("target 'sk-descriptor': no SuperKernels in the module; run 'superkernel-pipeline' "

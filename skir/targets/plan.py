@@ -47,7 +47,7 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
 )
 from skir.dialects.aclgraph_decls import CellOp
-from skir.dialects.model_lookup import formed, the_model
+from skir.dialects.model_lookup import formed, require_passes, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.hostsim.from_ir import entry_buffers
@@ -136,13 +136,14 @@ def _superkernel_text(sk: dict[str, Any]) -> str:
 
 @dataclass(frozen=True)
 class PlanTarget(Target):
-    """Print the rewrite plan of a module that went through the whole pipeline."""
+    """Print the rewrite plan of a module from `sk-outline` on (`plan.json`)."""
 
     name = "sk-plan"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from skir.targets.sk_meta import sk_meta
 
+        require_passes(self.name, module)
         if not formed(module) and not any(isinstance(op, SuperKernelOp) for model in module.ops
                                           if isinstance(model, ModelOp) for op in model.body.block.ops):
             raise SkirError("target 'sk-plan': no SuperKernels in the module; run 'superkernel-pipeline' first")

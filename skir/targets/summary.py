@@ -10,6 +10,9 @@ from skir.dialects.model_lookup import the_model
 
 _MAX_LISTED = 8
 """Cuts and warnings listed one per line; the rest are counted (all are in SK meta)."""
+MAX_SUPERKERNELS = 30
+"""SuperKernels (and emulation verdicts) listed in the printed summary of a big model, which
+then stays within about 50 lines; `sk-compile -v` and `OUT/README.txt` list every one."""
 
 
 def _count(n: int, noun: str) -> str:
@@ -33,8 +36,9 @@ def _vendor_lines(result: CompileResult) -> list[str]:
     return lines
 
 
-def render_summary(result: CompileResult) -> str:
-    """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse."""
+def render_summary(result: CompileResult, limit: int | None = None) -> str:
+    """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse;
+    with `limit`, at most that many SuperKernels and emulation verdicts, then how many more."""
     model = the_model(result.module)
     streams = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
     tasks = sum(len(list(s.body.block.ops)) for s in streams)
@@ -46,12 +50,14 @@ def render_summary(result: CompileResult) -> str:
         f"launches saved: {result.launches_saved}",
     ]
     lines[1:1] = _vendor_lines(result)
-    for sk in result.superkernels:
+    for sk in result.superkernels[:limit]:
         by_stream: dict[str, list[int]] = {}
         for m in sk.members:
             by_stream.setdefault(m.stream, []).append(m.seq)
         where = ", ".join(f"@{s} {_seq_ranges(sorted(q))}" for s, q in by_stream.items())
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
+    if limit is not None and len(result.superkernels) > limit:
+        lines.append(f"  ... {len(result.superkernels) - limit} more; see sk_meta.json (or -v)")
     if getattr(result, "measured", None) is not None:
         lines.append(result.measured.summary())
     fit = getattr(result, "calibration", None)
@@ -86,8 +92,11 @@ def render_summary(result: CompileResult) -> str:
     if report is not None:
         lines.append(f"sk-check: proved {report.superkernels} SuperKernel(s), {report.subtasks} sub-tasks, "
                      f"{report.syncs} syncs, {report.edges} edges")
-    for emu in result.emulation:
+    for emu in result.emulation[:limit]:
         lines.append(f"emulation {emu.name}: {emu.verdict}")
+    if limit is not None and len(result.emulation) > limit:
+        failed = sum(not emu.ok for emu in result.emulation[limit:])
+        lines.append(f"... {len(result.emulation) - limit} more emulations, {failed} of them failed (-v lists them)")
     text = "\n".join(lines) + "\n"
     if getattr(result, "vendor_compare", None) is not None:
         from skir.targets.vendor_compare import render_compare

@@ -41,6 +41,10 @@ def render_compare(doc: dict[str, Any]) -> str:
                  f"kernel tasks agree {summary['tasks_agree']}, differ {summary['tasks_differ']}")
     if span["vendor_note"]:
         lines.append(f"  vendor makespan: {span['vendor_note']}")
+    found = doc.get("vendor_warnings", [])
+    lines.extend(f"  {_text(w)}" for w in found[:_MAX_LISTED])
+    if len(found) > _MAX_LISTED:
+        lines.append(f"  ... {len(found) - _MAX_LISTED} more warnings in vendor_compare.json")
     differ = [t for t in doc["tasks"] if not t["agree"]]
     for t in differ[:_MAX_LISTED]:
         why = f" (skir: {t['skir_reason']})" if t["skir_reason"] else ""

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from skir.diagnostics import describe_exception, one_line_warnings
+from skir.diagnostics import describe_exception, error_lines, one_line_warnings
 from skir.errors import CheckFailedError, ExitCode, SkirError
 from skir.tools.cli import ArgumentParser, UsageError, check_argv, exit_now, parse_cores, version_text
 
@@ -116,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {line}", file=sys.stderr)
             return ExitCode.CHECK_FAILED
         except SkirError as err:
-            print(f"sk-compile: error: {err}", file=sys.stderr)
+            for line in error_lines("sk-compile", str(err)):
+                print(line, file=sys.stderr)
             return err.code
         except Exception as err:
             if args.verbose:
@@ -127,9 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(progress.timing_report())
         progress.disable()
     if not args.quiet:
-        from skir.targets.summary import render_summary
+        from skir.targets.summary import MAX_SUPERKERNELS, render_summary
 
-        sys.stdout.write(render_summary(result))
+        sys.stdout.write(render_summary(result, None if args.verbose else MAX_SUPERKERNELS))
         if args.verbose:
             for rel in result.outputs:
                 print(f"  wrote {Path(args.output) / rel}")

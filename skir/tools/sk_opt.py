@@ -9,6 +9,7 @@ are written only on success.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import inspect
 import io
@@ -29,8 +30,8 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[reportPrivateUsage]
 
-from skir import registry
-from skir.diagnostics import describe_exception, one_line_warnings, write_atomically
+from skir import progress, registry
+from skir.diagnostics import describe_exception, error_lines, one_line_warnings, write_atomically
 from skir.errors import ExitCode, SkirError
 from skir.gc_pause import collect_young, paused_gc
 from skir.names import shown
@@ -38,6 +39,7 @@ from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import check_arguments
 from skir.source_text import decode_model, guard_mlir, model_format
 from skir.tools.cli import ArgumentParser, check_argv, exit_now, parse_cores, version_text
+from skir.tools.help_text import did_you_mean, passes_help, targets_help
 
 _SNIFF = "<content>"
 """The frontend that tells capture JSON from `.mlir` by the text."""
@@ -63,12 +65,21 @@ class SkOptMain(xDSLOptMain):
         self.register_all_frontends()
         self.register_all_passes()
         self.register_all_targets()
-        arg_parser = ArgumentParser(prog="sk-opt", description="skir modular optimizer driver")
+        arg_parser = ArgumentParser(prog="sk-opt", description="skir modular optimizer driver",
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
         self.register_all_arguments(arg_parser)
+        if args is not None and any(a in ("-h", "--help") for a in args):  # imports every pass: only then
+            arg_parser.epilog = (passes_help(self.available_passes) + "\n\n"
+                                 + targets_help(self.available_targets))
         self.args = arg_parser.parse_args(args=args)
+        # --time-passes: skir's own table on standard error (xDSL's prints on standard output,
+        # where it would corrupt a target's JSON), every pass of a pipeline pass nested in it
+        self.time_passes = bool(self.args.time_passes)
+        self.args.time_passes = False
         target = parse_spec(self.args.target)
         if target.name not in self.available_targets:
-            arg_parser.error(f"argument -t/--target: unknown target {shown(target.name)} "
+            arg_parser.error(f"argument -t/--target: unknown target {shown(target.name)}"
+                             f"{did_you_mean(target.name, self.available_targets)} "
                              f"(one of {', '.join(self.available_targets)})")
         self.ctx.allow_unregistered = self.args.allow_unregistered_dialect
         if self.args.disable_verify:  # xdsl-opt's meaning: no attribute verification either
@@ -133,16 +144,22 @@ class SkOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp) -> None:
         if not self.args.disable_verify:
-            verify_located(prog)  # the input, with its op's location when a check fails
+            with progress.phase("verify input"):
+                verify_located(prog)  # the input, with its op's location when a check fails
         callback = self.pipeline.callback
+        running = contextlib.ExitStack()  # the phase of the pass that runs (--time-passes)
 
         def between(done: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
             if done is not None:
                 collect_young()  # what the pass erased
             if callback is not None:
-                callback(done, module, following)
+                with progress.phase("verify") if done is not None else contextlib.nullcontext():
+                    callback(done, module, following)
+            running.close()
+            if following is not None:
+                running.enter_context(progress.phase(following.name))
 
-        with paused_gc():
+        with paused_gc(), running:
             dataclasses.replace(self.pipeline, callback=between).apply(self.ctx, prog)
 
     def register_all_passes(self) -> None:
@@ -155,6 +172,9 @@ class SkOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        actions = arg_parser._option_string_actions  # pyright: ignore[reportPrivateUsage]
+        actions["-p"].help = "comma-separated pass pipeline, e.g. 'sk-form-scopes,sk-outline' (passes: below)"
+        actions["-t"].help = "target to print the result with (targets: below; default mlir)"
         # `-v` means --verbose in both skir tools (docs/design.md §1); xdsl-opt spells --version -v
         version = arg_parser._option_string_actions.pop("-v")  # pyright: ignore[reportPrivateUsage]
         version.option_strings.remove("-v")
@@ -192,8 +212,10 @@ class SkOptMain(xDSLOptMain):
         checks = []
         if self.args.passes:
             for spec in parse_pipeline(self.args.passes):
-                if spec.name in self.available_passes:
-                    checks.append(("pass", spec, self.available_passes[spec.name]))
+                if spec.name not in self.available_passes:
+                    raise SkirError(f"unknown pass {shown(spec.name)}{did_you_mean(spec.name, self.available_passes)}"
+                                    "; see --help for the available passes")
+                checks.append(("pass", spec, self.available_passes[spec.name]))
         target = parse_spec(self.args.target)
         factory = self.available_targets.get(target.name)
         if factory is not None and not inspect.signature(factory).parameters:
@@ -207,16 +229,20 @@ class SkOptMain(xDSLOptMain):
                 check_arguments(made)  # a bad option fails before any pass has run
 
     def run(self) -> None:  # type: ignore[override]
+        if self.time_passes:
+            progress.enable_timing()
         chunks, extension = self.prepare_input()
         output = StringIO()
         for i, (chunk, offset) in enumerate(chunks):
             try:
                 if i > 0:
                     output.write("// -----\n")
-                module = self.parse_chunk(chunk, extension, offset)
+                with progress.phase("parse"):
+                    module = self.parse_chunk(chunk, extension, offset)
                 if module is not None:
                     self.apply_passes(module)
-                    output.write(self.output_resulting_program(module))
+                    with progress.phase(f"target {parse_spec(self.args.target).name}"):
+                        output.write(self.output_resulting_program(module))
             except ParseError as err:
                 if not self.args.parsing_diagnostics:
                     raise
@@ -232,6 +258,9 @@ class SkOptMain(xDSLOptMain):
             sys.stdout.flush()
         else:
             write_atomically(Path(self.args.output_file), output.getvalue())
+        if self.time_passes:
+            sys.stderr.write(progress.timing_report())
+            progress.disable()
 
 
 def _parse_bool(text: str) -> bool:
@@ -261,7 +290,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = int(err.code if isinstance(err, SkirError) else _exit_code(err))
             if verbose and code == ExitCode.INTERNAL:
                 raise
-            print(f"sk-opt: {describe_exception(err, source_map)}", file=sys.stderr)
+            text = describe_exception(err, source_map)
+            lines = [f"sk-opt: {text}"] if text.startswith("internal error") else error_lines("sk-opt", text)
+            for line in lines:
+                print(line, file=sys.stderr)
             for line in getattr(err, "details", [])[1:]:
                 print(f"sk-opt: {line}", file=sys.stderr)
             return code

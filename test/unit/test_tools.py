@@ -30,8 +30,10 @@ def test_sk_opt_bad_input_is_one_line_and_no_file(tmp_path: Path, capsys: pytest
     bad.write_text("aclgraph.model @m cores(aic = 24, aiv = 48) {\n  aclgraph.bogus\n}\n")
     out = tmp_path / "out.mlir"
     assert sk_opt.main([str(bad), "-o", str(out)]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "bad.mlir:" in err and "aclgraph.bogus is not registered" in err
+    err = capsys.readouterr().err.splitlines()
+    # MLIR's form: the located line, the source line, a caret under the column
+    assert len(err) == 3 and err[0].startswith(f"{bad}:3:1: error: ") and "aclgraph.bogus is not registered" in err[0]
+    assert err[1] == "}" and err[2] == "^"  # xDSL locates it where the op's operands were expected
     assert not out.exists()
 
 

@@ -156,7 +156,7 @@ def test_the_runtime_trace_is_read_tolerantly() -> None:
 @pytest.mark.parametrize(("name", "where"), [
     ("wait_without_record.json", "streams[0].nodes[3]"),
     ("seq_out_of_order.json", "streams[0].nodes[3]"),
-    ("truncated.json", "truncated.json:392:1: invalid JSON"),
+    ("truncated.json", "truncated.json:392:1: error: invalid JSON"),
 ])
 def test_a_bad_dump_is_one_located_line(name: str, where: str, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "skir.tools.sk_compile", str(BAD / name), "-o", str(tmp_path / "o")],

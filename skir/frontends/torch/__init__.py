@@ -27,6 +27,7 @@ torch is an optional dependency: `pip install 'skir[torch]'`.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import re
 from pathlib import Path
@@ -190,9 +191,14 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
     import skir
 
     opts = dict(options or {})
-    unknown = set(opts) - {"sk_options", "out_dir", "name", "cores"}
+    valid = ("sk_options", "out_dir", "name", "cores")
+    unknown = sorted(set(opts) - set(valid), key=str)
     if unknown:
-        raise SkirError(f"skir backend: unknown option(s) {', '.join(sorted(unknown))}")
+        first = str(unknown[0])
+        close = difflib.get_close_matches(first, valid, n=1, cutoff=0.75)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise SkirError(f"skir backend: unknown option(s) {', '.join(map(str, unknown))}{hint} "
+                        f"(valid keys: {', '.join(valid)})")
     name = f"{opts.get('name', 'graph')}{len(_RESULTS)}"
     split_by = graph_breaks.newest_break()  # a break just before this graph's end, if any
     try:

@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, ModuleOp,
 
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.vendor_provenance import NAME_ATTR, NO_BIND_MAP_ATTR, VENDOR_ATTR
+from skir.dialects.vendor_provenance import ARGS_UNKNOWN_ATTR, NAME_ATTR, NO_BIND_MAP_ATTR, VENDOR_ATTR
 from skir.errors import SkirError
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
 from skir.frontends.vendor.runtime_trace import RuntimeTrace, is_trace, parse_trace_text, read_trace
@@ -92,7 +92,9 @@ def from_data(data: Any, source: str, cores: tuple[int, int] | None = None, trac
             raise SkirError(f"{source}: a runtime trace is the model, and another trace was given too")
         from skir.frontends.vendor.trace_model import graph_of_trace
 
-        dump = graph_of_trace(read_trace(data, source), source)
+        # the trace alone is the model and its own enrichment (task kinds, sched mode, args size)
+        trace, trace_source = read_trace(data, source), source
+        dump = graph_of_trace(trace, source)
     else:
         dump = read_graph(data, source)
     capture, info = to_capture(dump, trace, source, cores, trace_source)
@@ -135,3 +137,5 @@ def _annotate(module: ModuleOp, info: VendorInfo) -> None:
             op.attributes[NAME_ATTR] = StringAttr(info.func_names[op.sym_name.data])
             if op.sym_name.data in info.no_bind_map:
                 op.attributes[NO_BIND_MAP_ATTR] = UnitAttr()
+            if op.sym_name.data in info.args_unknown:
+                op.attributes[ARGS_UNKNOWN_ATTR] = UnitAttr()

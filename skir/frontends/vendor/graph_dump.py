@@ -40,6 +40,8 @@ NODE_TYPES = ("KERNEL", "NOTIFY", "WAIT", "RESET", "MEMORY_WRITE", "MEMORY_WAIT"
 _NODE_TYPE_TABLE = {t: t for t in NODE_TYPES}
 _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MAX_SEQ = (1 << 63) - 1
+MAX_ARGS_BYTES = 8 << 16
+"""The largest argument block read: 65536 slots of 8 bytes (a capture kernel's param limit)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,8 @@ class KernelInfo:
     cap: int
     resolved: int
     task_group: bool
+    args_size: int | None = None
+    """`argsSize`: the bytes of the task's argument block (None: not in the dump)."""
 
 
 @dataclass
@@ -249,7 +253,10 @@ def _kernel(reader: _Reader, params: dict[str, Any], path: str) -> KernelInfo:
     resolved = reader.opt_int(params, "resolvedNum", path, 1)
     group = params.get("taskGrp")
     task_group = group is not None and reader.hex_(group, f"{path}.taskGrp") != 0
-    return KernelInfo(func, kernel_type, ratio, blocks, cap, resolved, task_group)
+    args_size = None
+    if params.get("argsSize") is not None:
+        args_size = reader.int_(params["argsSize"], f"{path}.argsSize", 0, MAX_ARGS_BYTES)
+    return KernelInfo(func, kernel_type, ratio, blocks, cap, resolved, task_group, args_size)
 
 
 def _read_graph_before(reader: _Reader, data: dict[str, Any], dump: GraphDump) -> None:

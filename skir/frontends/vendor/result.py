@@ -4,9 +4,12 @@
 "The vendor's result"): a slot that launches a vendor SuperKernel carries `skinfos` (its
 kernel is the SuperKernel, named `sk_<scopeId>_<scope>_start_<first>_end_<last>`), every
 disabled slot is gone, and a kernel slot the rewrite turned into sync is a VALUE task with the
-same seq. `sk_fused_nodes.log`, when present, lists each SuperKernel's members exactly; without
-it each removed or converted kernel task is given to the latest SuperKernel slot before it
-(said as `membership: inferred`). `sk_fusion_fail_reasons.log` gives the vendor's reasons.
+same seq. `sk_fused_nodes.log`, when present, lists each SuperKernel's members exactly, by node
+identity in the original graph (`skir.frontends.vendor.fused_log`); a log block belongs to the
+SuperKernel whose slot is one of its members, else to the one with its scope id. Without the log
+each removed or converted kernel task is given to the latest SuperKernel slot before it (said as
+`membership: inferred`). `sk_fusion_fail_reasons.log` gives the vendor's reasons. What of the log
+matches nothing is a located warning (`VendorResult.warnings`).
 
 ```python
 result = read_result("sk_meta/4711/model_48_1", original_module)
@@ -18,14 +21,17 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.vendor_provenance import vendor_info
 from skir.errors import SkirError
+from skir.frontends.vendor.fused_log import LogBlock, TaskIdentity, VendorLogWarning, read_fused_log
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
 from skir.json_reader import JsonReader, parse_json
 from skir.names import shown
@@ -35,8 +41,6 @@ UPDATED_FILES = ("sk_graph_updated.json", "sk_raw_tasks_after.json")
 FUSED_LOG = "sk_fused_nodes.log"
 FAIL_LOG = "sk_fusion_fail_reasons.log"
 _SK_NAME = re.compile(r"sk_(\d+)_.*_start_.*_end_")
-_SK_LINE = re.compile(r"SK Function:\s*([^,]+),\s*scope id:\s*(\d+)")
-_MEMBER_LINE = re.compile(r"nodeId:\s*(\d+).*?streamIdxInGraph:\s*(\d+)")
 _FAIL_LINE = re.compile(r"nodeId:\s*(\d+).*?reason:\s*([A-Z_]+)")
 
 
@@ -46,6 +50,8 @@ class VendorSuperKernel:
     host: tuple[str, int]
     """(stream, seq) of the slot that launches it."""
     members: list[tuple[str, int]] = field(default_factory=list)
+    scope_id: int | None = None
+    """The vendor's scope id (`skinfos.scopeId`, or the `sk_<id>_` of a legacy name)."""
 
 
 @dataclass
@@ -58,6 +64,8 @@ class VendorResult:
     removed: list[tuple[str, int]]
     converted: list[tuple[str, int]]
     """Kernel slots the vendor turned into value tasks."""
+    warnings: list[str] = field(default_factory=list)
+    """`<log>:<line>: warning: ...` for what of the logs matches nothing of the model."""
 
 
 def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResult:
@@ -88,15 +96,18 @@ def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResul
 
 
 def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tuple[str, str]]) -> VendorResult:
-    kernels = {(stream.sym_name.data, op.seq.data) for stream in _model(original).body.block.ops
+    model = _model(original)
+    tasks = TaskIdentity.of(model)
+    kernels = {(stream.sym_name.data, op.seq.data) for stream in model.body.block.ops
                if isinstance(stream, StreamOp) for op in stream.body.block.ops if isinstance(op, LaunchOp)}
     by_seq = {seq: stream for stream, seq in kernels}
     reader = JsonReader(source)
     survived: dict[tuple[str, int], str] = {}
     sks: list[VendorSuperKernel] = []
     for si, nodes in enumerate(dump.streams):
+        stream_name = tasks.streams[si] if si < len(tasks.streams) else f"s{si}"
         for node in nodes:
-            key = (f"s{si}", node.seq)
+            key = (stream_name, node.seq)
             if node.seq is not None and key not in kernels and node.seq in by_seq and by_seq[node.seq] != key[0]:
                 reader.fail(f"{node.path}.nodeId", f"seq {node.seq} is on stream {key[0]} here but on "
                             f"{by_seq[node.seq]} in the model; give the updated dump of the same model")
@@ -106,13 +117,15 @@ def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tu
                 if key not in kernels:
                     reader.fail(node.path, f"a SuperKernel slot at seq {node.seq}, which is not a kernel task of the "
                                 "model; give the updated dump of the same model")
-                sks.append(VendorSuperKernel(func or f"sk_{node.seq}", key))  # type: ignore[arg-type]
+                sks.append(_superkernel(node.skinfo, func, key))  # type: ignore[arg-type]
     removed = sorted(k for k in kernels if k not in survived)
     converted = sorted(k for k in kernels if survived.get(k) in ("VALUE_WRITE", "VALUE_WAIT"))
     membership = "inferred"
+    notes: list[str] = []
     if FUSED_LOG in logs and sks:
         membership = "log"
-        _members_from_log(sks, logs[FUSED_LOG][1])
+        blocks, notes = read_fused_log(logs[FUSED_LOG][1], FUSED_LOG, tasks)
+        notes += _members_from_log(sks, blocks, Path(source).name)
     else:
         hosts = sorted(sks, key=lambda sk: sk.host[1])
         for sk in hosts:
@@ -133,7 +146,25 @@ def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tu
                 reasons[(by_seq[seq], seq)] = match.group(2)
     for sk in sks:
         sk.members.sort(key=lambda m: m[1])
-    return VendorResult(source, sks, membership, reasons, removed, converted)
+    for note in notes:  # also on stderr: `sk-compile: warning: sk_fused_nodes.log:12: ...`
+        warnings.warn(note.replace(": warning: ", ": ", 1), VendorLogWarning, stacklevel=2)
+    return VendorResult(source, sks, membership, reasons, removed, converted, notes)
+
+
+def _superkernel(skinfo: dict[str, Any] | None, func: str, host: tuple[str, int]) -> VendorSuperKernel:
+    """A vendor SuperKernel launched from slot `host`, named as the vendor names it
+    (`sk_<scopeId>_<scopeName>_start_<first>_end_<last>`, from `skinfos`) where the dump says."""
+    legacy = _SK_NAME.match(func)
+    scope_id = int(legacy.group(1)) if legacy is not None else None
+    name = func or f"sk_{host[1]}"
+    if skinfo is not None:
+        sid, scope = skinfo.get("scopeId"), skinfo.get("scopeName")
+        first, last = skinfo.get("startKernelFuncName"), skinfo.get("endKernelFuncName")
+        if type(sid) is int:
+            scope_id = sid
+            if isinstance(first, str) and isinstance(last, str) and (scope is None or isinstance(scope, str)):
+                name = f"sk_{sid}_{scope or ''}_start_{first}_end_{last}"
+    return VendorSuperKernel(name, host, scope_id=scope_id)
 
 
 def _model(module: ModuleOp) -> ModelOp:
@@ -143,17 +174,29 @@ def _model(module: ModuleOp) -> ModelOp:
     return found[0]
 
 
-def _members_from_log(sks: list[VendorSuperKernel], text: str) -> None:
+def _members_from_log(sks: list[VendorSuperKernel], blocks: list[LogBlock], updated: str) -> list[str]:
+    """Give each log block's members to its SuperKernel: the one whose slot is among the
+    members (node identity), else the one with the block's scope id, else the one of its name.
+    Returns the warnings for blocks that name none and SuperKernels no block names."""
+    by_host = {sk.host: sk for sk in sks}
+    by_scope = {sk.scope_id: sk for sk in sks if sk.scope_id is not None}
     by_name = {sk.name: sk for sk in sks}
-    current: VendorSuperKernel | None = None
-    for line in text.splitlines():
-        head = _SK_LINE.search(line)
-        if head is not None:
-            current = by_name.get(head.group(1).strip())
+    named: set[int] = set()
+    notes = []
+    for block in blocks:
+        sk = next((by_host[m] for m in block.members if m in by_host), None)
+        sk = sk or by_scope.get(block.scope_id) or by_name.get(block.name)
+        if sk is None or id(sk) in named:
+            why = "no SuperKernel slot of" if sk is None else "a SuperKernel an earlier block gave, in"
+            notes.append(f"{FUSED_LOG}:{block.line}: warning: SK Function {shown(block.name)} (scope id "
+                         f"{block.scope_id}) matches {why} {updated}; its {len(block.members)} member(s) left out")
             continue
-        match = _MEMBER_LINE.search(line)
-        if match is not None and current is not None:
-            current.members.append((f"s{match.group(2)}", int(match.group(1))))
+        named.add(id(sk))
+        sk.members.extend(block.members)
     for sk in sks:
-        if not sk.members:  # the log did not name it: its host slot at least
+        if id(sk) not in named:
+            notes.append(f"{FUSED_LOG}: warning: no block for the SuperKernel of @{sk.host[0]} seq {sk.host[1]}: "
+                         "taken as that slot's kernel alone")
+        if not sk.members:  # the log named none of its kernels: its host slot at least
             sk.members.append(sk.host)
+    return notes

@@ -6,7 +6,8 @@ end of the text) is accepted. `ts` / `dur` are positions, not timings, and are n
 
 What skir takes from it (docs/design.md §11 "Inputs"): per stream (by `Stream Id`) and
 position, the runtime `Task Type` (the real kind behind the SK dump's DEFAULT tasks), the
-`Schem Mode` of kernels, the notify id of notify tasks (the name's `_<id>` suffix).
+`Schem Mode` of kernels, the `Kernel Args Size` of kernels (only in a verbose trace), the
+notify id of notify tasks (the name's `_<id>` suffix).
 
 ```python
 trace = read_trace(text, "sk_mdl_origin.json")
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skir.errors import SkirError
+from skir.frontends.vendor.graph_dump import MAX_ARGS_BYTES
 from skir.json_reader import JsonReader, parse_json
 from skir.json_reader import describe_value as _describe
 
@@ -42,6 +44,8 @@ class TraceTask:
     path: str
     blocks: int | None = None
     ratio: int | None = None
+    args_size: int | None = None
+    """`Kernel Args Size` (bytes; only a verbose trace has it)."""
 
     @property
     def suffix(self) -> str | None:
@@ -99,8 +103,11 @@ def read_trace(data: Any, source: str) -> RuntimeTrace:
             reader.fail(f'{path}.args["Schem Mode"]', f"expected an integer, got {_describe(mode)}")
         name = reader.str_(event["name"], f"{path}.name") if "name" in event else ""
         blocks, ratio = args.get("Numblocks"), args.get("Task Ration")
+        size = args.get("Kernel Args Size")
+        if size is not None:
+            size = reader.int_(size, f'{path}.args["Kernel Args Size"]', 0, MAX_ARGS_BYTES)
         trace.tasks.setdefault(stream, []).append(
             TraceTask(task_type, name, mode, path,
-                      blocks if type(blocks) is int else None, ratio if type(ratio) is int else None))
+                      blocks if type(blocks) is int else None, ratio if type(ratio) is int else None, size))
     return trace
 

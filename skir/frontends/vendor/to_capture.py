@@ -6,11 +6,14 @@ module = capture_importer.from_dict(capture, src)   # errors name capture paths;
 ```
 
 Streams are `s<streamIdxInGraph>`, seq is `nodeId`, kernels are de-duplicated per distinct
-(funcName, kernelType, taskRatio, cap, resolvedNum, sched mode) and named by an identifier made
-from `funcName` (the original kept in `VendorInfo.func_names`), events by handle (`ev_<hex>`),
-cells by device address (`cell_<hex>`). What the dumps do not say is never invented: it is
-either left out (durations, param roles) or taken as the runtime default and said once in
-`VendorInfo.notes`.
+(funcName, kernelType, taskRatio, cap, resolvedNum, sched mode, argument slots) and named by an
+identifier made from `funcName` (the original kept in `VendorInfo.func_names`), events by
+handle (`ev_<hex>`), cells by device address (`cell_<hex>`). A kernel's argument block
+(`argsSize` bytes) is `argsSize / 8` opaque 64-bit param slots without roles. What the dumps do
+not say is never invented: it is either left out (durations, param roles) or taken as the
+runtime default and said once in `VendorInfo.notes`; a kernel whose argument size is unknown
+(no `argsSize`, or one that is not a whole number of 64-bit slots) has no param slots and is
+listed in `VendorInfo.args_unknown`, which `--build` refuses.
 """
 
 from __future__ import annotations
@@ -32,12 +35,16 @@ _KERNEL_TYPES = {"AIC_ONLY": "aic_only", "AIV_ONLY": "aiv_only", "MIX_AIV_1_0": 
 _BY_RATIO = {(1, 0): "aic_only", (0, 1): "aiv_only", (1, 1): "mix_aic_1_1", (1, 2): "mix_aic_1_2"}
 _WAIT_RULES = ("geq", "eq", "and", "nor")
 _CAP_WAIT, _CAP_SET, _CAP_NO_DCCI, _CAP_NO_BATCH_CHECK, _CAP_SCALE_UP = 1, 2, 4, 8, 16
-# vendor option -> (skir key, accepted values)
-_OPTIONS: dict[str, tuple[str, tuple[int, ...] | range]] = {
-    "early_start": ("early-start", (0, 1, 2)),
-    "stream_fusion": ("stream-fusion", (0, 1)),
-    "split_mode": ("split-mode", range(1, 65)),
-    "debug_sync_all": ("debug-sync-all", (0, 1)),
+_SLOT_BYTES = 8
+"""One argument slot: a 64-bit word of the task's device argument block."""
+# vendor option -> (skir key, the skir value of each vendor value skir has)
+_OPTIONS: dict[str, tuple[str, dict[int, str]]] = {
+    "early_start": ("early-start", {v: str(v) for v in (0, 1, 2)}),
+    "stream_fusion": ("stream-fusion", {v: str(v) for v in (0, 1)}),
+    "split_mode": ("split-mode", {v: str(v) for v in range(1, 65)}),
+    "debug_sync_all": ("debug-sync-all", {v: str(v) for v in (0, 1)}),
+    # the AOT layer numbers its preload modes 0 max, 1 per-func (its default), 2 none
+    "preload_code": ("preload-code", {0: "max", 1: "per-func", 2: "none"}),
 }
 
 
@@ -55,6 +62,8 @@ class VendorInfo:
     """Kernel symbol -> the dump's `funcName`."""
     no_bind_map: set[str] = field(default_factory=set)
     """Kernel symbols whose `resolvedNum` is 0."""
+    args_unknown: set[str] = field(default_factory=set)
+    """Kernel symbols whose argument size the dumps do not give (no param slots; not buildable)."""
     notes: list[str] = field(default_factory=list)
     paths: dict[tuple[int, int], str] = field(default_factory=dict)
     """(stream index, task index) of the capture -> the node's JSON path in the dump."""
@@ -73,8 +82,9 @@ class _State:
     """Event handle -> event name."""
     cells: dict[str, str] = field(default_factory=dict)
     """Device address -> cell name."""
-    counts: dict[str, int] = field(default_factory=lambda: {"default": 0, "sched": 0, "paired_value": 0,
-                                                             "scope_names": 0})
+    counts: dict[str, int] = field(default_factory=lambda: {"default": 0, "sched": 0, "sched_untraced": 0,
+                                                             "paired_value": 0, "scope_names": 0,
+                                                             "args_missing": 0, "args_odd": 0})
     open_scopes: list[str | None] = field(default_factory=list)
 
 
@@ -98,7 +108,11 @@ def to_capture(dump: GraphDump, trace: RuntimeTrace | None, source: str, cores: 
     info = VendorInfo(source, dump.layout, dump.model_id, cores or DEFAULT_CORES, cores is not None)
     st = _State(info, _Names())
     stream_names = [st.names.fresh(f"s{si}") for si in range(len(dump.streams))]
-    traced = _join_trace(dump, trace, trace_source) if trace is not None else None
+    traced = None
+    if trace is not None and dump.layout == "trace":  # the trace is the model: its nodes are its tasks
+        traced = [trace.tasks[sid] for sid in dump.stream_ids if sid is not None]
+    elif trace is not None:
+        traced = _join_trace(dump, trace, trace_source)
     streams = []
     for si, nodes in enumerate(dump.streams):
         tasks = []
@@ -161,15 +175,21 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
         if traced is not None and traced.sched_mode is not None:
             sched = "batch" if traced.sched_mode == 1 and not k.cap & _CAP_NO_BATCH_CHECK else "normal"
         else:
-            st.counts["sched"] += 1
-        identity = (k.func, k.kernel_type, k.ratio, k.cap, k.resolved, sched)
+            st.counts["sched" if traced is None else "sched_untraced"] += 1
+        size = k.args_size if k.args_size is not None or traced is None else traced.args_size
+        slots = None if size is None or size % _SLOT_BYTES else size // _SLOT_BYTES
+        if slots is None:
+            st.counts["args_missing" if size is None else "args_odd"] += 1
+        identity = (k.func, k.kernel_type, k.ratio, k.cap, k.resolved, sched, slots)
         symbol = st.kernels.get(identity)
         if symbol is None:
             symbol = st.kernels[identity] = st.names.fresh(identifier(k.func))
-            st.specs[symbol] = _kernel_spec(node, sched)
+            st.specs[symbol] = _kernel_spec(node, sched, slots or 0)
             st.info.func_names[symbol] = k.func
             if k.resolved == 0:
                 st.info.no_bind_map.add(symbol)
+            if slots is None:
+                st.info.args_unknown.add(symbol)
         task.update(type="kernel", kernel=symbol, blocks=k.blocks)
         if k.task_group:
             task["task_group"] = True
@@ -211,7 +231,7 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
     return task
 
 
-def _kernel_spec(node: Node, sched: str | None) -> dict[str, Any]:
+def _kernel_spec(node: Node, sched: str | None, slots: int) -> dict[str, Any]:
     k = node.kernel
     assert k is not None
     kernel_type = _KERNEL_TYPES.get(k.kernel_type)
@@ -220,7 +240,7 @@ def _kernel_spec(node: Node, sched: str | None) -> dict[str, Any]:
     if kernel_type is None:
         JsonReader("").fail(node.path, f"kernelType {k.kernel_type!r} with taskRatio {list(k.ratio or ())} names "
                             f"no dav-c220 kernel type (one of {', '.join(_KERNEL_TYPES)})")
-    spec: dict[str, Any] = {"kernel_type": kernel_type, "params": 0}
+    spec: dict[str, Any] = {"kernel_type": kernel_type, "params": slots}  # roles unknown: a count
     if sched == "batch":
         spec["sched_mode"] = "batch"
     if k.cap & _CAP_SCALE_UP:
@@ -238,6 +258,9 @@ def _say_unknowns(info: VendorInfo, counts: dict[str, int]) -> None:
     if counts["sched"]:
         info.notes.append(f"sched mode unknown for {counts['sched']} kernel task(s) (no sk_mdl_origin.json): "
                           "taken as normal")
+    if counts["sched_untraced"]:
+        info.notes.append(f"sched mode unknown for {counts['sched_untraced']} kernel task(s) (no \"Schem Mode\" in "
+                          "the runtime trace): taken as normal")
     if counts["default"]:
         info.notes.append(f"kind unknown for {counts['default']} DEFAULT task(s) (no sk_mdl_origin.json): "
                           "imported as opaque 'other'")
@@ -247,7 +270,15 @@ def _say_unknowns(info: VendorInfo, counts: dict[str, int]) -> None:
     if counts["scope_names"]:
         info.notes.append(f"scope names unknown for {counts['scope_names']} marker(s) (legacy raw dump): "
                           "named scope_<seq of the begin>")
-    info.notes.append("durations, param roles and code sizes are not in the dumps: kernels have no params")
+    source = "argsSize" if info.layout != "trace" else "Kernel Args Size"
+    if counts["args_missing"] or counts["args_odd"]:
+        why = [f"{counts['args_missing']} without {source}" if counts["args_missing"] else "",
+               f"{counts['args_odd']} whose {source} is not a multiple of {_SLOT_BYTES} bytes" if counts["args_odd"]
+               else ""]
+        info.notes.append(f"argument size unknown for {counts['args_missing'] + counts['args_odd']} kernel task(s) "
+                          f"({', '.join(w for w in why if w)}): no argument slots; --build refuses their SuperKernels")
+    info.notes.append(f"durations, param roles and code sizes are not in the dumps: a kernel's params are its "
+                      f"{source} / {_SLOT_BYTES} opaque 64-bit slots, without roles")
     if not info.cores_given:
         info.notes.append(f"the dumps carry no core counts: using {info.cores[0]}:{info.cores[1]} (A2/A3); "
                           "give --cores AIC:AIV")
@@ -260,7 +291,7 @@ def _options(options: dict[str, Any], info: VendorInfo) -> str:
         value = entry.get("value") if isinstance(entry, dict) else entry
         mapped = _OPTIONS.get(name)
         if mapped is not None and type(value) is int and value in mapped[1]:
-            out.append(f"{mapped[0]}={value}")
+            out.append(f"{mapped[0]}={mapped[1][value]}")
         elif value not in (None, 0, [], {}, "") and not (isinstance(value, dict) and not any(value.values())):
             ignored.append(f"{shown(str(name))}={shown(str(value))}")
     if ignored:
