@@ -11,6 +11,7 @@ Every failure raises `skir.SkirError`, whose `str()` is a one-line diagnostic.
 
 from __future__ import annotations
 
+import inspect
 import os
 from pathlib import Path
 from typing import Any
@@ -253,7 +254,8 @@ def compile(
     emulation raises `CheckFailedError`, a missing toolchain `MissingToolError`; nothing is
     written then.
     """
-    check_compile_arguments(dict(locals()))
+    given = dict(locals())
+    check_compile_arguments(given)
     if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
         raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
                                "(source the CANN set_env.sh)")
@@ -316,6 +318,15 @@ def compile(
         with progress.phase("vendor comparison"):
             result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)
     if out_dir is not None or emulate or build is not None:
-        write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate, cache=cache,
-                      build=None if build is None else Path(build))
+        from skir import provenance
+
+        call = {k: v for k, v in given.items() if k != "model" and v != _DEFAULTS.get(k)}
+        entry = provenance.record(original if isinstance(model, ModuleOp) else model, given["options"], call)
+        with provenance.active(entry):
+            write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate, cache=cache,
+                          build=None if build is None else Path(build))
     return result
+
+
+_DEFAULTS = {k: p.default for k, p in inspect.signature(compile).parameters.items()}
+"""`compile`'s defaults: its provenance lists only the arguments a caller changed."""

@@ -26,6 +26,7 @@ from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
 from skir.passes.common import SkirWarning, superkernels
+from skir.provenance import stamp
 from skir.targets.ascendc import emit_source, sources
 from skir.targets.build_script import build_script
 from skir.targets.descriptor import descriptor, dump_descriptor
@@ -47,7 +48,7 @@ def product_texts(result: CompileResult) -> dict[str, str]:
         for sk, kernels, options in superkernels(result.module, SkOptions()):
             name = sk.sym_name.data
             if name in emitted:
-                texts[f"{name}/{name}.json"] = dump_descriptor(descriptor(sk, kernels))
+                texts[f"{name}/{name}.json"] = dump_descriptor(stamp(descriptor(sk, kernels)))
                 texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
     unreset: dict[str, list[tuple[str, str]]] = {}
     for w in result.warnings:
@@ -63,22 +64,23 @@ def product_texts(result: CompileResult) -> dict[str, str]:
         meta["profiling"] = result.report.profiling()
         with progress.phase("timeline.json"):
             measured = result.measured.timeline if result.measured is not None else ()
-            texts["timeline.json"] = dump_trace(trace_events(result.report.comparison, meta["model"],
-                                                             result.report.costs_source, measured))
+            trace = trace_events(result.report.comparison, meta["model"], result.report.costs_source, measured)
+            trace["otherData"].update(stamp({}))  # the trace format's place for anything else
+            texts["timeline.json"] = dump_trace(trace)
     if result.calibration is not None:
         from skir.targets.json_text import dumps_indented
 
-        texts["costs.calibrated.json"] = dumps_indented(result.calibration.document(
+        texts["costs.calibrated.json"] = dumps_indented(stamp(result.calibration.document(
             f"Fitted by skir's calibration to the SuperKernel-off and -on profiles of @{meta['model']}; the "
-            "parameters marked assumption true were not measured.")) + "\n"
+            "parameters marked assumption true were not measured."))) + "\n"
     if result.vendor_compare is not None:
         from skir.targets.vendor_compare import dump_compare
 
-        texts["vendor_compare.json"] = dump_compare(result.vendor_compare)
+        texts["vendor_compare.json"] = dump_compare(stamp(dict(result.vendor_compare)))
     with progress.phase("plan.json"):
-        texts["plan.json"] = dump_plan(plan(result.module, meta))
+        texts["plan.json"] = dump_plan(stamp(plan(result.module, meta)))
     with progress.phase("sk_meta.json"):
-        texts["sk_meta.json"] = dump_meta(meta)
+        texts["sk_meta.json"] = dump_meta(stamp(meta))
     texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)
     return texts
 
@@ -181,8 +183,8 @@ def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool 
             return
         products = sorted(str(p.relative_to(stage)) for p in stage.rglob("*") if p.is_file())
         with _writing(out_dir):
-            (stage / MANIFEST).write_text(json.dumps({"format": "skir.manifest", "version": 1,
-                                                      "files": products}, indent=1) + "\n")
+            (stage / MANIFEST).write_text(json.dumps(stamp({"format": "skir.manifest", "version": 1,
+                                                            "files": products}), indent=1) + "\n")
             _open_to_umask(stage)
             _commit(stage, out_dir)
         result.outputs.update((rel, out_dir / rel) for rel in products)

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from skir.errors import SkirError
+from skir.provenance import note_read
 
 BOM = "\ufeff"
 
@@ -48,12 +49,15 @@ def decode_model(raw: bytes, source: str) -> str:
 def read_model(path: str | os.PathLike[str], what: str = "") -> tuple[str, str]:
     """(source name, text) of the model (or the `what` file) at `path`; `-` reads standard input."""
     if os.fspath(path) == "-":
-        return "<stdin>", decode_model(sys.stdin.buffer.read(), "<stdin>")
+        raw = sys.stdin.buffer.read()
+        note_read("<stdin>", raw)
+        return "<stdin>", decode_model(raw, "<stdin>")
     source = os.fspath(path)
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
         raise SkirError(f"{source}: cannot read{' the ' + what if what else ''}: {err.strerror or err}") from None
+    note_read(source, raw)
     return source, decode_model(raw, source)
 
 

@@ -94,7 +94,7 @@ def costs_from_dict(data: Any, name: str = "<costs>", base: Costs | None = None)
     base = base if base is not None else default_costs()
     if not isinstance(data, dict):
         raise SkirError(f"{name}: expected a JSON object with format, version and parameters")
-    unknown = sorted(set(data) - {"format", "version", "note", "parameters"})
+    unknown = sorted(set(data) - {"format", "version", "note", "parameters", "provenance"})
     if unknown:
         raise SkirError(f"{name}: {unknown[0]}: unknown key (expected format, version, note, parameters)")
     if data.get("format") != FORMAT:

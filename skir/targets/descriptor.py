@@ -35,6 +35,7 @@ from skir.errors import SkirError
 from skir.names import entry_symbol, shown
 from skir.options import SkOptions
 from skir.targets.json_text import dumps_indented
+from skir.provenance import stamp
 
 FORMAT = "skir.sk_descriptor"
 VERSION = 1
@@ -155,7 +156,7 @@ class DescriptorTarget(Target):
             if self.sk not in found:
                 raise SkirError(f"target 'sk-descriptor': no SuperKernel named {shown(self.sk)} "
                                 f"(have: {', '.join(found)})")
-            output.write(dump_descriptor(found[self.sk]))
+            output.write(dump_descriptor(stamp(found[self.sk])))
             return
-        output.write(dumps_indented(found) + "\n")
+        output.write(dumps_indented({name: stamp(d) for name, d in found.items()}) + "\n")
 

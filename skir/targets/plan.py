@@ -50,6 +50,7 @@ from skir.dialects.aclgraph_decls import CellOp
 from skir.dialects.model_lookup import formed, require_passes, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
+from skir.provenance import stamp
 from skir.hostsim.from_ir import entry_buffers
 
 FORMAT = "skir.rewrite_plan"
@@ -147,4 +148,4 @@ class PlanTarget(Target):
         if not formed(module) and not any(isinstance(op, SuperKernelOp) for model in module.ops
                                           if isinstance(model, ModelOp) for op in model.body.block.ops):
             raise SkirError("target 'sk-plan': no SuperKernels in the module; run 'superkernel-pipeline' first")
-        output.write(dump_plan(plan(module, sk_meta(module))))
+        output.write(dump_plan(stamp(plan(module, sk_meta(module)))))

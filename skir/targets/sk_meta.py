@@ -62,6 +62,7 @@ from skir.errors import ExitCode, SkirError, task_path
 from skir.names import entry_symbol
 from skir.options import SkOptions, parse_options
 from skir.targets.json_text import dumps_indented
+from skir.provenance import stamp
 
 FORMAT = "skir.sk_meta"
 VERSION = 1
@@ -392,4 +393,4 @@ class SkMetaTarget(Target):
     name = "sk-meta"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(dump_meta(sk_meta(module)))
+        output.write(dump_meta(stamp(sk_meta(module))))

@@ -84,14 +84,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help, --version
         return int(done.code or 0) if isinstance(done.code, int) else ExitCode.BAD_INPUT
     import skir
-    from skir import progress
+    from skir import progress, provenance
 
     model_dir = Path.cwd() if args.model == "-" else Path(args.model).parent
     if not args.quiet:
         progress.enable("sk-compile")
     if args.timing:
         progress.enable_timing()
-    with one_line_warnings("sk-compile"):
+    with one_line_warnings("sk-compile"), provenance.invoked_as("sk-compile", argv):
         try:
             result = skir.compile(
                 args.model,

@@ -30,7 +30,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[reportPrivateUsage]
 
-from skir import progress, registry
+from skir import progress, provenance, registry
 from skir.diagnostics import describe_exception, error_lines, one_line_warnings, write_atomically
 from skir.errors import ExitCode, SkirError
 from skir.gc_pause import collect_young, paused_gc
@@ -108,7 +108,9 @@ class SkOptMain(xDSLOptMain):
             return loads_json_model(text, self.get_input_name(), self.args.cores)
 
         def decoded(io: IO[bytes]) -> str:
-            return decode_model(io.read(), self.get_input_name())
+            raw = io.read()
+            provenance.note_read(self.get_input_name(), raw)
+            return decode_model(raw, self.get_input_name())
 
         def parse_any(io: IO[bytes]) -> ModuleOp:  # standard input, or a name that says nothing
             text = decoded(io)
@@ -241,7 +243,8 @@ class SkOptMain(xDSLOptMain):
                     module = self.parse_chunk(chunk, extension, offset)
                 if module is not None:
                     self.apply_passes(module)
-                    with progress.phase(f"target {parse_spec(self.args.target).name}"):
+                    entry = provenance.record(self.args.input_file or "-", "")
+                    with progress.phase(f"target {parse_spec(self.args.target).name}"), provenance.active(entry):
                         output.write(self.output_resulting_program(module))
             except ParseError as err:
                 if not self.args.parsing_diagnostics:
@@ -278,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     verbose = any(a in ("--traceback", "-v", "--verbose") for a in argv)
     argv = [a for a in argv if a != "--traceback"]
     source_map: SourceMap | None = None
-    with one_line_warnings("sk-opt"):
+    with one_line_warnings("sk-opt"), provenance.invoked_as("sk-opt", argv):
         try:
             check_argv(argv)
             tool = SkOptMain(argv)

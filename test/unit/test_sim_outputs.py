@@ -101,6 +101,8 @@ def test_without_report_sk_meta_is_unchanged(tmp_path: Path) -> None:
     rep = json.loads((tmp_path / "rep" / "sk_meta.json").read_text())
     assert "profiling" not in plain
     rep.pop("profiling")
+    assert rep.pop("provenance")["arguments"][-1] == "--report"  # the command differs, and says so
+    plain.pop("provenance")
     assert rep == plain
     assert not (tmp_path / "plain" / "timeline.json").exists()
 

@@ -264,6 +264,20 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:   "op_unsupported": 1,
 // CHECK-NEXT:   "single_task": 2
 // CHECK-NEXT:  }
+// CHECK-NEXT: },
+// CHECK-NEXT: "provenance": {
+// CHECK-NEXT:  "tool": "sk-opt",
+// CHECK-NEXT:  "arguments": [
+// CHECK-NEXT:   "sk-meta.mlir",
+// CHECK-NEXT:   "-p",
+// CHECK-NEXT:   "superkernel-pipeline{options=\"preload-code=none\"}",
+// CHECK-NEXT:   "-t",
+// CHECK-NEXT:   "sk-meta"
+// CHECK-NEXT:  ],
+// CHECK:       "input": {
+// CHECK-NEXT:   "name": "sk-meta.mlir",
+// CHECK-NEXT:   "sha256": "{{[0-9a-f]+}}"
+// CHECK-NEXT:  }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 
