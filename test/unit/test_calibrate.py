@@ -94,6 +94,9 @@ def test_the_command_line_writes_the_fitted_costs(tmp_path: Path, capsys: pytest
     text = capsys.readouterr().out
     assert "calibration: dispatch_gap_us 2.000" in text and "superkernel duration (on): 4 observations" in text
     fitted = load_costs(out / "costs.calibrated.json")
+    from skir.schemas import validate
+
+    validate("costs", json.loads((out / "costs.calibrated.json").read_text()))  # the written contract
     assert fitted.barrier_all_aiv_us == pytest.approx(PLANTED["barrier_all_aiv_us"], abs=0.02)
     # the fitted costs in turn: the simulator now reproduces the planted runs of both modes
     from skir.sim import compare

@@ -75,7 +75,7 @@ def test_the_products_of_the_examples_follow_their_schemas(tmp_path: Path, model
     out = tmp_path / "out"
     assert sk_compile.main([str(model), "-o", str(out), "-q", *argv]) == 0, capsys.readouterr().err
     used = check_out(out)
-    assert {"plan", "descriptor", "manifest"} <= used
+    assert {"plan", "sk_meta", "descriptor", "manifest"} <= used
     if "--vendor" in argv:
         assert "vendor_compare" in used
 
@@ -180,3 +180,33 @@ def test_provenance_of_an_api_call(tmp_path: Path) -> None:
     assert entry["tool"] == "skir.compile" and entry["options"] == "early-start=1"
     assert entry["input"] == {"name": "<dict>", "sha256": hashlib.sha256(canonical).hexdigest()}
     assert "check=True" in entry["arguments"] and "out_dir=out" in entry["arguments"]
+
+
+# ---- the input formats beside capture JSON: costs and profiles ------------------------------------
+
+
+def test_the_default_costs_and_a_cost_override_follow_the_schema() -> None:
+    from dataclasses import fields
+
+    from skir.sim.costs import Costs, load_costs
+
+    defaults = json.loads((ROOT / "skir" / "sim" / "default_costs.json").read_text())
+    validate("costs", defaults)
+    # the schema names exactly the simulator's parameters (a second reading of the Costs fields)
+    assert set(load("costs")["properties"]["parameters"]["properties"]) == {f.name for f in fields(Costs)}
+    override = {"format": "skir.sim.costs", "version": 1,
+                "parameters": {"dispatch_gap_us": 0.8, "sync_all_us": {"value": 0.4, "assumption": False}}}
+    validate("costs", override)
+    load_costs(override)  # and skir reads what the schema accepts
+    with pytest.raises(jsonschema.ValidationError):
+        validate("costs", {**override, "parameters": {"warp_speed_us": 1.0}})
+
+
+def test_a_skir_profile_follows_the_schema() -> None:
+    doc = {"format": "skir.profile", "version": 1, "tasks": [{"stream": "s1", "seq": 4, "us": [9.0, 11.0]}],
+           "kernels": {"mm": [40.0, 44.0]}}
+    validate("profile", doc)
+    for broken in ({**doc, "tasks": [{"stream": "s1", "seq": 4, "us": []}]}, {**doc, "kernels": {"mm": [-1.0]}},
+                   {**doc, "format": "msprof"}):
+        with pytest.raises(jsonschema.ValidationError):
+            validate("profile", broken)
