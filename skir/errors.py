@@ -7,6 +7,8 @@ that drivers can add `file:line:col` from the parse.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from enum import IntEnum
 
 from xdsl.ir import Operation
@@ -23,6 +25,12 @@ class ExitCode(IntEnum):
     MISSING_TOOL = 2
     CHECK_FAILED = 3
     INTERNAL = 4
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest of `known` (difflib, cutoff 0.75), or nothing."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.75)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 class SkirError(Exception):

@@ -16,13 +16,12 @@ opts.merged("early-start=1").early_start   # scope-level options override
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from skir.errors import SkirError
+from skir.errors import SkirError, did_you_mean
 from skir.names import shown
 
 
@@ -213,9 +212,7 @@ def _parse_options(text: str) -> tuple[SkOptions, list[str]]:
         if not key:
             raise SkirError(f"option {shown(segment)}: empty key")
         if key not in _PARSERS:
-            close = difflib.get_close_matches(key, list(_PARSERS), n=1, cutoff=0.75)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise SkirError(f"unknown option {shown(key)}{hint} (known: {', '.join(_PARSERS)})")
+            raise SkirError(f"unknown option {shown(key)}{did_you_mean(key, _PARSERS)} (known: {', '.join(_PARSERS)})")
         if key in values:
             raise SkirError(f"option '{key}' is given twice")
         if not value:

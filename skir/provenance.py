@@ -51,13 +51,20 @@ _KEEP = frozenset({"--options", "-p", "--passes", "-t", "--target", "--cores", "
 _PATHS = frozenset({"--dump-ir", "--costs", "--profile", "--vendor"})
 
 
+_CHATTER = frozenset({"-q", "--quiet", "-v", "--verbose"})
+
+
 def portable_arguments(argv: Sequence[str]) -> list[str]:
-    """`argv` with every path reduced to its last component and the output to `OUT`, so the
-    record does not depend on where the command ran."""
+    """`argv` with every path reduced to its last component, the output to `OUT` and the flags
+    that only change what is printed (`-q`, `-v`) left out, so the record does not depend on
+    where or how chattily the command ran."""
     out: list[str] = []
     i = 0
     while i < len(argv):
         arg = argv[i]
+        if arg in _CHATTER:
+            i += 1
+            continue
         flag, eq, value = arg.partition("=")
         if arg.startswith("-") and eq:
             out.append(f"{flag}=OUT" if flag in ("-o", "--output", "--output-file")

@@ -22,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from skir.errors import SkirError
+from skir.errors import SkirError, did_you_mean
 
 FORMAT = "skir.sim.costs"
 VERSION = 1
@@ -96,7 +96,9 @@ def costs_from_dict(data: Any, name: str = "<costs>", base: Costs | None = None)
         raise SkirError(f"{name}: expected a JSON object with format, version and parameters")
     unknown = sorted(set(data) - {"format", "version", "note", "parameters", "provenance"})
     if unknown:
-        raise SkirError(f"{name}: {unknown[0]}: unknown key (expected format, version, note, parameters)")
+        raise SkirError(f"{name}: {unknown[0]}: unknown key"
+                        f"{did_you_mean(unknown[0], ('format', 'version', 'note', 'parameters'))} "
+                        "(expected format, version, note, parameters)")
     if data.get("format") != FORMAT:
         raise SkirError(f"{name}: format: expected \"{FORMAT}\", got {json.dumps(data.get('format'))}")
     version = data.get("version")
@@ -110,7 +112,7 @@ def costs_from_dict(data: Any, name: str = "<costs>", base: Costs | None = None)
     for key, value in params.items():
         where = f"{name}: parameters.{key}"
         if key not in known:
-            raise SkirError(f"{where}: unknown cost parameter (one of {', '.join(known)})")
+            raise SkirError(f"{where}: unknown cost parameter{did_you_mean(key, known)} (one of {', '.join(known)})")
         if isinstance(value, dict):
             extra = sorted(set(value) - {"value", "unit", "assumption", "description"})
             if extra or "value" not in value:

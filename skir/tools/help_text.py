@@ -15,19 +15,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import difflib
 import inspect
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 _INDENT = 24
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """` (did you mean 'x'?)` for the closest of `known` (difflib), or nothing."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.75)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _first_line(text: str | None) -> str:

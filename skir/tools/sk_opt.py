@@ -32,14 +32,14 @@ from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[
 
 from skir import progress, provenance, registry
 from skir.diagnostics import describe_exception, error_lines, one_line_warnings, write_atomically
-from skir.errors import ExitCode, SkirError
+from skir.errors import ExitCode, SkirError, did_you_mean
 from skir.gc_pause import collect_young, paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import check_arguments
 from skir.source_text import decode_model, guard_mlir, model_format
 from skir.tools.cli import ArgumentParser, check_argv, exit_now, parse_cores, version_text
-from skir.tools.help_text import did_you_mean, passes_help, targets_help
+from skir.tools.help_text import passes_help, targets_help
 
 _SNIFF = "<content>"
 """The frontend that tells capture JSON from `.mlir` by the text."""

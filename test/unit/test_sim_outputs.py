@@ -125,7 +125,7 @@ def test_a_bad_costs_file_fails_with_exit_1_and_writes_nothing(tmp_path: Path,
     (out / "keep.txt").write_text("x")
     assert sk_compile.main([DECODE, "-o", str(out), "--report", "--costs", str(costs)]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "bad.json: parameters.gap_us: unknown cost parameter" in err
+    assert err.count("\n") == 1 and "bad.json: parameters.gap_us: unknown cost parameter (one of" in err
     assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "out"]
 

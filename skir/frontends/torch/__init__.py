@@ -27,7 +27,6 @@ torch is an optional dependency: `pip install 'skir[torch]'`.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import re
 from pathlib import Path
@@ -40,7 +39,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 import skir.frontends.torch.npu_ops
 import skir.marks
-from skir.errors import SkirError
+from skir.errors import SkirError, did_you_mean
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
 from skir.frontends.torch import graph_breaks
@@ -195,9 +194,8 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
     unknown = sorted(set(opts) - set(valid), key=str)
     if unknown:
         first = str(unknown[0])
-        close = difflib.get_close_matches(first, valid, n=1, cutoff=0.75)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise SkirError(f"skir backend: unknown option(s) {', '.join(map(str, unknown))}{hint} "
+        raise SkirError(f"skir backend: unknown option(s) {', '.join(map(str, unknown))}"
+                        f"{did_you_mean(first, valid)} "
                         f"(valid keys: {', '.join(valid)})")
     name = f"{opts.get('name', 'graph')}{len(_RESULTS)}"
     split_by = graph_breaks.newest_break()  # a break just before this graph's end, if any
