@@ -7,7 +7,7 @@ content:
   kernel (every launch of it without a sample of its own):
 
   ```json
-  {"format": "skir.profile", "version": 1,
+  {"format": "skir.profile", "version": 1, "model": "decode_layer",
    "tasks": [{"stream": "s0", "seq": 3, "us": [12.1, 12.4, 11.9]}],
    "kernels": {"matmul": [30.2, 30.5]}}
   ```
@@ -27,7 +27,9 @@ content:
 
 A task's duration is the median (P50) of its samples, else of its kernel's. The simulator
 (`--report`, `select=gain`) uses them in place of the model's own durations and the default;
-the summary says how many kernel tasks were measured and how many samples matched nothing.
+the summary says how many kernel tasks were measured and names the samples that matched nothing.
+A file of another model is bad input: a `skir.profile` whose optional `model` is not the
+model's name, or a file with samples none of which names a task or kernel of the model.
 """
 
 from __future__ import annotations
@@ -55,6 +57,8 @@ FORMAT = "skir.profile"
 VERSION = 1
 MSPROF_COLUMNS = ("Op Name", "OP Type", "Task Duration(us)")
 _MAX_SAMPLE_US = 1e9
+_NAMED = 5
+"""How many unmatched names a summary line shows."""
 
 
 @dataclass
@@ -76,6 +80,10 @@ class Profile:
     timeline: list[tuple[str, str, str, float, float]] = field(default_factory=list)
     """(file, runtime stream id, op name, start us, duration us) of every timed msprof row."""
     sources: list[str] = field(default_factory=list)
+    model: str | None = None
+    """The model a `skir.profile` says it measured."""
+    files: list[tuple[str, Profile]] = field(default_factory=list)
+    """Each file's own samples (the merged profile's parts), to tell a file of another model."""
 
 
 @dataclass(frozen=True)
@@ -96,9 +104,17 @@ class Measured:
     """SuperKernel-on evidence: the seqs of a measured SuperKernel's children -> its durations."""
     sk_starts: dict[frozenset[int], tuple[float, ...]] = field(default_factory=dict)
     """... and its start per run (trace time)."""
+    unmatched_names: tuple[tuple[str, int], ...] = ()
+    """What those samples named (an op, a kernel, a task or a node id) and how many, most first."""
+    files: tuple[str, ...] = ()
+    """The files as they were given (`sources` holds their names)."""
 
     def summary(self) -> str:
-        unmatched = f"; {self.unmatched} samples matched no task of the model" if self.unmatched else ""
+        unmatched = ""
+        if self.unmatched:
+            names = ", ".join(f"{name} {count}" for name, count in self.unmatched_names[:_NAMED])
+            more = f", {len(self.unmatched_names) - _NAMED} more" if len(self.unmatched_names) > _NAMED else ""
+            unmatched = f"; {self.unmatched} samples matched no task of the model ({names}{more})"
         return (f"profile ({', '.join(self.sources)}): {self.measured} kernel tasks measured, "
                 f"{self.estimated} estimated{unmatched}")
 
@@ -114,12 +130,24 @@ def load_profiles(paths: list[str | os.PathLike[str]]) -> Profile:
             raise SkirError(f"{name}: cannot read: {err.strerror or err}") from None
         except UnicodeDecodeError as err:
             raise SkirError(f"{name}: byte {err.start}: not UTF-8 text") from None
-        profile.sources.append(Path(path).name)
+        one = Profile()
         if text.lstrip().startswith(("{", "[")):
-            _read_json(parse_json(text, name), name, profile)
+            _read_json(parse_json(text, name), name, one)
         else:
-            _read_msprof(text, name, profile)
+            _read_msprof(text, name, one)
+        _merge(profile, one)
+        profile.sources.append(Path(path).name)
+        profile.files.append((name, one))
     return profile
+
+
+def _merge(into: Profile, one: Profile) -> None:
+    for mine, theirs in ((into.tasks, one.tasks), (into.kernels, one.kernels), (into.ordered, one.ordered),
+                         (into.sk_runs, one.sk_runs), (into.sk_starts, one.sk_starts),
+                         (into.off_runs, one.off_runs), (into.by_seq, one.by_seq)):
+        for key, values in theirs.items():
+            mine[key] += values  # type: ignore[index]
+    into.timeline += one.timeline
 
 
 def _sample(reader: JsonReader, value: Any, path: str) -> float:
@@ -133,13 +161,15 @@ def _read_json(data: Any, source: str, profile: Profile) -> None:
     if isinstance(data, list) or (isinstance(data, dict) and "traceEvents" in data):
         _read_device_trace(r, data if isinstance(data, list) else data["traceEvents"], profile)
         return
-    d = r.obj(data, "", ("format", "version"), ("format", "version", "tasks", "kernels"))
+    d = r.obj(data, "", ("format", "version"), ("format", "version", "model", "tasks", "kernels"))
     if d["format"] != FORMAT:
         r.fail("format", f"expected '{FORMAT}', got {shown(str(d['format']))}")
     version = d["version"]
     if type(version) is not int or version != VERSION:
         shown_version = str(version) if type(version) is int else describe_value(version)
         r.fail("version", f"profile version {shown_version} is not supported (this skir reads {VERSION})")
+    if "model" in d:
+        profile.model = r.name(d["model"], "model")
     for i, task in enumerate(r.list_(d.get("tasks", []), "tasks")):
         path = f"tasks[{i}]"
         t = r.obj(task, path, ("stream", "seq", "us"), ("stream", "seq", "us"))
@@ -259,7 +289,8 @@ def _read_msprof(text: str, source: str, profile: Profile) -> None:
 
 
 def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
-    """The profile's durations for the kernel tasks of `module` (an input model)."""
+    """The profile's durations for the kernel tasks of `module` (an input model). A file of
+    another model (see the module docstring) is a one-line `SkirError` naming it."""
     model = module if isinstance(module, ModelOp) else next(op for op in module.ops if isinstance(op, ModelOp))
     launches: dict[str, list[tuple[str, int]]] = defaultdict(list)
     tasks: list[tuple[str, int, str]] = []
@@ -271,26 +302,28 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
                     tasks.append((*key, task.kernel.root_reference.data))
     for stream, seq, kernel in sorted(tasks, key=lambda t: t[1]):
         launches[kernel].append((stream, seq))
-    samples: dict[tuple[str, int], list[float]] = defaultdict(list)
-    unmatched = 0
     known = {(s, q) for s, q, _ in tasks}
+    stream_of_seq = {q: s for s, q, _ in tasks}
+    for name, one in profile.files:
+        _same_model(name, one, model.sym_name.data, known, stream_of_seq, launches)
+    samples: dict[tuple[str, int], list[float]] = defaultdict(list)
+    missed: dict[str, int] = defaultdict(int)
     for key, values in profile.tasks.items():
         if key in known:
             samples[key] += values
         else:
-            unmatched += len(values)
-    stream_of_seq = {q: s for s, q, _ in tasks}
+            missed[f"task {key[0]}:{key[1]}"] += len(values)
     for seq, values in profile.by_seq.items():
         if seq in stream_of_seq:
             samples[(stream_of_seq[seq], seq)] += values
         else:
-            unmatched += len(values)
+            missed[f"node {seq}"] += len(values)
     task_runs: dict[tuple[str, int], list[tuple[float, float]]] = defaultdict(list)
     for joined, values in profile.ordered.items():
         op_name, op_type = joined.split("\0")
-        kernel = op_name if op_name in launches else op_type if op_type in launches else None
+        kernel = _kernel_of(joined, launches)
         if kernel is None:
-            unmatched += len(values)
+            missed[op_name or op_type] += len(values)
             continue
         targets = launches[kernel]
         for i, value in enumerate(values):
@@ -298,7 +331,9 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
         for i, span in enumerate(profile.off_runs.get(joined, ())):
             task_runs[targets[i % len(targets)]].append(span)
     per_kernel = {k: statistics.median(v) for k, v in profile.kernels.items() if k in launches and v}
-    unmatched += sum(len(v) for k, v in profile.kernels.items() if k not in launches)
+    for k, v in profile.kernels.items():
+        if k not in launches and v:
+            missed[f"kernel {k}"] += len(v)
     durations: dict[tuple[str, int], float] = {}
     for stream, seq, kernel in tasks:
         own = samples.get((stream, seq))
@@ -306,10 +341,37 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
             durations[(stream, seq)] = statistics.median(own)
         elif kernel in per_kernel:
             durations[(stream, seq)] = per_kernel[kernel]
-    return Measured(durations, len(durations), len(tasks) - len(durations), unmatched, tuple(profile.sources),
-                    tuple(profile.timeline), {k: tuple(v) for k, v in task_runs.items()},
+    names = tuple(sorted(missed.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Measured(durations, len(durations), len(tasks) - len(durations), sum(missed.values()),
+                    tuple(profile.sources), tuple(profile.timeline), {k: tuple(v) for k, v in task_runs.items()},
                     {k: tuple(v) for k, v in profile.sk_runs.items()},
-                    {k: tuple(v) for k, v in profile.sk_starts.items()})
+                    {k: tuple(v) for k, v in profile.sk_starts.items()}, names,
+                    tuple(name for name, _ in profile.files))
+
+
+def _kernel_of(joined: str, launches: dict[str, list[tuple[str, int]]]) -> str | None:
+    """The model's kernel an msprof row names: its op name, else its op type."""
+    op_name, op_type = joined.split("\0")
+    return op_name if op_name in launches else op_type if op_type in launches else None
+
+
+def _same_model(name: str, one: Profile, model: str, known: set[tuple[str, int]], stream_of_seq: dict[int, str],
+                launches: dict[str, list[tuple[str, int]]]) -> None:
+    """Refuse a file that says it is of another model, or none of whose samples names a task."""
+    if one.model is not None and one.model != model:
+        raise SkirError(f"{name}: model: a profile of @{one.model}, not of @{model}")
+    named = ([f"task {s}:{q}" for s, q in one.tasks if one.tasks[(s, q)]]
+             + [f"node {q}" for q, v in one.by_seq.items() if v]
+             + [j.split("\0")[0] or j.split("\0")[1] for j, v in one.ordered.items() if v]
+             + [f"kernel {k}" for k, v in one.kernels.items() if v])
+    if not named:
+        return
+    if (any(k in known for k in one.tasks) or any(q in stream_of_seq for q in one.by_seq)
+            or any(_kernel_of(j, launches) for j in one.ordered) or any(k in launches for k in one.kernels)):
+        return
+    listed = ", ".join(sorted(set(named))[:_NAMED]) + (", ..." if len(set(named)) > _NAMED else "")
+    raise SkirError(f"{name}: not a profile of @{model}: none of its samples names a task or kernel of it "
+                    f"(it names {listed})")
 
 
 MIN_RUNS = 3

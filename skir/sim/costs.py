@@ -94,11 +94,13 @@ def costs_from_dict(data: Any, name: str = "<costs>", base: Costs | None = None)
     base = base if base is not None else default_costs()
     if not isinstance(data, dict):
         raise SkirError(f"{name}: expected a JSON object with format, version and parameters")
-    unknown = sorted(set(data) - {"format", "version", "note", "parameters", "provenance"})
+    unknown = sorted(set(data) - {"format", "version", "note", "parameters", "fit", "provenance"})
     if unknown:
         raise SkirError(f"{name}: {unknown[0]}: unknown key"
-                        f"{did_you_mean(unknown[0], ('format', 'version', 'note', 'parameters'))} "
-                        "(expected format, version, note, parameters)")
+                        f"{did_you_mean(unknown[0], ('format', 'version', 'note', 'parameters', 'fit'))} "
+                        "(expected format, version, note, parameters, fit)")
+    if "fit" in data and not isinstance(data["fit"], dict):
+        raise SkirError(f"{name}: fit: expected an object (what a calibration recorded)")
     if data.get("format") != FORMAT:
         raise SkirError(f"{name}: format: expected \"{FORMAT}\", got {json.dumps(data.get('format'))}")
     version = data.get("version")

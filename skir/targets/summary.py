@@ -62,8 +62,10 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         lines.append(result.measured.summary())
     fit = getattr(result, "calibration", None)
     if fit is not None:
-        lines.append("calibration: " + (", ".join(f"{k} {v:.3f}" for k, v in fit.fitted.items()) or "nothing moved")
-                     + " (costs.calibrated.json)")
+        lines.append(f"calibration: rank {fit.rank} of {fit.parameters} ({fit.observations} observations); measured: "
+                     + (", ".join(f"{k} {v:.3f}" for k, v in fit.fitted.items()) or "none") + " (costs.calibrated.json)")
+        if fit.not_separable:
+            lines.append("  not separable, left assumptions: " + "; ".join(" + ".join(g) for g in fit.not_separable))
         for kind, (count, rms) in fit.residuals.items():
             if count:
                 lines.append(f"  {kind}: {count} observations, RMS residual {fit.before[kind][1]:.3f} -> {rms:.3f} us")

@@ -75,6 +75,10 @@ def test_calibration_recovers_planted_costs(tmp_path: Path) -> None:
     for count, rms in fit.residuals.values():
         assert count and rms < 0.01  # ... the fit is not
     assert fit.costs.lock_wait_us == default_costs().lock_wait_us  # nothing measured it: unchanged
+    # hand-derived: four SuperKernels with three barrier kinds, and kernel starts, determine the five
+    # planted parameters one by one; no event, flag or lock is in the model
+    assert (fit.rank, set(fit.fitted), fit.not_separable) == (5, set(PLANTED), ())
+    assert set(fit.unobserved) == {"event_us", "flag_wait_us", "lock_notify_us", "lock_wait_us"}
     doc = fit.document("test")
     assert load_costs(doc).sk_entry_us == pytest.approx(PLANTED["sk_entry_us"], abs=0.02)
     assert doc["parameters"]["sk_entry_us"]["assumption"] is False
@@ -92,7 +96,8 @@ def test_the_command_line_writes_the_fitted_costs(tmp_path: Path, capsys: pytest
     assert sk_compile.main([str(path), "-o", str(out), "--options", "preload-code=none",
                             "--calibrate", str(off_path), str(on_path)]) == 0
     text = capsys.readouterr().out
-    assert "calibration: dispatch_gap_us 2.000" in text and "superkernel duration (on): 4 observations" in text
+    assert "calibration: rank 5 of 9 (20 observations); measured: dispatch_gap_us 2.000" in text
+    assert "superkernel duration (on): 4 observations" in text and "not separable" not in text
     fitted = load_costs(out / "costs.calibrated.json")
     from skir.schemas import validate
 
@@ -106,3 +111,91 @@ def test_the_command_line_writes_the_fitted_costs(tmp_path: Path, capsys: pytest
     again = compare(result.original, result.module, fitted)
     for mode in ("aclgraph", "superkernel"):
         assert again.runs[mode].makespan == pytest.approx(planted.runs[mode].makespan, abs=0.1)
+
+
+def _fork_join(tmp_path: Path) -> tuple[Path, Path, Path, skir.CompileResult]:
+    """Two vector kernels on s0 and two cube kernels on s1, forked and joined by events, fused into
+    one SuperKernel between two kernels that cannot fuse. The kernel starts of the off run fix the
+    dispatch gap and the event cost; the one SuperKernel duration sees only its longest path, the
+    cube one: its all-AIC barriers and the notify of the join record, as one sum."""
+    data = model()
+
+    def k(name: str, seq: int) -> dict:  # type: ignore[type-arg]
+        return {"type": "kernel", "kernel": name, "seq": seq, "blocks": 8, "duration_us": 3.0 if name != "x" else 2.0}
+
+    data["events"] = ["fork", "join"]
+    data["streams"] = [
+        {"name": "s0", "tasks": [k("x", 0), {"type": "event_record", "event": "fork", "seq": 1}, k("v", 3), k("v", 5),
+                                 {"type": "event_wait", "event": "join", "seq": 8}, k("x", 9),
+                                 {"type": "event_reset", "event": "fork", "seq": 10},
+                                 {"type": "event_reset", "event": "join", "seq": 11}]},
+        {"name": "s1", "tasks": [{"type": "event_wait", "event": "fork", "seq": 2}, k("c", 4), k("c", 6),
+                                 {"type": "event_record", "event": "join", "seq": 7}]}]
+    result = skir.compile(data, options="preload-code=none")
+    assert [len(sk.members) for sk in result.superkernels] == [4]
+    off_path, on_path = write_profiles(tmp_path, result, replace(default_costs(), **PLANTED))
+    path = tmp_path / "fork_join.json"
+    path.write_text(json.dumps(data))
+    return path, off_path, on_path, result
+
+
+def test_parameters_the_profiles_cannot_separate_stay_assumptions(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from skir.tools import sk_compile
+
+    path, off_path, on_path, result = _fork_join(tmp_path)
+    assert result.original is not None
+    fit = calibrate(result.original, result.module, measure(load_profiles([off_path]), result.original),
+                    measure(load_profiles([on_path]), result.original))
+    pair = ("barrier_all_aic_us", "lock_notify_us")
+    assert fit.rank == 3 and set(fit.fitted) == {"dispatch_gap_us", "event_us"} and fit.not_separable == (pair,)
+    assert "barrier_all_aiv_us" in fit.unobserved  # the vector path is not the longest: nothing sees it
+    assert fit.costs.dispatch_gap_us == pytest.approx(PLANTED["dispatch_gap_us"], abs=0.02)
+    # only the cube path's sum is determined (two all-AIC barriers, after each cube kernel, and the
+    # notify): it is the planted one, whatever the split
+    planted = replace(default_costs(), **PLANTED)
+    assert 2 * fit.costs.barrier_all_aic_us + fit.costs.lock_notify_us == pytest.approx(
+        2 * planted.barrier_all_aic_us + planted.lock_notify_us, abs=0.02)
+    out = tmp_path / "out"
+    assert sk_compile.main([str(path), "-o", str(out), "--options", "preload-code=none",
+                            "--calibrate", str(off_path), str(on_path)]) == 0
+    text = capsys.readouterr().out
+    assert "calibration: rank 3 of 9" in text
+    assert "not separable, left assumptions: barrier_all_aic_us + lock_notify_us" in text
+    doc = json.loads((out / "costs.calibrated.json").read_text())
+    assert doc["fit"]["not_separable"] == [list(pair)] and doc["fit"]["rank"] == 3
+    assert doc["parameters"]["dispatch_gap_us"]["assumption"] is False
+    for name in pair:
+        assert doc["parameters"][name]["assumption"] is True
+        assert "Not separable" in doc["parameters"][name]["description"]
+    assert load_costs(out / "costs.calibrated.json").dispatch_gap_us == pytest.approx(2.0, abs=0.02)
+
+
+@pytest.mark.parametrize("case", ["other model", "swapped", "other superkernels"])
+def test_profiles_that_cannot_calibrate_are_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      case: str) -> None:
+    from skir.tools import sk_compile
+
+    path, off_path, on_path, _ = _fork_join(tmp_path)
+    if case == "other model":
+        text = off_path.read_text()
+        for kernel, other in (("v", "rope"), ("x", "gelu"), ("c", "matmul")):
+            text = text.replace(f",{kernel},{kernel},", f",{other},{other},")
+        off_path.write_text(text)
+        expected = (f"{off_path}: not a profile of @cal: none of its samples names a task or kernel of it "
+                    "(it names gelu, matmul, rope)")
+    elif case == "swapped":
+        off_path, on_path = on_path, off_path
+        expected = f"{off_path}: no kernel start times of the model"
+    else:
+        events = json.loads(on_path.read_text())
+        for e in events:
+            if "nodeId" in e["args"]:
+                e["args"]["nodeId"] = 0  # the trace's SuperKernel fused other tasks
+        on_path.write_text(json.dumps(events))
+        expected = f"{on_path}: none of its 1 SuperKernels has the sub-tasks of a SuperKernel of this compile"
+    out = tmp_path / "out"
+    assert sk_compile.main([str(path), "-o", str(out), "--calibrate", str(off_path), str(on_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err, err
+    assert not out.exists()

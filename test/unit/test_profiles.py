@@ -63,7 +63,40 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     code = sk_compile.main([str(PARALLEL), "-o", str(tmp_path / "out"), "--profile", str(MSPROF), "--report"])
     assert code == 0
     out = capsys.readouterr().out
-    assert "profile (op_summary_par.csv): 4 kernel tasks measured, 0 estimated; 1 samples matched no task" in out
+    assert ("profile (op_summary_par.csv): 4 kernel tasks measured, 0 estimated; 1 samples matched no task "
+            "of the model (MemcpyAsync 1)") in out
+
+
+def test_the_summary_names_what_matched_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"format": "skir.profile", "version": 1, "model": "par",
+                                "tasks": [{"stream": "s9", "seq": 1, "us": [1.0, 2.0]}, {"stream": "s0", "seq": 0,
+                                                                                        "us": [2.0]}],
+                                "kernels": {"gone": [3.0], "a1": [1.0], "a2": [1.0], "a3": [1.0], "a4": [1.0]}}))
+    measured = measure(load_profiles([path]), skir.load_model(PARALLEL))
+    assert measured.unmatched == 7
+    assert measured.summary().endswith("7 samples matched no task of the model (task s9:1 2, kernel a1 1, "
+                                       "kernel a2 1, kernel a3 1, kernel a4 1, 1 more)")
+
+
+@pytest.mark.parametrize(("profile", "message"), [
+    ({"format": "skir.profile", "version": 1, "model": "decode", "kernels": {"mm": [1.0]}},
+     "p.json: model: a profile of @decode, not of @par"),
+    ({"format": "skir.profile", "version": 1, "kernels": {"matmul": [1.0]}, "tasks": [{"stream": "s4", "seq": 9,
+                                                                                      "us": [1.0]}]},
+     "p.json: not a profile of @par: none of its samples names a task or kernel of it (it names kernel matmul, "
+     "task s4:9)"),
+])
+def test_a_profile_of_another_model_is_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 profile: dict, message: str) -> None:  # type: ignore[type-arg]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(profile))
+    out = tmp_path / "out"
+    assert sk_compile.main([str(PARALLEL), "-o", str(out), "--profile", str(MSPROF), "--profile", str(path),
+                            "--report"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{tmp_path}/{message}" in err, err
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(("name", "text", "message"), [
