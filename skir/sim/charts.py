@@ -1,5 +1,11 @@
 """The PNG charts of `--report`: a Gantt of every mode (`timeline.png`) and a bar chart of
-the modes' makespans split into compute, dispatch, sync and idle (`modes.png`).
+the modes' makespans split along the critical path into compute, dispatch, sync and idle, with
+each mode's summed device op time (`modes.png`).
+
+Each kernel shown in the Gantt has a colour of its own: the `LEGEND_KERNELS` kernels with the
+most simulated time, in `_KERNEL_COLORS` (distinct from each other and from the colours of
+SuperKernel launches, syncs and events); any others are drawn in one grey, listed in the legend
+as "+N more kernels".
 
 matplotlib (the `report` extra: `pip install 'skir[report]'`) is imported lazily and only
 through its object API with the Agg canvas, so no global backend is touched; PNGs carry no
@@ -14,6 +20,7 @@ from typing import Any
 
 from skir.dialects.hardware import CoreType
 from skir.sim.modes import Comparison
+from skir.sim.report import COLUMN
 from skir.sim.stamp import CATEGORIES, breakdown
 
 INSTALL_HINT = "pip install 'skir[report]'"
@@ -21,6 +28,15 @@ _CATEGORY_COLORS = {"compute": "#4C72B0", "dispatch": "#DD8452", "sync": "#C44E5
 _KIND_COLORS = {"event": "#999999", "value": "#8172B3", "opaque": "#555555", "marker": "#DDDDDD"}
 _MAX_LANES = 3
 _SK_COLOR = "#D9D9D9"
+_OTHER_KERNELS = "#A8A8A8"
+_KERNEL_COLORS = (
+    "#1F77B4", "#FF7F0E", "#2CA02C", "#9467BD", "#8C564B", "#E377C2", "#BCBD22", "#17BECF",
+    "#AEC7E8", "#FFBB78", "#98DF8A", "#FF9896", "#C5B0D5", "#C49C94", "#F7B6D2", "#DBDB8D",
+    "#9EDAE5", "#393B79", "#637939", "#8C6D31", "#843C39", "#7B4173", "#5254A3", "#E7BA52",
+)
+"""Kernel colours, all different (tab10 and tab20 without their greys and the red of syncs,
+then tab20b's darks)."""
+LEGEND_KERNELS = len(_KERNEL_COLORS)
 
 
 def _times_bound(ratio: float | None) -> str:
@@ -51,25 +67,33 @@ def _png(fig: Any) -> bytes:
     return buffer.getvalue()
 
 
-def _palette(names: list[str]) -> dict[str, Any]:
-    from matplotlib import colormaps
-
-    cmap = colormaps["tab20"]
-    return {name: cmap(i % 20) for i, name in enumerate(names)}
+def kernel_colors(cmp: Comparison) -> tuple[dict[str, str], list[str]]:
+    """(kernel -> its own colour, the kernels drawn in the shared grey): the `LEGEND_KERNELS`
+    kernels with the most simulated time over every mode keep a colour, in first-seen order."""
+    time: dict[str, float] = {}
+    for run in cmp.runs.values():
+        for task in run.tasks:
+            if task.kind == "kernel":
+                time[task.name] = time.get(task.name, 0.0) + task.end - task.start
+            for p in task.program:
+                if p.kind == "subtask":
+                    time[p.label] = time.get(p.label, 0.0) + p.end - p.start
+    top = set(sorted(time, key=lambda k: -time[k])[:LEGEND_KERNELS])
+    shown = [k for k in time if k in top]
+    return dict(zip(shown, _KERNEL_COLORS, strict=False)), [k for k in time if k not in top]
 
 
 def gantt_png(cmp: Comparison, model: str) -> bytes:
     """One panel per mode: a row per stream (and per core type for superkernel), time in µs."""
+    return _png(gantt_figure(cmp, model))
+
+
+def gantt_figure(cmp: Comparison, model: str) -> Any:
+    """The figure of `gantt_png`."""
     from matplotlib.patches import Patch
 
-    found: list[str] = []
-    for run in cmp.runs.values():
-        for task in run.tasks:
-            if task.kind == "kernel":
-                found.append(task.name)
-            found.extend(p.label for p in task.program if p.kind == "subtask")
-    kernels = list(dict.fromkeys(found))
-    colors = _palette(kernels)
+    own, others = kernel_colors(cmp)
+    colors = {**dict.fromkeys(others, _OTHER_KERNELS), **own}
     rows_per_mode = []
     for mode, run in cmp.runs.items():
         streams = list(dict.fromkeys(t.stream for t in run.tasks))
@@ -132,7 +156,9 @@ def gantt_png(cmp: Comparison, model: str) -> bytes:
         ax.grid(axis="x", linewidth=0.3, alpha=0.6)
         ax.set_xlim(0, end * 1.02)
     axes[-1, 0].set_xlabel("simulated time (us); dashed line: lower bound", fontsize=8)
-    handles = [Patch(color=colors[k], label=k) for k in kernels[:16]]
+    handles = [Patch(color=color, label=k) for k, color in own.items()]
+    if others:
+        handles.append(Patch(color=_OTHER_KERNELS, label=f"+{len(others)} more kernels"))
     handles += [Patch(facecolor=_SK_COLOR, edgecolor="#333333", label="SuperKernel launch"),
                 Patch(color=_CATEGORY_COLORS["sync"], label="barrier / flag / lock"),
                 Patch(color=_KIND_COLORS["event"], label="event task"),
@@ -146,30 +172,37 @@ def gantt_png(cmp: Comparison, model: str) -> bytes:
                bbox_to_anchor=(0.5, 1 - 0.35 / height))
     fig.subplots_adjust(left=0.1, right=0.98, top=1 - (0.55 + 0.2 * legend_rows) / height,
                         bottom=0.55 / height, hspace=0.5)
-    return _png(fig)
+    return fig
 
 
 def modes_png(cmp: Comparison, model: str) -> bytes:
-    """Stacked bars per mode (compute / dispatch / sync / idle) and the lower bound."""
-    fig = _figure(8.5, 4.2)
+    """Stacked bars per mode (critical-path compute / dispatch / sync / idle), each mode's summed
+    device op time and the lower bound."""
+    return _png(modes_figure(cmp, model))
+
+
+def modes_figure(cmp: Comparison, model: str) -> Any:
+    """The figure of `modes_png`."""
+    fig = _figure(8.5, 4.4)
     ax = fig.add_subplot(1, 1, 1)
     modes = list(cmp.runs)
     bottoms = [0.0] * len(modes)
     for category in CATEGORIES:
         values = [max(breakdown(cmp.runs[m].last)[category], 0.0) for m in modes]
-        ax.bar(modes, values, bottom=bottoms, color=_CATEGORY_COLORS[category], label=category, width=0.55)
+        ax.bar(modes, values, bottom=bottoms, color=_CATEGORY_COLORS[category], label=COLUMN[category], width=0.55)
         bottoms = [b + v for b, v in zip(bottoms, values)]
     for i, mode in enumerate(modes):
         run = cmp.runs[mode]
         ratio = cmp.ratio(mode)
-        label = f"{run.makespan:.1f} us" + ("" if ratio is None else f"\n{ratio:.2f} x bound")
+        label = (f"{run.makespan:.1f} us" + ("" if ratio is None else f"\n{ratio:.2f} x bound")
+                 + f"\ndevice op time {run.device_op_time():.1f} us")
         ax.text(i, run.makespan, label, ha="center", va="bottom", fontsize=8)
     ax.axhline(cmp.bound.value, color="black", linestyle="--", linewidth=0.9,
                label=f"lower bound {cmp.bound.value:.1f} us")
-    ax.set_ylabel("simulated makespan (us)")
-    ax.set_ylim(0, max(max(r.makespan for r in cmp.runs.values()), 1e-3) * 1.22)
+    ax.set_ylabel("simulated makespan (us), split along the critical path")
+    ax.set_ylim(0, max(max(r.makespan for r in cmp.runs.values()), 1e-3) * 1.3)
     ax.set_title(f"@{model}: makespan by mode (estimate; costs are assumptions)", fontsize=10)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     ax.grid(axis="y", linewidth=0.3, alpha=0.6)
     fig.tight_layout()
-    return _png(fig)
+    return fig

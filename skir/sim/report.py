@@ -4,7 +4,7 @@
 timeline estimate (skir.sim, default costs: every cost an assumption)
   superkernel        members  type         blocks  before us  after us  bound us  after/bound
   decode_layer_sk0        12  mix_aic_1_2      24      99.44     89.37     81.85        1.092
-  mode         makespan us  x bound  compute  dispatch    sync    idle  dispatches
+  mode         makespan us  x bound  critical-path compute  dispatch  sync  idle  device op time us  dispatches
   eager             118.25    1.364    ...
 lower bound 86.69 us = max(critical path 86.69, AIC work 64.43, AIV work 58.98)
 ```
@@ -12,7 +12,9 @@ lower bound 86.69 us = max(critical path 86.69, AIC work 64.43, AIV work 58.98)
 *before* is the span of a SuperKernel's members under aclgraph (from the first member's
 dispatch to the last member's end), *after* the span of its launch (dispatch gap included)
 in superkernel mode; *bound* is the members' own lower bound. The breakdown of a mode
-follows the critical path of the task that ends last (see `skir.sim.stamp`).
+follows the critical path of the task that ends last (see `skir.sim.stamp`): its compute is
+the compute on that path, which changes with the mode as the path does; the summed device op
+time (every kernel and SuperKernel task's duration, `Simulation.device_op_time`) is beside it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from skir.sim.costs import Costs
 from skir.sim.modes import Comparison
 from skir.sim.stamp import CATEGORIES, breakdown
 
+COLUMN = {"compute": "critical-path compute", "dispatch": "dispatch", "sync": "sync", "idle": "idle"}
+"""How the table and the chart name the parts of a makespan (all along the critical path)."""
+OP_TIME = "device op time us"
 NOTE = ("simulated estimate (skir.sim), not a measurement: every cost parameter is an assumption "
         "unless a costs file says otherwise")
 
@@ -98,14 +103,17 @@ class Report:
                              f"{sk.before:9.2f}  {sk.after:9.2f}  {value:9.2f}  {ratio}")
         else:
             lines.append("  no SuperKernels")
-        header = "".join(f"  {c:>9}" for c in CATEGORIES)
-        lines.append(f"  {'mode':<12} {'makespan us':>11}  {'x bound':>7}{header}  {'dispatches':>10}")
+        heads = [COLUMN[c] for c in CATEGORIES]
+        header = "".join(f"  {h:>{max(9, len(h))}}" for h in heads)
+        lines.append(f"  {'mode':<12} {'makespan us':>11}  {'x bound':>7}{header}  {OP_TIME:>17}  {'dispatches':>10}")
         for mode, run in cmp.runs.items():
             parts = breakdown(run.last)
-            cells = "".join(f"  {parts[c]:9.2f}" for c in CATEGORIES)
+            cells = "".join(f"  {parts[c]:{max(9, len(h))}.2f}" for c, h in zip(CATEGORIES, heads, strict=True))
             lines.append(f"  {mode:<12} {run.makespan:11.2f}  {ratio_text(cmp.ratio(mode))}{cells}  "
-                         f"{run.dispatches():>10}")
+                         f"{run.device_op_time():17.2f}  {run.dispatches():>10}")
         b = cmp.bound
+        lines.append("  (the four parts split the makespan along the critical path; device op time sums every "
+                     "kernel and SuperKernel task)")
         lines.append(f"lower bound {b.value:.2f} us = max(critical path {b.critical_path:.2f}, "
                      f"AIC work {b.work_aic:.2f}, AIV work {b.work_aiv:.2f})")
         return "\n".join(lines) + "\n"

@@ -66,6 +66,52 @@ def test_the_charts_are_pngs(decode_report) -> None:  # type: ignore[no-untyped-
         assert b"Software" not in data and b"tIME" not in data
 
 
+def _many_kernels(n: int) -> dict:  # type: ignore[type-arg]
+    """One stream of `n` different kernels, kernel i lasting i + 1 us."""
+    kernels = {f"k{i}": {"kernel_type": "aiv_only", "params": 0, "code_bytes": 0} for i in range(n)}
+    tasks = [{"type": "kernel", "kernel": f"k{i}", "blocks": 8, "duration_us": float(i + 1)} for i in range(n)]
+    return {"format": "skir.aclgraph.capture", "version": 1, "model": "many", "cores": {"aic": 24, "aiv": 48},
+            "kernels": kernels, "streams": [{"name": "s0", "tasks": tasks}]}
+
+
+def test_every_kernel_in_the_legend_has_a_colour_of_its_own() -> None:
+    pytest.importorskip("matplotlib")
+    from skir.sim.charts import LEGEND_KERNELS, gantt_figure, kernel_colors
+
+    result = skir.compile(_many_kernels(30))
+    report = estimate(result.original, result.module)
+    own, others = kernel_colors(report.comparison)
+    assert LEGEND_KERNELS == 24 and len(own) == 24 and len(set(own.values())) == 24  # no colour twice
+    assert sorted(others, key=lambda k: int(k[1:])) == [f"k{i}" for i in range(6)]  # the six shortest
+    labels = [t.get_text() for t in gantt_figure(report.comparison, "many").legends[0].get_texts()]
+    assert labels[:24] == [f"k{i}" for i in range(6, 30)] and labels[24] == "+6 more kernels"
+    # a model with fewer kernels than colours: every one shown, none in the grey
+    small = skir.compile(_many_kernels(20))
+    own, others = kernel_colors(estimate(small.original, small.module).comparison)
+    assert len(set(own.values())) == 20 and not others
+
+
+def test_the_modes_say_critical_path_compute_and_device_op_time(decode_report) -> None:  # type: ignore[no-untyped-def]
+    table = decode_report.table()
+    lines = table.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("mode "))
+    assert "critical-path compute" in lines[at] and "device op time us" in lines[at]
+    for mode, run in decode_report.comparison.runs.items():
+        row = next(line for line in lines[at:] if line.lstrip().startswith(mode + " "))
+        assert f"{run.device_op_time():.2f}" in row.split()
+    # the oracle: the device op time summed here from the tasks
+    run = decode_report.comparison.runs["aclgraph"]
+    assert run.device_op_time() == pytest.approx(sum(t.end - t.start for t in run.tasks if t.kind == "kernel"))
+    pytest.importorskip("matplotlib")
+    from skir.sim.charts import modes_figure
+
+    fig = modes_figure(decode_report.comparison, "decode_layer")
+    ax = fig.axes[0]
+    assert "critical-path compute" in [t.get_text() for t in ax.get_legend().get_texts()]
+    texts = [t.get_text() for t in ax.texts]
+    assert any(f"device op time {run.device_op_time():.1f} us" in t for t in texts)
+
+
 def test_sk_compile_report_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "out"
