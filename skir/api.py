@@ -191,16 +191,17 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
             costs: Any, measured: Any) -> tuple[ModuleOp, list[Any]]:
     """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again."""
     from skir.options import parse_options
-    from skir.selection import mark_dropped, mark_variants, select, selects_gain
+    from skir.selection import mark_dropped, mark_names, mark_variants, select, selects_gain
 
     base, _ = parse_options(options)
     if not selects_gain(module, base):
         return module, []
 
-    def recompile(dropped: list[Any], variants: dict[Any, str]) -> ModuleOp:
+    def recompile(dropped: list[Any], variants: dict[Any, str], names: dict[Any, str]) -> ModuleOp:
         work = clone_tree(original)
         mark_dropped(work, dropped)
         mark_variants(work, variants)
+        mark_names(work, names)
         run_pipeline(work, options, verify_each)
         return work
 
@@ -219,6 +220,29 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
 
     with progress.phase("selection"):
         return select(original, module, base, recompile, simulate, evidence)
+
+
+def _warn_predicted_slower(result: CompileResult, original: ModuleOp, options: str, sim_costs: Any, costs: Any,
+                           measured: Any) -> None:
+    """Under `select=all`, warn of each SuperKernel the simulator predicts slower than its
+    members (the `--report` simulation when there is one, else one of both modes)."""
+    from skir.options import parse_options
+    from skir.selection import predicted_slower
+    from skir.sim import compare, costs_source
+    from skir.sim.costs import default_costs
+
+    if not result.superkernels:
+        return
+    base, _ = parse_options(options)
+    if result.report is not None:
+        simulated = result.report.comparison
+    else:
+        with progress.phase("prediction"):
+            simulated = compare(original, result.module, sim_costs or default_costs(), ("aclgraph", "superkernel"),
+                                measured.durations if measured else None)
+    source = costs_source(costs) + (" and measured durations" if measured is not None else "")
+    result.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=source)
+                        for e in predicted_slower(result.module, base, simulated)]
 
 
 def compile(
@@ -311,6 +335,7 @@ def compile(
         with progress.phase("simulation"):
             result.report = Report(compare(original, module, sim_costs,
                                            measured=measured.durations if measured else None), costs_source(costs))
+    _warn_predicted_slower(result, original, options, sim_costs, costs, measured)
     if vendor is not None:
         from skir.frontends.vendor.result import read_result
         from skir.vendor_comparison import compare_with_vendor

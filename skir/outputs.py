@@ -56,6 +56,10 @@ def product_texts(result: CompileResult) -> dict[str, str]:
             unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
     with progress.phase("sk meta"):
         meta = sk_meta(result.module, result.original, unreset)
+    by_name = {sk["name"]: sk for sk in meta["superkernels"]}
+    for w in result.warnings:
+        if w.warning == "predicted_slower" and w.superkernel in by_name:
+            by_name[w.superkernel]["warnings"].append(w.as_dict())
     if result.selection:
         meta["selection"] = [d.as_dict() for d in result.selection]
     if result.report is not None:

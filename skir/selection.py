@@ -9,7 +9,9 @@ below 3 % of that span: its members stay unfused with reason `no_gain` (detail: 
 and the pipeline runs again on the input, until every SuperKernel left pays (a drop can change
 what forms around it). The options are each SuperKernel's own (scope options apply). Then each
 of `VARIANTS` (two options, two cuts: `skir.analysis.cut_points`) is tried on every SuperKernel
-kept, and each gets the one predicted fastest for its members, if any.
+kept, and each gets the one predicted fastest for its members, if any. A SuperKernel keeps its
+name from round to round (`sk.select_name` on the members when compiling again): a name is
+judged once per round and never reused by another SuperKernel after a drop.
 
 ```python
 result = skir.compile("model.json", options="select=gain")
@@ -27,7 +29,7 @@ from typing import Protocol
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
 from skir.analysis.cut_points import CutPoints, Member, cut_points
-from skir.analysis.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR
+from skir.analysis.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR, SELECT_NAME_ATTR
 from skir.analysis.scopes import VARIANT_ATTR
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
@@ -156,6 +158,13 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
     return decisions
 
 
+def predicted_slower(rewritten: ModuleOp, base: SkOptions, simulated: Simulated) -> list[Estimate]:
+    """The SuperKernels formed with `select=all` that `simulated` (both modes) predicts slower
+    than their members under aclgraph (the interval metric, as `judge` reads it)."""
+    kept_all = {sk.sym_name.data for sk in _superkernels(rewritten) if _options(sk, base).select != "gain"}
+    return [e for e in simulated.superkernels if e.name in kept_all and e.after > e.before]
+
+
 def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
     """Put `no_gain` on the launches of every dropped SuperKernel's members, in `module` (an input
     model: the members are still plain launches)."""
@@ -177,6 +186,14 @@ def _mark_members(module: ModuleOp, values: dict[tuple[str, int], str], attr: st
 
 Variants = dict[tuple[tuple[str, int], ...], str]
 """Members of a SuperKernel -> the option variant chosen for it."""
+Names = dict[tuple[str, int], str]
+"""A member -> the name of the SuperKernel it was last judged in."""
+
+
+def mark_names(module: ModuleOp, names: Names) -> None:
+    """Put on each launch of `module` (an input model) the name of the SuperKernel it was last
+    judged in (`sk.select_name`), so that compiling again keeps the names."""
+    _mark_members(module, names, SELECT_NAME_ATTR)
 
 
 def mark_variants(module: ModuleOp, variants: Variants) -> None:
@@ -190,17 +207,18 @@ def mark_variants(module: ModuleOp, variants: Variants) -> None:
 
 
 def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
-           recompile: Callable[[list[Decision], Variants], ModuleOp], simulate: Simulate,
+           recompile: Callable[[list[Decision], Variants, Names], ModuleOp], simulate: Simulate,
            evidence: Evidence | None = None) -> tuple[ModuleOp, list[Decision]]:
     """Judge, drop, recompile until every SuperKernel left pays; then try each of `VARIANTS` on
     every SuperKernel kept (one compile a variant, all at once) and give each the variant
     predicted fastest for it, if any, and judge and drop again (a cut's parts must pay too).
-    `recompile(dropped, variants)` compiles the input again with every dropped decision so far
-    and the chosen variants marked; `simulate(original, rewritten)` gives the simulation of both
+    `recompile(dropped, variants, names)` compiles the input again with every dropped decision so
+    far, the chosen variants and the names so far marked; `simulate(original, rewritten)` gives the simulation of both
     (`skir.sim.compare(...)`, the aclgraph and superkernel modes). Returns the final module and
     every decision made."""
-    module, decisions, judged = _drop_rounds(original, module, base, lambda more: recompile(more, {}), simulate,
-                                             evidence, 0, {})
+    names: Names = {}
+    module, decisions, judged = _drop_rounds(original, module, base, lambda more: recompile(more, {}, names),
+                                             simulate, evidence, 0, {}, names)
     round_ = decisions[-1].round if decisions else 0
     dropped = [d for d in decisions if not d.kept]
     best = {d.members: (d.after_us, "") for d in judged if d.evidence == "predicted"}
@@ -211,10 +229,11 @@ def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
         if not trial_variants:
             continue
         marks = _with_cuts(trial_variants, points)
-        trial = recompile(dropped, marks)
+        trial = recompile(dropped, marks, names)
         if variant.startswith("cut="):  # a cut's parts are judged as they would be: those that do not pay go
-            trial, _, _ = _drop_rounds(original, trial, base, lambda more, marks=marks: recompile(
-                dropped + more, marks), simulate, None, round_, {})
+            trial_names = dict(names)
+            trial, _, _ = _drop_rounds(original, trial, base, lambda more, marks=marks, tn=trial_names: recompile(
+                dropped + more, marks, tn), simulate, None, round_, {}, trial_names)
         spans = _member_spans(trial, simulate(original, trial))
         for members in trial_variants:
             after = spans(members)
@@ -223,25 +242,27 @@ def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
     chosen = {members: variant for members, (_, variant) in best.items() if variant}
     if chosen:
         marks = _with_cuts(chosen, points)
-        module = recompile(dropped, marks)
-        module, more, _ = _drop_rounds(original, module, base, lambda d: recompile(dropped + d, marks), simulate,
-                                       evidence, round_, chosen)
+        module = recompile(dropped, marks, names)
+        module, more, _ = _drop_rounds(original, module, base, lambda d: recompile(dropped + d, marks, names),
+                                       simulate, evidence, round_, chosen, names)
         decisions += more
     return module, decisions
 
 
 def _drop_rounds(original: ModuleOp, module: ModuleOp, base: SkOptions,
                  recompile: Callable[[list[Decision]], ModuleOp], simulate: Simulate,
-                 evidence: Evidence | None, first_round: int, chosen: Variants,
+                 evidence: Evidence | None, first_round: int, chosen: Variants, names: Names,
                  ) -> tuple[ModuleOp, list[Decision], list[Decision]]:
     """Judge and drop, round after round, until every SuperKernel left pays: (the module, every
-    decision, the last round's). `recompile(dropped)` compiles with this call's drops marked."""
+    decision, the last round's). `recompile(dropped)` compiles with this call's drops marked;
+    `names` gains the name each member was judged under."""
     decisions: list[Decision] = []
     judged: list[Decision] = []
     variant_of = {m: v for members, v in chosen.items() for m in members}
     for round_ in range(first_round + 1, first_round + MAX_ROUNDS + 1):
         judged = judge(original, module, base, round_, simulate, evidence, variant_of)
         decisions += judged
+        names.update({m: d.superkernel for d in judged for m in d.members})
         if all(d.kept for d in judged):
             break
         module = recompile([d for d in decisions if not d.kept])

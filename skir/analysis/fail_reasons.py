@@ -66,6 +66,11 @@ SELECT_CUT_ATTR = "sk.select_cut"
 """On a launch: `select=gain` cut its SuperKernel before it (the value: why), so formation closes
 the SuperKernel it grows when it reaches this task (a cut `no_gain`) and the task starts the next."""
 
+SELECT_NAME_ATTR = "sk.select_name"
+"""On a launch: `select=gain` judged it as a member of the SuperKernel of this name in an earlier
+round, so that `sk-outline` gives that name again to the first SuperKernel it forms around it
+(names stay stable across rounds; a dropped SuperKernel's name is never reused)."""
+
 PER_TASK_ORDER = (
     FailReason.IN_UNFUSIBLE_SCOPE,
     FailReason.NOT_IN_SCOPE,

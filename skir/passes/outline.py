@@ -1,6 +1,8 @@
 """`sk-outline`: one `sk.kernel` per SuperKernel formed by `sk-form-scopes`, and the slot rewrite.
 
-For group N (the tasks with `sk.group = N`) it creates `sk.kernel @<model>_sk<N>`:
+For group N (the tasks with `sk.group = N`) it creates `sk.kernel @<model>_sk<N>` (or, where
+`select=gain` compiles again, the name its first member's `sk.select_name` carries, when no
+earlier group took it; a group without one takes the next number above every carried name):
 sub-tasks in seq order (a topological order where seq disagrees), each with the members
 it directly depends on; type and blocks by the vendor table (or `debug-aic-num` /
 `debug-aiv-num`); the argument table (slot 0 the FFTS base, then per sub-task its
@@ -36,16 +38,18 @@ sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
+from skir.analysis.fail_reasons import SELECT_NAME_ATTR
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.scopes import scope_labels, task_options
 from skir.analysis.sk_program import class_types, program_steps
@@ -80,6 +84,35 @@ def superkernel_name(model: ModelOp, index: int) -> str:
     return f"{model.sym_name.data}_sk{index}"
 
 
+def superkernel_names(model: ModelOp, graph: TaskGraph, groups: list[tuple[int, list[int]]]) -> list[str]:
+    """The name of each group ((index, members in seq order)): `<model>_sk<index>`; or, where the
+    model's launches carry `sk.select_name`, the name its first member carrying one has, unless
+    an earlier group took it, else `<model>_sk<k>`, k counting on from one above every number
+    carried. A carried name of another form is a `PassFailedException` naming the launch."""
+    pattern = re.compile(re.escape(model.sym_name.data) + r"_sk(\d{1,9})\Z")
+    hints: dict[int, str] = {}
+    for n, op in enumerate(graph.ops):
+        hint = op.attributes.get(SELECT_NAME_ATTR)
+        if hint is None:
+            continue
+        if not isinstance(hint, StringAttr) or not pattern.match(hint.data):
+            raise PassFailedException(f"{SELECT_NAME_ATTR} on @{graph.streams[graph.stream_of[n]].sym_name.data} "
+                                      f"seq {graph.seq[n]}: expected \"{model.sym_name.data}_sk<N>\"")
+        hints[n] = hint.data
+    if not hints:
+        return [superkernel_name(model, index) for index, _ in groups]
+    fresh = max(int(pattern.match(h).group(1)) for h in hints.values()) + 1  # type: ignore[union-attr]
+    taken: set[str] = set()
+    names = []
+    for _, members in groups:
+        name = next((hints[n] for n in members if n in hints), None)
+        if name is None or name in taken:
+            name, fresh = superkernel_name(model, fresh), fresh + 1
+        taken.add(name)
+        names.append(name)
+    return names
+
+
 class _Outliner:
     def __init__(self, model: ModelOp, options: SkOptions):
         self.model, self.options = model, options
@@ -112,7 +145,7 @@ class _Outliner:
             sks.append((members, ranges))
         names = {op.properties["sym_name"].data for op in self.model.body.block.ops  # type: ignore[attr-defined]
                  if "sym_name" in op.properties}
-        sk_names = [superkernel_name(self.model, i) for i in indices]
+        sk_names = superkernel_names(self.model, g, [(i, m) for i, (m, _) in zip(indices, sks, strict=True)])
         plan = plan_rewrite(g, self.hb, sks, names, sk_names)
         if plan.failures:
             index, why = next(iter(plan.failures.items()))

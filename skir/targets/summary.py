@@ -86,8 +86,7 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
     if len(result.cuts) > _MAX_LISTED:
         lines.append(f"  ... {len(result.cuts) - _MAX_LISTED} more cuts in sk_meta.json")
     for w in result.warnings[:_MAX_LISTED]:
-        lines.append(f"warning {w.superkernel}: {w.warning}: event @{w.event} has no closing reset; its cell "
-                     f"@{w.cell} ends the model at 1, as the event stays recorded")
+        lines.append(w.text())
     if len(result.warnings) > _MAX_LISTED:
         lines.append(f"... {len(result.warnings) - _MAX_LISTED} more warnings in sk_meta.json")
     report = getattr(result, "check", None)

@@ -193,7 +193,8 @@ def test_an_unreset_cell_a_superkernel_waits_on_is_warned() -> None:
     result = skir.compile(data, check=True)
     assert result.original is not None
     assert cells_left_at_one(result.original, result.module) == {"e_cell"}
-    assert [(w.warning, w.event, w.cell) for w in result.warnings] == [("unreset_event", "e", "e_cell")]
+    assert [(w.warning, w.event, w.cell) for w in result.warnings if w.warning != "predicted_slower"] == [
+        ("unreset_event", "e", "e_cell")]
 
 
 # ---- 4. a cell whose waits the initial 0 already satisfies -----------------------------------

@@ -43,6 +43,60 @@ def test_a_superkernel_that_loses_is_dropped(tmp_path: Path) -> None:
     assert "select=gain round 1: par_sk0 dropped (no_gain)" in (tmp_path / "out" / "README.txt").read_text()
 
 
+def _lose_then_win() -> dict:  # type: ignore[type-arg]
+    """parallel_matmuls (its SuperKernel loses), a kernel that cannot fuse, then three small
+    vector kernels (their SuperKernel wins): round 1 judges par_sk0 and par_sk1."""
+    data = json.loads(PARALLEL.read_text())
+    data["kernels"]["x"] = {"kernel_type": "aiv_only", "params": ["in", "out"], "sk_capable": False}
+    tail = [{"type": "kernel", "kernel": "x", "blocks": 8, "args": ["d", "f"], "duration_us": 2.0}] + [
+        {"type": "kernel", "kernel": "v", "blocks": 8, "args": [a, b], "duration_us": 1.0}
+        for a, b in (("f", "g"), ("g", "h"), ("h", "i"))]
+    s0 = data["streams"][0]["tasks"]
+    data["streams"][0]["tasks"] = s0[:5] + tail + s0[5:]
+    return data
+
+
+def test_names_stay_stable_across_rounds(tmp_path: Path) -> None:
+    data = _lose_then_win()
+    every = skir.compile(data)
+    assert [sk.name for sk in every.superkernels] == ["par_sk0", "par_sk1"]
+    chosen = skir.compile(data, options="select=gain", check=True, out_dir=tmp_path / "out")
+    assert [(d.round, d.superkernel, d.kept) for d in chosen.selection][:3] == [
+        (1, "par_sk0", False), (1, "par_sk1", True), (2, "par_sk1", True)]
+    # the one kept is the one judged kept in round 1: the same members under the same name
+    assert [sk.name for sk in chosen.superkernels] == ["par_sk1"]
+    assert {(m.stream, m.seq) for m in chosen.superkernels[0].members} == {
+        (m.stream, m.seq) for m in every.superkernels[1].members}
+    # no name is both dropped and kept in the log
+    log = (tmp_path / "out" / "README.txt").read_text()
+    dropped = {d.superkernel for d in chosen.selection if not d.kept}
+    kept = {d.superkernel for d in chosen.selection if d.kept}
+    assert not dropped & kept and "par_sk0 dropped" in log and "par_sk0 kept" not in log
+
+
+def test_select_all_warns_of_a_superkernel_predicted_slower(tmp_path: Path) -> None:
+    from skir.schemas import validate
+
+    result = skir.compile(PARALLEL, out_dir=tmp_path / "out")  # select=all: kept, but warned
+    (warning,) = [w for w in result.warnings if w.warning == "predicted_slower"]
+    assert warning.superkernel == "par_sk0" and warning.costs == "default"
+    # the oracle: a simulation run here predicts the same, slower, span
+    assert result.original is not None
+    (estimate,) = compare(result.original, result.module).superkernels
+    assert (warning.before_us, warning.after_us) == pytest.approx((estimate.before, estimate.after))
+    assert estimate.after > estimate.before
+    text = (tmp_path / "out" / "README.txt").read_text()
+    assert ("warning par_sk0: predicted_slower: the simulator predicts 106.4 us for the SuperKernel against "
+            "61.4 us for its members under aclgraph (default costs); select=gain would leave them unfused") in text
+    meta = json.loads((tmp_path / "out" / "sk_meta.json").read_text())
+    validate("sk_meta", meta)
+    assert meta["superkernels"][0]["warnings"] == [{"warning": "predicted_slower", "predicted_before_us": 61.4,
+                                                    "predicted_after_us": 106.42, "costs": "default"}]
+    # a SuperKernel that pays, or one select=gain judged, is not warned of
+    assert not [w for w in skir.compile(DECODE).warnings if w.warning == "predicted_slower"]
+    assert not skir.compile(PARALLEL, options="select=gain").warnings
+
+
 def test_superkernels_that_pay_are_kept() -> None:
     every = skir.compile(DECODE)
     chosen = skir.compile(DECODE, options="select=gain", check=True)
@@ -123,6 +177,12 @@ def test_random_models_with_selection(seed: int, threshold: str) -> None:
     # every dropped member is unfused for no_gain, and so is only a lone kernel a cut left
     assert dropped <= unfused.keys()
     assert all(unfused[m] in CUT_DETAIL.values() for m in unfused.keys() - dropped)
+    # names are stable: a name dropped is never kept later, and a name names one set of members
+    # per round at most once
+    names_dropped = {d.superkernel for d in result.selection if not d.kept}
+    assert not names_dropped & {sk.name for sk in result.superkernels}
+    per_round = [(d.round, d.superkernel) for d in result.selection]
+    assert len(per_round) == len(set(per_round))
 
 
 def _chain_model() -> dict:
