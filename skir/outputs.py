@@ -33,6 +33,12 @@ from skir.targets.descriptor import descriptor, dump_descriptor
 from skir.targets.plan import dump_plan, plan
 from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
+from skir.targets.vendor_fail_log import render_vendor_fail_log
+
+VENDOR_FAIL_LOG = "sk_fusion_fail_reasons.log"
+"""The vendor's log, in the vendor's format (`skir.targets.vendor_fail_log`)."""
+SKIR_FAIL_LOG = "skir_fail_reasons.log"
+"""skir's own: one line per unfused kernel, the SuperKernels' members, a summary."""
 
 
 def product_texts(result: CompileResult) -> dict[str, str]:
@@ -85,7 +91,10 @@ def product_texts(result: CompileResult) -> dict[str, str]:
         texts["plan.json"] = dump_plan(stamp(plan(result.module, meta)))
     with progress.phase("sk_meta.json"):
         texts["sk_meta.json"] = dump_meta(stamp(meta))
-    texts["sk_fusion_fail_reasons.log"] = render_fail_reasons(meta)
+    texts[SKIR_FAIL_LOG] = render_fail_reasons(meta)
+    if result.original is not None:
+        with progress.phase(VENDOR_FAIL_LOG):
+            texts[VENDOR_FAIL_LOG] = render_vendor_fail_log(meta, result.original)
     return texts
 
 

@@ -194,6 +194,7 @@ def test_a_reused_out_holds_only_the_last_run(tmp_path: Path, capsys: pytest.Cap
     assert manifest["format"] == "skir.manifest"
     # exactly this run's products (written out by hand: the chain model fuses two SuperKernels)
     expected = {"README.txt", "model.rewritten.mlir", "plan.json", "sk_meta.json", "sk_fusion_fail_reasons.log",
+                "skir_fail_reasons.log",
                 *(f"chain_sk{i}/{f}" for i in (0, 1) for f in ("build.sh", f"chain_sk{i}.json",
                                                                f"chain_sk{i}_kernel.cpp"))}
     assert set(manifest["files"]) == expected

@@ -186,6 +186,8 @@ def test_sk_compile_writes_both_files(tmp_path: Path, capsys: pytest.CaptureFixt
     assert meta["format"] == "skir.sk_meta" and meta["model"] == "decode_layer"
     assert meta["superkernels"][0]["entry"] == "auto_gen_decode_layer_sk0_kernel"
     assert meta["summary"]["fused"] == 12
-    log = (out / "sk_fusion_fail_reasons.log").read_text()
+    log = (out / "skir_fail_reasons.log").read_text()
     assert "decode_layer_sk0 <- @s0 seq 3, 4, 9, 11, 12, 13, 14, 15, 16, 17, 18; @s1 seq 7\n" in log
+    vendor = (out / "sk_fusion_fail_reasons.log").read_text()  # the vendor's format under its name
+    assert vendor.startswith("unfusible kernel:\n") and "scopes after fusion:\n" in vendor
     assert str(tmp_path) not in (out / "sk_meta.json").read_text() + log

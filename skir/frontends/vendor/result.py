@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import ModuleOp
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.vendor_provenance import vendor_info
 from skir.errors import SkirError
+from skir.frontends.vendor.fail_log import read_fail_log
 from skir.frontends.vendor.fused_log import LogBlock, TaskIdentity, VendorLogWarning, read_fused_log
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
 from skir.json_reader import JsonReader, parse_json
@@ -41,7 +42,6 @@ UPDATED_FILES = ("sk_graph_updated.json", "sk_raw_tasks_after.json")
 FUSED_LOG = "sk_fused_nodes.log"
 FAIL_LOG = "sk_fusion_fail_reasons.log"
 _SK_NAME = re.compile(r"sk_(\d+)_.*_start_.*_end_")
-_FAIL_LINE = re.compile(r"nodeId:\s*(\d+).*?reason:\s*([A-Z_]+)")
 
 
 @dataclass
@@ -139,11 +139,14 @@ def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tu
                 owner.members.append(key)
     reasons: dict[tuple[str, int], str] = {}
     if FAIL_LOG in logs:
-        for line in logs[FAIL_LOG][1].splitlines():
-            match = _FAIL_LINE.search(line)
-            if match is not None and int(match.group(1)) in by_seq:
-                seq = int(match.group(1))
-                reasons[(by_seq[seq], seq)] = match.group(2)
+        fail_log = read_fail_log(logs[FAIL_LOG][1], FAIL_LOG)
+        notes += fail_log.warnings
+        for entry in fail_log.unfusible:
+            if entry.node_id in by_seq:
+                reasons[(by_seq[entry.node_id], entry.node_id)] = entry.reason
+            else:
+                notes.append(f"{FAIL_LOG}:{entry.line}: warning: unfusible nodeId {entry.node_id} is no kernel task of "
+                             "the model; left out of the comparison")
     for sk in sks:
         sk.members.sort(key=lambda m: m[1])
     for note in notes:  # also on stderr: `sk-compile: warning: sk_fused_nodes.log:12: ...`
