@@ -142,11 +142,13 @@ def load_profiles(paths: list[str | os.PathLike[str]]) -> Profile:
 
 
 def _merge(into: Profile, one: Profile) -> None:
-    for mine, theirs in ((into.tasks, one.tasks), (into.kernels, one.kernels), (into.ordered, one.ordered),
-                         (into.sk_runs, one.sk_runs), (into.sk_starts, one.sk_starts),
-                         (into.off_runs, one.off_runs), (into.by_seq, one.by_seq)):
+    pairs: list[tuple[dict[Any, list[Any]], dict[Any, list[Any]]]] = [
+        (into.tasks, one.tasks), (into.kernels, one.kernels), (into.ordered, one.ordered),
+        (into.sk_runs, one.sk_runs), (into.sk_starts, one.sk_starts), (into.off_runs, one.off_runs),
+        (into.by_seq, one.by_seq)]
+    for mine, theirs in pairs:
         for key, values in theirs.items():
-            mine[key] += values  # type: ignore[index]
+            mine[key] += values
     into.timeline += one.timeline
 
 
@@ -321,11 +323,11 @@ def measure(profile: Profile, module: ModuleOp | ModelOp) -> Measured:
     task_runs: dict[tuple[str, int], list[tuple[float, float]]] = defaultdict(list)
     for joined, values in profile.ordered.items():
         op_name, op_type = joined.split("\0")
-        kernel = _kernel_of(joined, launches)
-        if kernel is None:
+        launched = _kernel_of(joined, launches)
+        if launched is None:
             missed[op_name or op_type] += len(values)
             continue
-        targets = launches[kernel]
+        targets = launches[launched]
         for i, value in enumerate(values):
             samples[targets[i % len(targets)]].append(value)
         for i, span in enumerate(profile.off_runs.get(joined, ())):

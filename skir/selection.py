@@ -232,8 +232,11 @@ def select(original: ModuleOp, module: ModuleOp, base: SkOptions,
         trial = recompile(dropped, marks, names)
         if variant.startswith("cut="):  # a cut's parts are judged as they would be: those that do not pay go
             trial_names = dict(names)
-            trial, _, _ = _drop_rounds(original, trial, base, lambda more, marks=marks, tn=trial_names: recompile(
-                dropped + more, marks, tn), simulate, None, round_, {}, trial_names)
+
+            def again(more: list[Decision], marks: Variants = marks, tn: Names = trial_names) -> ModuleOp:
+                return recompile(dropped + more, marks, tn)
+
+            trial, _, _ = _drop_rounds(original, trial, base, again, simulate, None, round_, {}, trial_names)
         spans = _member_spans(trial, simulate(original, trial))
         for members in trial_variants:
             after = spans(members)

@@ -24,6 +24,7 @@ import random
 import sys
 import time
 
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=20000)

@@ -55,6 +55,7 @@ from skir.errors import ExitCode, SkirError
 from skir.sim.costs import Costs
 from skir.sim.stamp import COMPUTE, DISPATCH, SYNC, Stamp, add, later, latest, wait_until
 
+
 @dataclass
 class ProgramSpan:
     """What one core type did for one op: `kind` is subtask, barrier, flag, lock, early_start, ..."""

@@ -12,7 +12,6 @@ names the variable and exits 2; a missing tool or sub-kernel object exits 2 nami
 
 from __future__ import annotations
 
-
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.superkernel import SuperKernelOp

@@ -34,8 +34,8 @@ from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLo
 from skir.errors import SkirError
 from skir.names import entry_symbol, shown
 from skir.options import SkOptions
-from skir.targets.json_text import dumps_indented
 from skir.provenance import stamp
+from skir.targets.json_text import dumps_indented
 
 FORMAT = "skir.sk_descriptor"
 VERSION = 1

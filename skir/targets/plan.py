@@ -50,8 +50,8 @@ from skir.dialects.aclgraph_decls import CellOp
 from skir.dialects.model_lookup import formed, require_passes, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
-from skir.provenance import stamp
 from skir.hostsim.from_ir import entry_buffers
+from skir.provenance import stamp
 
 FORMAT = "skir.rewrite_plan"
 VERSION = 1

@@ -61,8 +61,8 @@ from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
 from skir.errors import ExitCode, SkirError, task_path
 from skir.names import entry_symbol
 from skir.options import SkOptions, parse_options
-from skir.targets.json_text import dumps_indented
 from skir.provenance import stamp
+from skir.targets.json_text import dumps_indented
 
 FORMAT = "skir.sk_meta"
 VERSION = 1

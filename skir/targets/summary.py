@@ -62,8 +62,9 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         lines.append(result.measured.summary())
     fit = getattr(result, "calibration", None)
     if fit is not None:
-        lines.append(f"calibration: rank {fit.rank} of {fit.parameters} ({fit.observations} observations); measured: "
-                     + (", ".join(f"{k} {v:.3f}" for k, v in fit.fitted.items()) or "none") + " (costs.calibrated.json)")
+        measured = ", ".join(f"{k} {v:.3f}" for k, v in fit.fitted.items()) or "none"
+        lines.append(f"calibration: rank {fit.rank} of {fit.parameters} ({fit.observations} observations); "
+                     f"measured: {measured} (costs.calibrated.json)")
         if fit.not_separable:
             lines.append("  not separable, left assumptions: " + "; ".join(" + ".join(g) for g in fit.not_separable))
         for kind, (count, rms) in fit.residuals.items():

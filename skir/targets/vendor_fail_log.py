@@ -1,11 +1,11 @@
-"""`OUT/sk_fusion_fail_reasons.log` in the vendor's format (docs/design.md §5 "Outputs").
+"""`OUT/sk_fusion_fail_reasons.log` in the vendor's format (docs/design.md §5).
 
 The vendor's AOT SuperKernel writes this file with three sections, one message per line; skir
 writes the same sections for its own result, so tools that read the vendor's log read skir's:
 
 ```
 unfusible kernel:
-Node [nodeId:7, streamId:0, streamIdxInGraph:0, nodeIdxInStream:5] - KernelInfos{funcName:x, kernelType:AIV_ONLY, numBlocks:8}: reason: OP_UNSUPPORT, reasonDetail: skir: op_unsupported
+Node [nodeId:7, streamId:0, streamIdxInGraph:0, nodeIdxInStream:5] - KernelInfos{funcName:x, ...}: reason: ...
 original scopes before fusion:
   scopeId=0, scopeFlags=1, scopeNames=[layer0], totalNodes=9
     nodeIds: [0, 1, 2, 3, 4, 5, 6, 7, 8]
@@ -13,7 +13,7 @@ scopes after fusion:
   scopeId=0, scopeBitFlag=1
     fusedNodeIds=[0, 1, 2, 3, 4];
     scopeStatus=SUCCESS
-    breakReason=[breakReason=UNFUSIBLE_NODE, triggerNode=7, triggerStream=0], breakReasonDetail=skir: cut before @s0 seq 7: op_unsupported, scopeName=[layer0]
+    breakReason=[breakReason=UNFUSIBLE_NODE, triggerNode=7, triggerStream=0], breakReasonDetail=..., scopeName=[layer0]
 ```
 
 - node ids are seqs (the vendor-dump import keeps the vendor's node id as the seq); `streamId`

@@ -125,8 +125,10 @@ def test_which_types_a_handshake_orders() -> None:
 OR_WAITS = capture(
     "or_waits",
     {"k": {"kernel_type": "aiv_only", "params": []}},
-    [[{"seq": 0, "type": "event_wait", "event": "e"}, kernel(1, "k"), {"seq": 2, "type": "event_record", "event": "e"}],
-     [{"seq": 3, "type": "event_wait", "event": "e"}, kernel(4, "k"), {"seq": 5, "type": "event_record", "event": "e"}]],
+    [[{"seq": 0, "type": "event_wait", "event": "e"}, kernel(1, "k"),
+      {"seq": 2, "type": "event_record", "event": "e"}],
+     [{"seq": 3, "type": "event_wait", "event": "e"}, kernel(4, "k"),
+      {"seq": 5, "type": "event_record", "event": "e"}]],
     events=["e"],
 )
 
@@ -232,8 +234,8 @@ CROSSED = capture(
     "crossed",
     {"k": {"kernel_type": "aiv_only", "params": []}, "d": {"kernel_type": "aiv_only", "params": [],
                                                             "sk_capable": False}},
-    [[{"seq": 0, "type": "event_wait", "event": "e1"}, kernel(1, "k"), {"seq": 2, "type": "event_record", "event": "e2"},
-      kernel(5, "k")],
+    [[{"seq": 0, "type": "event_wait", "event": "e1"}, kernel(1, "k"),
+      {"seq": 2, "type": "event_record", "event": "e2"}, kernel(5, "k")],
      [kernel(3, "k"), {"seq": 4, "type": "event_record", "event": "e1"}],
      [{"seq": 6, "type": "event_wait", "event": "e2"}, kernel(7, "d")]],
     events=["e1", "e2"],

@@ -71,7 +71,8 @@ def test_a_model_name_cannot_leave_out(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_an_mlir_model_name_cannot_leave_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     line = refused(tmp_path, capsys, 'aclgraph.model @"../x" cores(aic = 1, aiv = 1) {\n}\n', ".mlir")
-    assert line.endswith("model.mlir:1:1: error: aclgraph.model '../x': '../x' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)")
+    assert line.endswith("model.mlir:1:1: error: aclgraph.model '../x': '../x' is not a C identifier "
+                         "([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @pytest.mark.parametrize("name", ["x\n; touch INJECTED\n", "a b", "a{b}", "$(id)", "`id`"])

@@ -34,10 +34,12 @@ def test_a_costs_file_overrides_a_subset(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ('{"format": "skir.sim.costs", "version": 1, "parameters": {"gap": 1}}', "parameters.gap: unknown cost parameter (one"),
+    ('{"format": "skir.sim.costs", "version": 1, "parameters": {"gap": 1}}',
+     "parameters.gap: unknown cost parameter (one"),
     ('{"format": "skir.sim.costs", "version": 1, "parameters": {"event_su": 1}}',
      "parameters.event_su: unknown cost parameter (did you mean 'event_us'?) (one of"),
-    ('{"format": "skir.sim.costs", "version": 1, "parameter": {}}', "parameter: unknown key (did you mean 'parameters'?)"),
+    ('{"format": "skir.sim.costs", "version": 1, "parameter": {}}',
+     "parameter: unknown key (did you mean 'parameters'?)"),
     ('{"format": "skir.sim.costs", "version": 1, "parameters": {"event_us": -1}}', "parameters.event_us: expected a"),
     ('{"format": "skir.sim.costs", "version": 1, "parameters": {"event_us": true}}', "parameters.event_us: expected"),
     ('{"format": "skir.sim.costs", "version": 2, "parameters": {}}', "version: expected 1"),

@@ -94,7 +94,7 @@ def _round_trip(out: Path) -> tuple[dict, object]:  # type: ignore[type-arg]
 def test_decode_layer_round_trip_and_by_hand(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert sk_compile.main([str(EXAMPLES / "decode_layer.json"), "-o", str(out), "-q"]) == 0
-    meta, log = _round_trip(out)
+    _, log = _round_trip(out)
     # by hand from examples/decode_layer.json: seqs 0 and 21 are the scope's markers, 22..26 follow it
     assert [(s.scope_id, s.flags, s.names, s.node_ids) for s in log.original] == [  # type: ignore[attr-defined]
         (0, "1", "layer0", list(range(1, 21))), (1, "0", "none", [22, 23, 24, 25, 26])]

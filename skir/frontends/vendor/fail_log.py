@@ -5,7 +5,7 @@ The log has three sections, each opened by its header line:
 
 ```
 unfusible kernel:
-Node [nodeId:7, streamId:0, streamIdxInGraph:0, nodeIdxInStream:5] - KernelInfos{...}: reason: OP_UNSUPPORT, reasonDetail: ...
+Node [nodeId:7, streamId:0, ...] - KernelInfos{...}: reason: OP_UNSUPPORT, reasonDetail: ...
 original scopes before fusion:
   scopeId=0, scopeFlags=1, scopeNames=[layer0], totalNodes=9
     nodeIds: [0, 1, 2, 3, 4, 5, 6, 7, 8]
