@@ -66,6 +66,7 @@ from skir.dialects.superkernel_sync import (
 )
 from skir.dialects.syntax import (
     build_op,
+    dep_ids,
     int_attr,
     new_op,
     parse_body,
@@ -75,6 +76,7 @@ from skir.dialects.syntax import (
     print_symbol,
     quoted,
     symbol_ref,
+    with_deps,
 )
 from skir.errors import SkirError, TaskVerifyException, task_path
 from skir.options import parse_options
@@ -152,13 +154,11 @@ class SubtaskOp(SkProgramOp):
             "stream": symbol_ref(stream),
             "seq": int_attr(seq),
         }
-        if deps:
-            props["deps"] = ArrayAttr(int_attr(d) for d in deps)
-        build_op(self, props)
+        build_op(self, with_deps(props, deps))
 
     @property
     def dep_ids(self) -> tuple[int, ...]:
-        return () if self.deps is None else tuple(d.data for d in self.deps)
+        return dep_ids(self.deps)
 
     @classmethod
     def parse(cls, parser: Parser) -> SubtaskOp:

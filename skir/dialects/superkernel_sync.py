@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, SymbolRefAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -41,6 +41,7 @@ from skir.dialects.superkernel_base import (
 )
 from skir.dialects.syntax import (
     build_op,
+    dep_ids,
     int_attr,
     parse_enum,
     parse_int_in,
@@ -48,6 +49,7 @@ from skir.dialects.syntax import (
     print_symbol,
     symbol_ref,
     with_attrs,
+    with_deps,
 )
 from skir.errors import TaskVerifyException
 
@@ -124,16 +126,13 @@ class LockOp(SkProgramOp):
     """The keyword of `deps` in the syntax (None: the op takes none)."""
 
     def __init__(self, ident: int, cell: str, slot: int, core: CoreType, deps: tuple[int, ...] = ()):
-        props: dict[str, Attribute] = {"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot),
-                                       "core": CORE_ATTRS[core]}
-        if deps:
-            props["deps"] = ArrayAttr(int_attr(d) for d in deps)
-        build_op(self, props)
+        build_op(self, with_deps({"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot),
+                                  "core": CORE_ATTRS[core]}, deps))
 
     @property
     def dep_ids(self) -> tuple[int, ...]:
         """The sub-tasks a notify follows or a lock wait precedes, when the op names them."""
-        return () if self.deps is None else tuple(d.data for d in self.deps)
+        return dep_ids(self.deps)
 
     @classmethod
     def parse(cls, parser: Parser) -> LockOp:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -112,6 +113,17 @@ def test_option_space_covers_every_option() -> None:
             assert parse_options(f"{key}={value}")[0].given == {key}
 
 
+def _compile_or_refused(data: dict, options: str, **kwargs: Any) -> skir.CompileResult | None:  # type: ignore[type-arg]
+    """`skir.compile(data, options=options, ...)`, or None where the options are refused as
+    `expected_refusal` says they must be (any other refusal fails the test)."""
+    try:
+        return skir.compile(data, options=options, **kwargs)
+    except SkirError as err:
+        if not expected_refusal(options, err):
+            pytest.fail(f"{options}: {err}")
+        return None
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=True).filter(lambda o: "select=gain" in o))
 def test_random_models_select_gain(seed: int, options: str) -> None:
@@ -119,14 +131,10 @@ def test_random_models_select_gain(seed: int, options: str) -> None:
     with the other options; every round's result is proved (sk-check runs on every compile)."""
     data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
                         spare_slots=seed % 3 == 0)
-    try:
-        result = skir.compile(data, options=options, check=True)
-    except SkirError as err:
-        if not expected_refusal(options, err):
-            pytest.fail(f"{options}: {err}")
-        return
-    assert result.original is not None
-    check_rewrite(result.original, result.module)
+    result = _compile_or_refused(data, options, check=True)
+    if result is not None:
+        assert result.original is not None
+        check_rewrite(result.original, result.module)
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -138,11 +146,6 @@ def test_random_models_select_gain(seed: int, options: str) -> None:
 def test_random_models_emulate_clean(tmp_path: Path, seed: int, options: str) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0,
                         spare_slots=seed % 3 == 0)
-    try:
-        result = skir.compile(data, options=options, emulate=True)
-    except SkirError as err:
-        if not expected_refusal(options, err):
-            pytest.fail(f"{options}: {err}")
-        return
-    for emu in result.emulation:
+    result = _compile_or_refused(data, options, emulate=True)
+    for emu in result.emulation if result is not None else ():
         assert emu.ok, (emu.verdict, emu.problems)
