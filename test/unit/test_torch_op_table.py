@@ -221,17 +221,50 @@ def test_register_op_maps_a_custom_op() -> None:
     try:
         register_op(torch.ops.skir_test.gate, kernel_type="mix_aic_1_2", blocks=7, cost=12.5)
         model = capture_dict(Custom(), torch.randn(64, 64))
-        (gate,) = [t for _, t in tasks(model) if t["kernel"] == "gate"]
-        assert (model["kernels"]["gate"]["kernel_type"], gate["blocks"], gate["duration_us"]) == (
+        (gate,) = [t for _, t in tasks(model) if t["kernel"] == "skir_test__gate"]
+        assert (model["kernels"]["skir_test__gate"]["kernel_type"], gate["blocks"], gate["duration_us"]) == (
             "mix_aic_1_2", 7, 12.5)
         with pytest.raises(skir.SkirError, match="kernel_type 'gpu' is not one of"):
             register_op("x", kernel_type="gpu")
     finally:
-        unregister_op("gate")
+        unregister_op(torch.ops.skir_test.gate)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert "aicpu" in kernels(capture_dict(Custom(), torch.randn(64, 64)))
-    assert any("register_op" in str(w.message) for w in caught)
+    assert any("skir_test::gate" in str(w.message) and "register_op" in str(w.message) for w in caught)
+
+
+def test_ops_of_other_namespaces_are_the_users() -> None:
+    """A user's `mylib::softmax` and vllm's `_C::rms_norm` are not aten's softmax and rms_norm:
+    opaque until registered, and registering one leaves torch's op as it was."""
+    from skir.frontends.torch import register_op
+    from skir.frontends.torch.op_registry import unregister_op
+
+    lib = torch.library.Library("skir_ns", "FRAGMENT")
+    lib.define("softmax(Tensor x) -> Tensor")
+    lib.define("rms_norm(Tensor x) -> Tensor")
+    for op in ("softmax", "rms_norm"):
+        lib.impl(op, lambda x: x * 2, "CompositeExplicitAutograd")
+        torch.library.register_fake(f"skir_ns::{op}", lambda x: torch.empty_like(x), lib=lib)
+
+    class Mixed(torch.nn.Module):
+        def forward(self, x: Any) -> Any:
+            return torch.softmax(torch.ops.skir_ns.rms_norm(torch.ops.skir_ns.softmax(x)), -1)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        names = kernels(capture_dict(Mixed(), torch.randn(8, 8)))
+    assert names == ["aicpu", "aicpu", "softmax"]  # by hand: two opaque user ops, then aten's softmax
+    assert {m for w in caught for m in ("skir_ns::softmax", "skir_ns::rms_norm") if m in str(w.message)} == {
+        "skir_ns::softmax", "skir_ns::rms_norm"}
+    try:
+        register_op(torch.ops.skir_ns.softmax, kernel_type="aic_only", blocks=3)
+        model = capture_dict(Mixed(), torch.randn(8, 8))
+        types = {k: v["kernel_type"] for k, v in model["kernels"].items()}
+        assert kernels(model) == ["skir_ns__softmax", "aicpu", "softmax"]  # the user's and torch's stay apart
+        assert (types["skir_ns__softmax"], types["softmax"]) == ("aic_only", "aiv_only")
+    finally:
+        unregister_op("skir_ns::softmax")
 
 
 def test_scope_functions_and_torchair_spelling() -> None:

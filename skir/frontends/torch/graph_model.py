@@ -36,11 +36,14 @@ from skir.frontends.torch.op_table import (
     FLOPS_PER_ELEMENT,
     GATHERS,
     SCATTERS,
+    TABLE_NAMESPACES,
     OpClass,
     base_name,
     classify,
     kernel_name,
     op_name,
+    op_namespace,
+    qualified_name,
 )
 from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us, output_tiles, vector_blocks
 from skir.frontends.torch.scope_ops import is_scope_op
@@ -212,6 +215,32 @@ class GraphCapture:
             params.append((self._new_buffer(f"param.{node.target}.{pname}", info), info))
         return params
 
+    def _written(self, node: fx.Node, inputs: list[fx.Node], in_place: bool) -> tuple[list[fx.Node], bool]:
+        """(the tensor inputs `node` writes, whether its result is one of them): from the op's
+        schema (`Tensor(a!)`, `torch.library.custom_op(..., mutates_args=...)`), else the first
+        input of an in-place op (a trailing `_`, `inplace=True`, `x[i] = v`)."""
+        target = getattr(node.target, "_opoverload", node.target)
+        schema = getattr(target, "_schema", None)
+        if schema is None and hasattr(target, "overloads"):  # a packet: its default overload
+            schema = getattr(getattr(target, "default", None), "_schema", None)
+        if node.op == "call_function" and schema is not None:
+            written: list[fx.Node] = []
+            positional = [a for a in schema.arguments if not a.kwarg_only]
+            for i, arg in enumerate(schema.arguments):
+                alias = arg.alias_info
+                if alias is None or not alias.is_write:
+                    continue
+                value = node.kwargs.get(arg.name)
+                if value is None and arg in positional and positional.index(arg) < len(node.args):
+                    value = node.args[positional.index(arg)]
+                written += [v for v in _flatten(value) if isinstance(v, fx.Node) and v in inputs and v not in written]
+            aliased = bool(schema.returns) and all(r.alias_info is not None and r.alias_info.is_write
+                                                   for r in schema.returns)
+            return written, aliased and bool(written)
+        if node.target is operator.setitem or (in_place and inputs):
+            return inputs[:1], node.target is not operator.setitem
+        return [], False
+
     def _op(self, node: fx.Node) -> None:
         if self._scope_call(node):
             return
@@ -226,9 +255,14 @@ class GraphCapture:
         info = node_info(node)
         module = self.graph_module.get_submodule(str(node.target)) if node.op == "call_module" else None
         name, cls = refine(node, name, cls, [node_info(n) for n in inputs], info, module)
-        custom = registered(name)
+        qualified = qualified_name(node.target) if node.op == "call_function" else None
+        custom = registered(qualified, name)
         if custom is not None:
             cls = OpClass.MATMUL_EPILOGUE if custom.cube else OpClass.VECTOR
+        elif node.op == "call_function" and op_namespace(node.op, node.target) not in TABLE_NAMESPACES:
+            raw = name = qualified or f"{op_namespace(node.op, node.target)}.{raw}"
+            cls = OpClass.UNSUPPORTED  # the user's op: opaque until registered
+        written, aliased = self._written(node, inputs, in_place) if cls is not OpClass.VIEW else ([], False)
         if cls is OpClass.META:
             return
         if cls is OpClass.ALLOC:
@@ -245,21 +279,21 @@ class GraphCapture:
             return
         if info is None and not inputs:
             return  # arithmetic on sizes (an exported graph's SymInt checks): no device work
-        if info is None and cls not in (OpClass.UNSUPPORTED, OpClass.HOST_COPY):
+        if info is None and not written and cls not in (OpClass.UNSUPPORTED, OpClass.HOST_COPY):
             raise SkirError(f"{where(node)}: no tensor shape for '{node.name}' ({raw}); capture with example inputs")
         stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
         self._enter_scopes(node, stream)
         params = self._module_params(node)
         reads = [self._buffer_of[n] for n in inputs] + [buffer for buffer, _ in params]
         read_infos = [node_info(n) for n in inputs] + [info for _, info in params]
-        if in_place and inputs:
-            target = self._buffer_of[inputs[0]]
-            self._buffer_of[node] = target
-            writes = [target]
+        updated = [self._buffer_of[n] for n in written]
+        if aliased:  # the result is the argument it wrote (`add_`, `out=`)
+            self._buffer_of[node] = updated[0] if len(updated) == 1 else tuple(updated)
+            writes = list(updated)
         else:
             outs = self._new_buffer(f"{node.name}.out", info)
             self._buffer_of[node] = outs
-            writes = [b for b in (outs if isinstance(outs, tuple) else (outs,)) if isinstance(b, str)]
+            writes = updated + [b for b in (outs if isinstance(outs, tuple) else (outs,)) if isinstance(b, str)]
         if cls is OpClass.HOST_COPY:  # data from the host: the runtime copies it in, a memcpy task
             self.streams.data_task(stream, {"type": "default", "kind": "memcpy"}, reads, writes)
             return
@@ -268,13 +302,15 @@ class GraphCapture:
             seen[0] += 1
             self.streams.data_task(stream, {"type": "default", "kind": "aicpu"}, reads, writes)
             return
-        task = self._kernel_task(node, name, cls, read_infos, reads, writes, in_place)
+        task = self._kernel_task(node, name, qualified, cls, read_infos, reads, writes, len(updated))
         self.streams.data_task(stream, task, reads, writes)
 
-    def _kernel_task(self, node: fx.Node, name: str, cls: OpClass, infos: list[Any], reads: list[str],
-                     writes: list[str], in_place: bool) -> dict[str, Any]:
-        """The kernel task of a node: kernel by type and param roles, blocks, args, duration."""
-        outs = [self._info_of_buffer(node, b) for b in writes] if not in_place else []
+    def _kernel_task(self, node: fx.Node, name: str, qualified: str | None, cls: OpClass, infos: list[Any],
+                     reads: list[str], writes: list[str], updated: int) -> dict[str, Any]:
+        """The kernel task of a node: kernel by type and param roles, blocks, args, duration.
+        `writes` starts with the `updated` inputs it writes in place, then its own results."""
+        in_place = updated > 0
+        outs = [self._info_of_buffer(node, b) for b in writes[updated:]]
         tensors = [i for i in infos + outs if isinstance(i, TensorInfo)]
         if in_place and name in SCATTERS:  # reads its sources and writes as many bytes into the target
             tensors = [i for i in infos[1:] if isinstance(i, TensorInfo)] * 2
@@ -305,7 +341,7 @@ class GraphCapture:
             blocks = vector_blocks(largest, aiv, self.peaks)
             fraction = blocks / aiv
             fp32 = False
-        custom = registered(name)
+        custom = registered(qualified, name)
         if custom is not None:  # register_op: the user's kernel type, blocks and cost win
             kernel_type = custom.kernel_type
             tensor_outs = [o for o in outs if isinstance(o, TensorInfo)]
@@ -314,10 +350,11 @@ class GraphCapture:
             elif kernel_type in ("aiv_only", "mix_aiv_1_0"):
                 blocks = vector_blocks(largest, aiv, self.peaks)
             blocks = max(1, min(int(blocks), aiv if kernel_type == "aiv_only" else aic))
-        roles = tuple(["inout" if in_place and i == 0 else "in" for i in range(len(reads))]
-                      + ([] if in_place else ["out"] * len(writes)))
-        kernel = self._kernel(name, kernel_type, roles)
-        args = reads + ([] if in_place else writes)
+        inout = set(writes[:updated])
+        roles = tuple(["inout" if b in inout else "in" for b in reads] + ["out"] * (len(writes) - updated))
+        users = qualified is not None and qualified.split("::")[0] not in TABLE_NAMESPACES
+        kernel = self._kernel(qualified if users else name, kernel_type, roles)  # type: ignore[arg-type]
+        args = reads + writes[updated:]
         duration = duration_us(cube_flops, vector_flops, bytes_moved, fraction, fp32, self.peaks)
         if custom is not None and custom.cost is not None:
             cost = custom.cost(infos, [o for o in outs if isinstance(o, TensorInfo)]) if callable(custom.cost) \

@@ -177,7 +177,7 @@ def install() -> list[str]:
     defined = []
     namespace = torch.ops.npu
     for name, (schema, kernel_type) in SCHEMAS.items():
-        register_op(name, kernel_type=kernel_type)
+        register_op(f"npu::{name}", kernel_type=kernel_type)
         if hasattr(namespace, name):
             continue
         if _LIBRARY is None:

@@ -8,11 +8,15 @@ register_op(torch.ops.mylib.attn, kernel_type="mix_aic_1_2", blocks=24, cost=12.
 register_op("my_norm", kernel_type="aiv_only", cost=lambda inputs, outputs: 2.0)
 ```
 
-An op is named by its plain name (`fused_gate`), a `namespace::name` string or the op itself
-(`torch.ops.mylib.attn` or one of its overloads). `kernel_type` is one of the dav-c220 kernel
-types; `blocks` an int (or a function of the input and output `TensorInfo` lists), default the
-front end's estimate for the kernel type; `cost` the task's duration in µs (or such a function),
-default the roofline estimate. A registration overrides the built-in op table.
+An op is named by a `namespace::name` string or the op itself (`torch.ops.mylib.attn`, one of
+its overloads, or a `torch.library.custom_op` function): the registration is that op's alone
+(registering `mylib::softmax` leaves `torch.softmax` as it is). A plain name (`fused_gate`)
+registers every op of that name that has no registration of its own, whatever its namespace.
+`kernel_type` is one of the dav-c220 kernel types; `blocks` an int (or a function of the input
+and output `TensorInfo` lists), default the front end's estimate for the kernel type; `cost`
+the task's duration in µs (or such a function), default the roofline estimate. A registration
+overrides the built-in op table. The tensors an op writes come from its schema (`Tensor(a!)`,
+`custom_op(..., mutates_args=...)`): their params are `inout`, and an op may return nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 
 from skir.dialects.aclgraph_enums import KernelType
 from skir.errors import SkirError
+from skir.frontends.torch.op_table import qualified_name
 
 _KERNEL_TYPES = tuple(k.value for k in KernelType)
 
@@ -42,16 +47,17 @@ class RegisteredOp:
 _REGISTRY: dict[str, RegisteredOp] = {}
 
 
-def _plain_name(name_or_op: Any) -> str:
-    packet = getattr(name_or_op, "overloadpacket", None)
-    if packet is not None:
-        name_or_op = packet
+def _key(name_or_op: Any) -> str:
+    """`ns::name` of an op or a qualified string (its overload dropped), or a plain name."""
     if not isinstance(name_or_op, str):
-        qualified = getattr(name_or_op, "_qualified_op_name", None) or getattr(name_or_op, "__name__", None)
-        if not isinstance(qualified, str):
+        qualified = qualified_name(name_or_op)
+        if qualified is None:
             raise SkirError(f"register_op: expected an op name or a torch op, got {type(name_or_op).__name__}")
         name_or_op = qualified
-    return name_or_op.split("::")[-1].split(".")[-1]
+    if "::" in name_or_op:
+        namespace, _, name = name_or_op.partition("::")
+        return f"{namespace}::{name.split('.')[0]}" if namespace and name.split(".")[0] else ""
+    return name_or_op
 
 
 def register_op(name_or_op: Any, *, kernel_type: str, blocks: int | Callable[..., int] | None = None,
@@ -63,18 +69,18 @@ def register_op(name_or_op: Any, *, kernel_type: str, blocks: int | Callable[...
         raise SkirError(f"register_op: blocks must be a positive int or a function, got {blocks!r}")
     if cost is not None and not callable(cost) and (type(cost) not in (int, float) or not cost >= 0):
         raise SkirError(f"register_op: cost must be a non-negative number of µs or a function, got {cost!r}")
-    name = _plain_name(name_or_op)
-    if not name:
+    key = _key(name_or_op)
+    if not key:
         raise SkirError("register_op: the op name must not be empty")
-    entry = RegisteredOp(name, kernel_type, blocks, cost)
-    _REGISTRY[name] = entry
+    entry = RegisteredOp(key, kernel_type, blocks, cost)
+    _REGISTRY[key] = entry
     return entry
 
 
-def registered(name: str) -> RegisteredOp | None:
-    """The registration of op `name` (its plain name), if any."""
-    return _REGISTRY.get(name)
+def registered(qualified: str | None, name: str) -> RegisteredOp | None:
+    """The registration of the op `qualified` (`ns::name`), else of its plain `name`, if any."""
+    return (_REGISTRY.get(qualified) if qualified is not None else None) or _REGISTRY.get(name)
 
 
 def unregister_op(name_or_op: Any) -> None:
-    _REGISTRY.pop(_plain_name(name_or_op), None)
+    _REGISTRY.pop(_key(name_or_op), None)

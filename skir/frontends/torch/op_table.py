@@ -1,7 +1,10 @@
 """Which kernel task a traced PyTorch op becomes: its class, kernel type and work.
 
 Ops are named plainly (`torch.relu_` -> `relu_`, `operator.add` -> `add`); a trailing `_`
-marks an in-place op.
+marks an in-place op. The table speaks for the ops of `TABLE_NAMESPACES` only (aten, prims,
+torch's Python functions and tensor methods, torch_npu's `npu` and `atb`): an op of any other
+namespace (`mylib::softmax`, vllm's `_C::rms_norm`) is the user's, an opaque task until
+`register_op` maps it, whatever its plain name.
 
 - `matmul` (matmul, mm, bmm): an `aic_only` kernel.
 - `matmul_epilogue` (linear, addmm, baddbmm, addbmm, conv1d/2d/3d, conv_transpose1d/2d/3d,
@@ -109,6 +112,35 @@ _DUNDER = {"__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise
 """aten's operator overloads, by the op they compute."""
 
 
+TABLE_NAMESPACES = frozenset({"aten", "prims", "torch", "npu", "atb"})
+"""Namespaces whose ops the table classes by plain name."""
+_FUNCTIONAL_NOT_VIEWS = {"unfold": "im2col", "fold": "col2im"}
+"""`torch.nn.functional` functions named like a view method that are not views."""
+
+
+def op_namespace(op: str, target: Any) -> str:
+    """The namespace of an FX node's target: `aten` for `torch.ops.aten.*`, `mylib` for a
+    `torch.library` op of `mylib`, `torch` for torch's Python functions, tensor methods and
+    `operator`, else the defining module of a Python function."""
+    if op != "call_function" or target in _OPERATOR_NAMES:
+        return "torch"
+    qualified = qualified_name(target)
+    if qualified is not None:
+        return qualified.split("::")[0]
+    module = getattr(target, "__module__", None) or ""
+    if module.split(".")[0] in ("torch", "builtins", "math", "_operator", "operator") or not module:
+        return "torch"
+    return module
+
+
+def qualified_name(target: Any) -> str | None:
+    """`ns::name` of a torch op (an OpOverload, its packet, or a `custom_op` function), else None."""
+    target = getattr(target, "_opoverload", target)  # torch.library.custom_op's CustomOpDef
+    packet = getattr(target, "overloadpacket", target)
+    name = getattr(packet, "_qualified_op_name", None)
+    return name if isinstance(name, str) and "::" in name else None
+
+
 def op_name(op: str, target: Any) -> str:
     """The plain name of an FX node's target: `torch.relu_` -> `relu_`, `operator.add` -> `add`,
     `torch.ops.aten.add_.Tensor` -> `add_`, `torch.ops.npu.npu_rms_norm.default` -> `npu_rms_norm`."""
@@ -116,12 +148,14 @@ def op_name(op: str, target: Any) -> str:
         return _DUNDER.get(str(target), str(target))
     if target in _OPERATOR_NAMES:
         return _OPERATOR_NAMES[target]
-    packet = getattr(target, "overloadpacket", None)  # an OpOverload of torch.ops
-    if packet is not None:
-        name = str(getattr(packet, "__name__", packet)).split(".")[-1]
+    qualified = qualified_name(target)
+    if qualified is not None:  # an op of torch.ops (an overload or its packet) or a custom op
+        name = qualified.split("::")[-1].split(".")[0]
         return _DUNDER.get(name, name)
-    name = getattr(target, "__name__", None) or str(target)
-    return name.split(".")[-1]
+    name = (getattr(target, "__name__", None) or str(target)).split(".")[-1]
+    if getattr(target, "__module__", None) == "torch.nn.functional":
+        return _FUNCTIONAL_NOT_VIEWS.get(name, name)
+    return name
 
 
 def base_name(name: str) -> tuple[str, bool]:

@@ -1,0 +1,151 @@
+"""The PyTorch front end on serving code: ops that write their arguments (the schema's `Tensor(a!)`,
+`custom_op(..., mutates_args=...)`), namespaces, data-dependent sizes, work that must neither
+vanish nor appear. Every write a graph records is checked with an order computed here, apart
+from skir's analysis: a later use of the buffer on another stream is after the write by events."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import skir  # noqa: E402
+from skir.frontends.torch import capture_dict, graph_model, register_op  # noqa: E402
+from skir.frontends.torch.op_registry import unregister_op  # noqa: E402
+
+
+def dynamo_model(module: Any, *inputs: Any) -> dict[str, Any]:
+    """The capture JSON of the graph TorchDynamo gives a backend (no compile, no run)."""
+    graphs: list[Any] = []
+
+    def backend(gm: Any, example_inputs: Any) -> Any:
+        graphs.append(graph_model(gm, "g"))
+        return gm.forward
+
+    torch._dynamo.reset()
+    torch.compile(module, backend=backend, fullgraph=True)(*inputs)
+    return graphs[0]
+
+
+def tasks(model: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return sorted(((s["name"], t) for s in model["streams"] for t in s["tasks"]), key=lambda st: st[1]["seq"])
+
+
+def uses(model: dict[str, Any], task: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """(buffers read, buffers written) of a kernel task, from its args and its kernel's roles."""
+    if task["type"] != "kernel":
+        return set(), set()
+    roles = model["kernels"][task["kernel"]]["params"]
+    reads = {a for a, r in zip(task["args"], roles, strict=True) if r in ("in", "inout")}
+    writes = {a for a, r in zip(task["args"], roles, strict=True) if r in ("out", "inout")}
+    return reads, writes
+
+
+def ordered_after(model: dict[str, Any]) -> set[tuple[int, int]]:
+    """Happens-before over seqs, by brute force: stream order, and each record before every
+    later wait of its event."""
+    order = tasks(model)
+    before: dict[int, set[int]] = {}
+    last_on: dict[str, int] = {}
+    last_record: dict[str, int] = {}
+    for stream, task in order:
+        seq = task["seq"]
+        preds = set()
+        if stream in last_on:
+            preds |= {last_on[stream]} | before[last_on[stream]]
+        if task["type"] == "event_wait" and task["event"] in last_record:
+            r = last_record[task["event"]]
+            preds |= {r} | before[r]
+        if task["type"] == "event_record":
+            last_record[task["event"]] = seq
+        before[seq] = preds
+        last_on[stream] = seq
+    return {(a, b) for b, preds in before.items() for a in preds}
+
+
+def assert_writes_ordered(model: dict[str, Any]) -> int:
+    """Every use on another stream of a buffer after a write of it is ordered after the write;
+    returns how many such pairs there were."""
+    hb = ordered_after(model)
+    order = tasks(model)
+    pairs = 0
+    for i, (stream, writer) in enumerate(order):
+        _, written = uses(model, writer)
+        for other, later in order[i + 1:]:
+            reads, writes = uses(model, later)
+            for buffer in written & (reads | writes):
+                if other != stream:
+                    pairs += 1
+                    assert (writer["seq"], later["seq"]) in hb, (buffer, writer, later)
+    return pairs
+
+
+# ---- 1. an op that writes an argument and returns nothing ------------------------------------------
+
+
+@torch.library.custom_op("skir_serving::cache_write", mutates_args=("cache",))
+def cache_write(x: torch.Tensor, cache: torch.Tensor) -> None:
+    cache.copy_(x)
+
+
+@cache_write.register_fake
+def _(x: torch.Tensor, cache: torch.Tensor) -> None:
+    return None
+
+
+class CacheOnTwoStreams(torch.nn.Module):
+    """The cache is written on a side stream and read on the main one (as a KV-cache write and
+    the attention that reads it)."""
+
+    def forward(self, x: Any, cache: Any) -> Any:
+        y = x * 2
+        with skir.stream("side"):
+            cache_write(y, cache)
+        return cache.sum(0)
+
+
+def test_a_written_argument_is_a_write_the_other_stream_waits_for() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = capture_dict(CacheOnTwoStreams(), torch.randn(4, 8), torch.zeros(4, 8))
+    assert assert_writes_ordered(model) == 0  # opaque: its write is not a kernel argument here ...
+    writer = next(t for _, t in tasks(model) if t.get("kind") == "aicpu")
+    reader = next(t for _, t in tasks(model) if t.get("kernel") == "sum")
+    assert (writer["seq"], reader["seq"]) in ordered_after(model)  # ... but the sum waits for it
+    register_op(cache_write, kernel_type="aiv_only")
+    try:
+        model = capture_dict(CacheOnTwoStreams(), torch.randn(4, 8), torch.zeros(4, 8))
+        compiled = dynamo_model(CacheOnTwoStreams(), torch.randn(4, 8), torch.zeros(4, 8))
+    finally:
+        unregister_op(cache_write)
+    for captured in (model, compiled):
+        kernel = captured["kernels"]["skir_serving__cache_write"]
+        assert kernel["params"] == ["in", "inout"]  # from the schema: (Tensor x, Tensor(a!) cache) -> ()
+        assert assert_writes_ordered(captured) == 2  # y (s0 -> side) and the cache (side -> s0)
+        assert skir.compile(captured, check=True).check.ok
+
+
+def test_an_aten_out_variant_writes_its_out() -> None:
+    class Out(torch.nn.Module):
+        def forward(self, x: Any, buf: Any) -> Any:
+            torch.mul(x, 2, out=buf)
+            with skir.stream("side"):
+                return buf + 1
+
+    model = capture_dict(Out(), torch.randn(4, 8), torch.zeros(4, 8))
+    assert assert_writes_ordered(model) == 1
+
+
+def test_setitem_writes_its_target() -> None:
+    class SetItem(torch.nn.Module):
+        def forward(self, x: Any, cache: Any) -> Any:
+            cache[1:3] = x[0:2] * 2
+            with skir.stream("side"):
+                return cache.sum(0)
+
+    for model in (capture_dict(SetItem(), torch.randn(4, 8), torch.zeros(4, 8)),
+                  dynamo_model(SetItem(), torch.randn(4, 8), torch.zeros(4, 8))):  # operator.setitem
+        assert assert_writes_ordered(model) >= 1
