@@ -149,3 +149,60 @@ def test_setitem_writes_its_target() -> None:
     for model in (capture_dict(SetItem(), torch.randn(4, 8), torch.zeros(4, 8)),
                   dynamo_model(SetItem(), torch.randn(4, 8), torch.zeros(4, 8))):  # operator.setitem
         assert assert_writes_ordered(model) >= 1
+
+
+# ---- 4. work that vanishes or appears ----------------------------------------------------------------
+
+
+def test_dead_nodes_make_no_launches_and_unfold_is_work() -> None:
+    class Dead(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.pooler = torch.nn.Linear(8, 8)
+
+        def forward(self, x: Any) -> Any:
+            torch.arange(x.shape[0])  # as TorchDynamo keeps HF decoders' unused position ids
+            self.pooler(x[:, 0])  # a pooler nobody reads
+            cols = torch.nn.functional.unfold(x.unsqueeze(1), kernel_size=2)  # im2col, not Tensor.unfold
+            return cols.relu()
+
+    x = torch.randn(2, 8, 8)
+    for model in (dynamo_model(Dead(), x), capture_dict(Dead(), x)):
+        names = [t.get("kernel", t.get("kind")) for _, t in tasks(model)]
+        assert names == ["im2col", "relu"], names  # by hand: the two ops the result needs
+
+
+# ---- 2. sizes the data decides ------------------------------------------------------------------------
+
+
+class EagerMoe(torch.nn.Module):
+    """An eager MoE loop that sizes each expert's tokens by the routing (OLMoE on transformers 4)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = torch.nn.Linear(16, 4)
+        self.experts = torch.nn.ModuleList(torch.nn.Linear(16, 16) for _ in range(4))
+
+    def forward(self, x: Any) -> Any:
+        w, idx = torch.topk(self.gate(x), 2)
+        out = torch.zeros_like(x)
+        for e in range(4):
+            tok, k = torch.where(idx == e)  # one argument: nonzero, a size the data decides
+            out = out.index_add(0, tok, self.experts[e](x[tok]) * w[tok, k, None])
+        return out
+
+
+def test_a_size_the_data_decides_is_a_located_error_not_one() -> None:
+    with pytest.raises(skir.SkirError) as err:
+        capture_dict(EagerMoe(), torch.randn(8, 16))
+    message = str(err.value)
+    line = EagerMoe.forward.__code__.co_firstlineno + 4  # the torch.where line
+    assert message.startswith(f"{__file__}:{line}: the size u0 of 'where'") and "\n" not in message
+    assert "static_moe" in message  # a routed MoE: the way out is named
+
+    class Tolist(torch.nn.Module):
+        def forward(self, x: Any, sizes: Any) -> Any:
+            return [p.relu() for p in torch.split(x, sizes.tolist())]  # GraniteMoE's split sizes
+
+    with pytest.raises(skir.SkirError, match=r"depends on the data .* cannot know it; compute it on the host"):
+        capture_dict(Tolist(), torch.randn(8, 16), torch.tensor([3, 5]))

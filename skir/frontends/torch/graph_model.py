@@ -48,7 +48,7 @@ from skir.frontends.torch.op_table import (
 from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us, output_tiles, vector_blocks
 from skir.frontends.torch.scope_ops import is_scope_op
 from skir.frontends.torch.stream_capture import StreamCapture
-from skir.frontends.torch.tensor_info import TensorInfo, node_info
+from skir.frontends.torch.tensor_info import TensorInfo, UnknownSize, node_info
 from skir.frontends.torch.user_code import is_user_file
 from skir.marks import STREAM_KEY, scope_stream, scopes_of
 from skir.names import identifier
@@ -372,9 +372,51 @@ class GraphCapture:
 
     # -- the whole graph -------------------------------------------------------------------------
 
+    def _live(self) -> set[fx.Node]:
+        """The nodes the graph's result or an effect needs: TorchDynamo keeps dead nodes (an
+        unused `arange`, a pooler nobody reads), which must not become launches. An effect is a
+        scope call, a write (in place, `x[i] = v`, a mutable schema) or what torch calls impure."""
+        _CALLS = ("call_function", "call_method", "call_module")
+
+        def effect(node: fx.Node) -> bool:
+            if node.op not in _CALLS:
+                return node.op in ("output", "placeholder", "get_attr")
+            if is_scope_op(node.target, scope_ops.BEGIN) or is_scope_op(node.target, scope_ops.END):
+                return True
+            if base_name(op_name(node.op, node.target))[1] or node.kwargs.get("inplace") is True:
+                return True
+            if node.target is operator.setitem:
+                return True
+            try:
+                return node.is_impure(impure_random=False)
+            except Exception:  # a target torch cannot judge: keep it
+                return True
+
+        live: set[fx.Node] = set()
+        stack = [n for n in self.graph_module.graph.nodes if effect(n)]
+        while stack:
+            node = stack.pop()
+            if node not in live:
+                live.add(node)
+                stack.extend(node.all_input_nodes)
+        return live
+
+    def _unknown_size(self, node: fx.Node, err: UnknownSize) -> str:
+        """The one-line error of a size the data decides (docs/design.md §1: no guessed shapes)."""
+        routed = any(op_name(n.op, n.target) == "topk" for n in self.graph_module.graph.nodes)
+        hint = ("; a MoE layer that sizes its experts by the routing captures with static_moe(model) "
+                "(skir.frontends.torch.static_moe)" if routed else
+                "; compute it on the host, or give the op a static size")
+        return (f"{where(node)}: the size {err.size} of '{node.name}' ({self._op_name(node)}) depends on the "
+                f"data (nonzero, .item() or .tolist() decide it at run time); a captured graph has static "
+                f"shapes, so skir cannot know it{hint}")
+
     def model(self) -> dict[str, Any]:
         """The capture JSON of the graph."""
+        live = self._live()
         for node in self.graph_module.graph.nodes:
+            if node not in live:
+                continue
             if node.op in ("placeholder", "get_attr"):
                 name = f"param.{node.target}" if node.op == "get_attr" else _placeholder_buffer(node)
                 if node.op == "placeholder" and self.input_paths and node.name in self.input_paths:
@@ -383,7 +425,10 @@ class GraphCapture:
                     name = f"input.{node.name}"  # every graph input is a buffer of its own
                 self._buffer_of[node] = self._new_buffer(name, node_info(node))
             elif node.op in ("call_function", "call_method", "call_module"):
-                self._op(node)
+                try:
+                    self._op(node)
+                except UnknownSize as err:
+                    raise SkirError(self._unknown_size(node, err)) from None
         if self._called:
             scope, _, _, at = self._called[-1]
             raise UnbalancedScopeError(f"{at}: super_kernel_scope_begin({scope!r}) is never ended; call "

@@ -9,6 +9,8 @@ k[:, :, None].expand(...).reshape()   a copy: an expanded tensor cannot be viewe
 x.to(torch.float32)                   no task when x is float32 already (also type_as, float, ...)
 F.dropout(x, 0.1, training=False)     no task (eval mode), as nn.Dropout in eval
 w[idx]                                a gather (vector task), not a view: idx is a tensor
+torch.where(cond)                     nonzero (an aicpu task whose size depends on the data),
+                                      not the elementwise where
 x.T, getattr(x, "mT")                 a view of x (a later reader depends on x)
 ```
 """
@@ -43,6 +45,8 @@ def refine(node: fx.Node, name: str, cls: OpClass, inputs: list[Any], out: Any,
     TensorInfo of its tensor arguments (in order), `out` its result's, `module` the called
     module of a `call_module` node."""
     first = inputs[0] if inputs and isinstance(inputs[0], TensorInfo) else None
+    if name == "where" and len(node.args) + len(node.kwargs) == 1:  # torch.where(cond) is nonzero
+        return "nonzero", OpClass.UNSUPPORTED
     if name == "dropout" and _dropout_is_identity(node, module):
         return name, OpClass.VIEW
     if name in _CASTS and first is not None and isinstance(out, TensorInfo) and out.dtype == first.dtype \

@@ -68,7 +68,7 @@ _REDUCTIONS = {
 _MOVES = {
     "cat", "concat", "stack", "gather", "index_select", "embedding", "scatter", "scatter_add", "index_add",
     "index_copy", "index_put", "masked_scatter", "repeat", "repeat_interleave", "roll", "flip", "pad", "one_hot",
-    "index", "setitem",
+    "index", "setitem", "im2col", "col2im",
 }
 GATHERS = {"index", "embedding", "index_select", "gather", "take", "take_along_dim"}
 """Lookups: they move the rows they return, not the table they read from."""

@@ -45,13 +45,24 @@ class TensorInfo:
         return True
 
 
+class UnknownSize(Exception):
+    """A size no example input fixes: an unbacked SymInt (what `nonzero`, `.item()` or
+    `.tolist()` give) without a hint. The capture says so rather than guess."""
+
+    def __init__(self, size: Any) -> None:
+        super().__init__(str(size))
+        self.size = size
+
+
 def _dim(d: Any) -> int:
-    """A size as an int; a data-dependent (unbacked) one by its hint, else 1."""
+    """A size as an int; a symbolic one by its hint; `UnknownSize` when it has none."""
     try:
         return int(d)
     except Exception:  # a SymInt with no value: the size a data-dependent op gives
         hint = getattr(getattr(d, "node", None), "hint", None)
-        return int(hint) if isinstance(hint, int) else 1
+        if isinstance(hint, int):
+            return int(hint)
+        raise UnknownSize(d) from None
 
 
 def _strides(value: Any) -> tuple[int, ...] | None:
@@ -59,7 +70,7 @@ def _strides(value: Any) -> tuple[int, ...] | None:
     try:
         steps = stride() if callable(stride) else stride
         return tuple(_dim(d) for d in steps) if steps is not None else None
-    except Exception:
+    except Exception:  # strides that depend on the data: taken as contiguous
         return None
 
 
