@@ -206,3 +206,43 @@ def test_a_size_the_data_decides_is_a_located_error_not_one() -> None:
 
     with pytest.raises(skir.SkirError, match=r"depends on the data .* cannot know it; compute it on the host"):
         capture_dict(Tolist(), torch.randn(8, 16), torch.tensor([3, 5]))
+
+
+# ---- 7. op-table gaps -----------------------------------------------------------------------------------
+
+
+def test_interpolate_einsum_eye_floor_divide_are_kernels() -> None:
+    class Gaps(torch.nn.Module):
+        def forward(self, x: Any, a: Any, b: Any) -> Any:
+            up = torch.nn.functional.interpolate(x, scale_factor=2)
+            return up, torch.einsum("ik,kj->ij", a, b), torch.eye(4), torch.floor_divide(a, 2)
+
+    inputs = (torch.randn(1, 3, 8, 8), torch.randn(16, 32), torch.randn(32, 8))
+    for model in (capture_dict(Gaps(), *inputs), dynamo_model(Gaps(), *inputs)):
+        found = [t for _, t in tasks(model)]
+        assert all(t["type"] == "kernel" for t in found), found  # no opaque aicpu task ends a SuperKernel
+        einsum = next(t for t in found if t["kernel"] == "einsum")
+        assert model["kernels"]["einsum"]["kernel_type"] == "aic_only"
+        mm = capture_dict(_Mm(), inputs[1], inputs[2])  # the same contraction as a matmul
+        assert einsum["duration_us"] == next(t for _, t in tasks(mm))["duration_us"]
+
+
+class _Mm(torch.nn.Module):
+    def forward(self, a: Any, b: Any) -> Any:
+        return a @ b
+
+
+def test_a_grouped_matmul_reads_the_routed_experts_weights() -> None:
+    """Four rows reach at most four experts: 64 stacked experts cost what 4 do."""
+
+    class Grouped(torch.nn.Module):
+        def forward(self, x: Any, w: Any, ends: Any) -> Any:
+            return torch.ops.npu.npu_grouped_matmul([x], [w], group_list=ends, split_item=2, group_type=0)[0]
+
+    def duration(experts: int) -> float:
+        model = capture_dict(Grouped(), torch.randn(4, 256), torch.randn(experts, 256, 512),
+                             torch.full((experts,), 4, dtype=torch.int64))
+        (task,) = [t for _, t in tasks(model) if t["type"] == "kernel"]
+        return float(task["duration_us"])
+
+    assert duration(64) == duration(4) < duration(1) * 4

@@ -35,6 +35,7 @@ from skir.frontends.torch.op_registry import registered
 from skir.frontends.torch.op_table import (
     FLOPS_PER_ELEMENT,
     GATHERS,
+    GROUPED_MATMULS,
     SCATTERS,
     TABLE_NAMESPACES,
     OpClass,
@@ -318,6 +319,8 @@ class GraphCapture:
             # a lookup reads the rows it returns, not the whole table (the largest input)
             table = max((i for i in infos if isinstance(i, TensorInfo)), key=lambda i: i.nbytes)
             tensors = [i for i in infos if isinstance(i, TensorInfo) and i is not table] + [outs[0], outs[0]]
+        if name in GROUPED_MATMULS:
+            tensors = _routed_weights(tensors)
         bytes_moved = sum(i.nbytes for i in tensors)
         largest = max((i.nbytes for i in tensors), default=1)
         out = outs[0] if outs and isinstance(outs[0], TensorInfo) else (infos[0] if infos else None)
@@ -325,7 +328,8 @@ class GraphCapture:
         cube_flops = vector_flops = 0.0
         kernel_type = "aiv_only"
         if cls in (OpClass.MATMUL, OpClass.MATMUL_EPILOGUE) and isinstance(out, TensorInfo):
-            cube_flops, vector_flops, tiles = _cube_work(name, infos, out, self.peaks)
+            equation = node.args[0] if node.args else node.kwargs.get("equation")
+            cube_flops, vector_flops, tiles = _cube_work(name, infos, out, self.peaks, equation)
             if cls is OpClass.MATMUL:
                 kernel_type = "aic_only"
             elif name == "linear" or name.startswith("conv"):  # a vector epilogue only for the bias
@@ -475,12 +479,33 @@ def _flatten(value: Any) -> Iterator[Any]:
         yield value
 
 
-def _cube_work(name: str, infos: list[Any], out: TensorInfo, peaks: DevicePeaks) -> tuple[float, float, int]:
+def _routed_weights(tensors: list[TensorInfo]) -> list[TensorInfo]:
+    """The tensors a grouped matmul moves: of stacked expert weights (E, K, N) only as many
+    experts as it has rows (each row goes to one), at most E."""
+    rows = tensors[0].shape[0] if tensors and tensors[0].shape else 1
+    return [TensorInfo((min(i.shape[0], rows), *i.shape[1:]), i.dtype) if len(i.shape) == 3 and j > 0 else i
+            for j, i in enumerate(tensors)]
+
+
+def _einsum_flops(equation: str, tensors: list[TensorInfo]) -> float:
+    """2 x the product of every index's size: each output element sums over the others."""
+    sizes: dict[str, int] = {}
+    for spec, info in zip(equation.split("->")[0].replace(" ", "").split(","), tensors, strict=False):
+        for letter, size in zip(spec.replace("...", ""), info.shape[-len(spec.replace("...", "")):] if spec else (),
+                                strict=False):
+            sizes[letter] = max(sizes.get(letter, 1), size)
+    return 2.0 * math.prod(sizes.values())
+
+
+def _cube_work(name: str, infos: list[Any], out: TensorInfo, peaks: DevicePeaks,
+               equation: Any = None) -> tuple[float, float, int]:
     """(cube FLOPs, vector FLOPs, independent output tiles) of a matmul-class op."""
     tensors = [i for i in infos if isinstance(i, TensorInfo)]
     first = tensors[0] if tensors else out
     cols = out.shape[-1] if out.shape else 1
     rows = max(1, out.numel // max(cols, 1))
+    if name == "einsum" and isinstance(equation, str) and tensors:
+        return _einsum_flops(equation, tensors), float(out.numel), output_tiles(rows, cols, peaks)
     if name == "scaled_dot_product_attention" and len(tensors) >= 3 and len(first.shape) >= 2:
         q, k = tensors[0], tensors[1]
         batch = math.prod(q.shape[:-2])

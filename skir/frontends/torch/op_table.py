@@ -6,12 +6,14 @@ torch's Python functions and tensor methods, torch_npu's `npu` and `atb`): an op
 namespace (`mylib::softmax`, vllm's `_C::rms_norm`) is the user's, an opaque task until
 `register_op` maps it, whatever its plain name.
 
-- `matmul` (matmul, mm, bmm): an `aic_only` kernel.
+- `matmul` (matmul, mm, bmm, einsum, grouped mm): an `aic_only` kernel; a grouped matmul is
+  charged for the expert weights its rows can be routed to, not all of them.
 - `matmul_epilogue` (linear, addmm, baddbmm, addbmm, conv1d/2d/3d, conv_transpose1d/2d/3d,
   scaled_dot_product_attention): a `mix_aic_1_2` kernel, cube work plus a vector epilogue;
   `linear` and convolutions without a bias are `aic_only`.
 - `vector` (elementwise, norms, softmax, reductions, casts, gathers, scatters, concatenation,
-  fills): an `aiv_only` kernel.
+  fills, `eye`, `floor_divide`, interpolation / upsampling, `im2col` / `col2im`): an `aiv_only`
+  kernel.
 - `view` (view, reshape, permute, transpose, slicing, getitem, `.T`, view_as_real, detach,
   ...): no task; the result aliases its input's buffer, so a later reader depends on the base.
 - `alloc` (empty, empty_like, new_empty): no task, a new buffer.
@@ -43,7 +45,10 @@ class OpClass(Enum):
     UNSUPPORTED = "unsupported"
 
 
-_MATMUL = {"matmul", "mm", "bmm", "_grouped_mm"}
+_MATMUL = {"matmul", "mm", "bmm", "_grouped_mm", "grouped_mm", "einsum"}
+GROUPED_MATMULS = {"_grouped_mm", "grouped_mm", "npu_grouped_matmul"}
+"""Matmuls over stacked expert weights: they read the weights of the experts their rows are
+routed to (at most one per row), not every expert's."""
 _MATMUL_EPILOGUE = {
     "linear", "addmm", "baddbmm", "addbmm", "conv1d", "conv2d", "conv3d", "convolution",
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "scaled_dot_product_attention",
@@ -58,6 +63,10 @@ _ELEMENTWISE = {
     "zeros", "ones", "full", "arange", "tril", "triu", "glu", "silu_and_mul", "new_ones", "new_zeros", "new_full",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "remainder", "fmod", "polar", "complex",
     "_to_copy", "type_as", "lift_fresh_copy", "contiguous", "isnan", "isinf", "nan_to_num",
+    "floor_divide", "eye", "interpolate", "upsample", "upsample_nearest", "upsample_bilinear",
+    "upsample_nearest1d", "upsample_nearest2d", "upsample_nearest3d", "_upsample_nearest_exact1d",
+    "_upsample_nearest_exact2d", "_upsample_nearest_exact3d", "upsample_linear1d", "upsample_bilinear2d",
+    "upsample_bicubic2d", "upsample_trilinear3d",
 }
 _NORMS = {"layer_norm", "rms_norm", "group_norm", "batch_norm", "instance_norm", "normalize"}
 _SOFTMAX = {"softmax", "log_softmax"}
