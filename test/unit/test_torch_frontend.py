@@ -283,6 +283,7 @@ EXAMPLE_FACTS = {
     "mlp_block": (1, 0, 5, 5),
     "decoder_layer": (1, 0, 23, 23),
     "attention_moe": (2, 3, 16, 16),
+    "serving_decode": (1, 0, 11, 11),
 }
 
 

@@ -246,3 +246,44 @@ def test_a_grouped_matmul_reads_the_routed_experts_weights() -> None:
         return float(task["duration_us"])
 
     assert duration(64) == duration(4) < duration(1) * 4
+
+
+# ---- 8. what vllm-ascend model code calls ---------------------------------------------------------------
+
+
+def test_the_atb_ops_write_what_their_schemas_say() -> None:
+    import skir.frontends.torch.npu_ops as npu_ops
+
+    assert set(npu_ops.ATB_SCHEMAS) == set(npu_ops.ATB_FAKES)
+
+    class Step(torch.nn.Module):
+        def forward(self, k: Any, v: Any, kc: Any, vc: Any, slots: Any, q: Any, table: Any, lens: Any) -> Any:
+            torch.ops.atb._npu_reshape_and_cache(k, v, kc, vc, slots)
+            out = torch.empty_like(q)
+            with skir.stream("attn"):
+                torch.ops.atb._npu_paged_attention(q, kc, vc, 2, 4, 0.5, table, lens, out)
+            return out * 2
+
+    inputs = (torch.randn(3, 2, 8), torch.randn(3, 2, 8), torch.zeros(4, 2, 2, 8), torch.zeros(4, 2, 2, 8),
+              torch.tensor([0, 5, 6], dtype=torch.int32), torch.randn(2, 4, 8),
+              torch.tensor([[0, 1], [2, 3]], dtype=torch.int32), torch.tensor([3, 2], dtype=torch.int32))
+    model = capture_dict(Step(), *inputs)
+    params = {k: v["params"] for k, v in model["kernels"].items()}
+    assert params["npu_reshape_and_cache"] == ["in", "in", "inout", "inout", "in"]
+    assert params["npu_paged_attention"] == ["in", "in", "in", "in", "in", "inout"]
+    assert assert_writes_ordered(model) == 3  # by hand: both caches to attn, and its out back to s0
+    assert skir.compile(model, check=True).check.ok
+
+
+def test_the_paged_attention_reference_is_attention() -> None:
+    """The CPU reference of `_npu_paged_attention` against dense attention over the same keys."""
+    kc, vc = torch.randn(4, 2, 2, 8), torch.randn(4, 2, 2, 8)  # 4 blocks of 2 slots, 2 kv heads
+    q, out = torch.randn(2, 4, 8), torch.empty(2, 4, 8)
+    table, lens = torch.tensor([[3, 1], [0, 2]], dtype=torch.int32), torch.tensor([3, 4], dtype=torch.int32)
+    torch.ops.atb._npu_paged_attention(q, kc, vc, 2, 4, 0.25, table, lens, out)
+    for b in range(2):
+        slots = [int(table[b, i // 2]) * 2 + i % 2 for i in range(int(lens[b]))]
+        keys = kc.view(-1, 2, 8)[slots].repeat_interleave(2, dim=1).transpose(0, 1)  # heads x n x dim
+        values = vc.view(-1, 2, 8)[slots].repeat_interleave(2, dim=1).transpose(0, 1)
+        dense = torch.nn.functional.scaled_dot_product_attention(q[b].unsqueeze(1), keys, values, scale=0.25)
+        assert torch.allclose(out[b], dense.squeeze(1), atol=1e-5)

@@ -1,10 +1,12 @@
 """torch_npu's fused ops without torch_npu, so model code written for Ascend traces on a CPU.
 
 Models written for Ascend (vllm-ascend, MindSpeed) call `torch.ops.npu.npu_rms_norm`,
-`torch_npu.npu_add_rms_norm`, ... Importing this module defines, for every op below that the
-process does not have already (torch_npu registers the real ones), a `torch.library` op with
-torch_npu's published schema and a fake (shape) implementation, and maps it to a kernel task
-with `register_op`. With torch_npu installed only the mapping is added.
+`torch_npu.npu_add_rms_norm`, ... and torch_npu's ATB ops (`torch.ops.atb._npu_reshape_and_cache`,
+`torch.ops.atb._npu_paged_attention`, which write their `Tensor(a!)` arguments and return
+nothing). Importing this module defines, for every op below that the process does not have
+already (torch_npu registers the real ones), a `torch.library` op with torch_npu's published
+schema and a fake (shape) implementation, and maps it to a kernel task with `register_op`; the
+tensors an op writes come from the schema. With torch_npu installed only the mapping is added.
 
 ```python
 import skir.frontends.torch.npu_ops                     # defines torch.ops.npu.* when missing
@@ -31,7 +33,15 @@ from skir.frontends.torch.op_registry import register_op
 
 _F32, _I32, _I8 = torch.float32, torch.int32, torch.int8
 
-# name -> (schema, kernel type); schemas as torch_npu publishes them (op-plugin's op_plugin_functions.yaml)
+# name -> (schema, kernel type); schemas as torch_npu publishes them (op-plugin's op_plugin_functions.yaml,
+# and the ATB library's TORCH_LIBRARY_FRAGMENT(atb, ...) definitions)
+ATB_SCHEMAS: dict[str, tuple[str, str]] = {
+    "_npu_reshape_and_cache": ("(Tensor key, Tensor value, Tensor(a!) key_cache, Tensor(b!) value_cache, "
+                               "Tensor slot_indices) -> ()", "aiv_only"),
+    "_npu_paged_attention": ("(Tensor query, Tensor key_cache, Tensor value_cache, int num_kv_heads, int num_heads, "
+                             "float scale_value, Tensor block_table, Tensor context_lens, Tensor(a!) out, *, "
+                             "Tensor? workspace=None) -> ()", "mix_aic_1_2"),
+}
 SCHEMAS: dict[str, tuple[str, str]] = {
     "npu_rms_norm": ("(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)", "aiv_only"),
     "npu_add_rms_norm": ("(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor, Tensor)",
@@ -110,6 +120,40 @@ def _grouped_matmul(x: list[torch.Tensor], weight: list[torch.Tensor], **kw: Any
     return [xi.new_empty((*xi.shape[:-1], wi.shape[-1])) for xi, wi in zip(x, weight, strict=False)]
 
 
+def _reshape_and_cache(key: torch.Tensor, value: torch.Tensor, key_cache: torch.Tensor, value_cache: torch.Tensor,
+                       slot_indices: torch.Tensor) -> None:
+    """Token i's key and value go to slot `slot_indices[i]` of the (blocks x block_size) cache."""
+    for src, cache in ((key, key_cache), (value, value_cache)):
+        cache.view(-1, *cache.shape[2:])[slot_indices.long()] = src.to(cache.dtype)
+
+
+def _paged_attention(query: torch.Tensor, key_cache: torch.Tensor, value_cache: torch.Tensor, num_kv_heads: int,
+                     num_heads: int, scale_value: float, block_table: torch.Tensor, context_lens: torch.Tensor,
+                     out: torch.Tensor, workspace: torch.Tensor | None = None) -> None:
+    """Decode attention over a paged cache: sequence b attends to its first `context_lens[b]`
+    cache slots, found block by block through `block_table[b]` (query: batch x heads x dim)."""
+    block = key_cache.shape[1]
+    for b in range(query.shape[0]):
+        n = int(context_lens[b])
+        slots = [int(block_table[b, i // block]) * block + i % block for i in range(n)]
+        keys = key_cache.view(-1, *key_cache.shape[2:])[slots].float()  # n x kv_heads x dim
+        values = value_cache.view(-1, *value_cache.shape[2:])[slots].float()
+        group = num_heads // num_kv_heads
+        keys, values = keys.repeat_interleave(group, dim=1), values.repeat_interleave(group, dim=1)
+        scores = torch.einsum("hd,nhd->hn", query[b].float(), keys) * scale_value
+        out[b] = torch.einsum("hn,nhd->hd", scores.softmax(-1), values).to(out.dtype)
+
+
+ATB_FAKES: dict[str, Callable[..., Any]] = {
+    "_npu_reshape_and_cache": lambda key, value, key_cache, value_cache, slot_indices: None,
+    "_npu_paged_attention": lambda query, key_cache, value_cache, num_kv_heads, num_heads, scale_value, block_table,
+    context_lens, out, workspace=None: None,
+}
+ATB_CPU_IMPLS: dict[str, Callable[..., Any]] = {
+    "_npu_reshape_and_cache": _reshape_and_cache,
+    "_npu_paged_attention": _paged_attention,
+}
+
 FAKES: dict[str, Callable[..., Any]] = {
     "npu_rms_norm": lambda x, gamma, epsilon=1e-6: (torch.empty_like(x),
                                                     x.new_empty(_rstd_shape(x, gamma), dtype=_F32)),
@@ -167,26 +211,28 @@ CPU_IMPLS: dict[str, Callable[..., Any]] = {
     "npu_moe_finalize_routing": moe_reference.finalize_routing,
 }
 
-_LIBRARY: Any = None
+_LIBRARIES: dict[str, Any] = {}
 
 
 def install() -> list[str]:
     """Define the missing ops (once) and register every op's kernel mapping; returns the names
-    this call defined."""
-    global _LIBRARY
+    (`ns::name`) this call defined."""
     defined = []
-    namespace = torch.ops.npu
-    for name, (schema, kernel_type) in SCHEMAS.items():
-        register_op(f"npu::{name}", kernel_type=kernel_type)
-        if hasattr(namespace, name):
-            continue
-        if _LIBRARY is None:
-            _LIBRARY = torch.library.Library("npu", "FRAGMENT")  # kept alive: the ops live as long as it
-        _LIBRARY.define(name + schema)
-        torch.library.register_fake(f"npu::{name}", FAKES[name], lib=_LIBRARY)
-        if name in CPU_IMPLS:
-            _LIBRARY.impl(name, CPU_IMPLS[name], "CPU")
-        defined.append(name)
+    tables = (("npu", SCHEMAS, FAKES, CPU_IMPLS), ("atb", ATB_SCHEMAS, ATB_FAKES, ATB_CPU_IMPLS))
+    for ns, schemas, fakes, impls in tables:
+        namespace = getattr(torch.ops, ns)
+        for name, (schema, kernel_type) in schemas.items():
+            register_op(f"{ns}::{name}", kernel_type=kernel_type)
+            if hasattr(namespace, name):
+                continue
+            if ns not in _LIBRARIES:  # kept alive: the ops live as long as it
+                _LIBRARIES[ns] = torch.library.Library(ns, "FRAGMENT")
+            library = _LIBRARIES[ns]
+            library.define(name + schema)
+            torch.library.register_fake(f"{ns}::{name}", fakes[name], lib=library)
+            if name in impls:
+                library.impl(name, impls[name], "CPU")
+            defined.append(f"{ns}::{name}")
     return defined
 
 
