@@ -20,7 +20,7 @@ from __future__ import annotations
 import torch
 
 import skir
-import skir.frontends.torch.npu_ops  # noqa: F401  (torch.ops.npu.* and torch.ops.atb.* when torch_npu is absent)
+import skir.frontends.torch.npu_ops  # defines torch.ops.npu.* and torch.ops.atb.* when torch_npu is absent
 
 BATCH = 16
 HIDDEN = 4096
