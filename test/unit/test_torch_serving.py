@@ -17,7 +17,7 @@ from skir.frontends.torch import capture_dict, graph_model, register_op  # noqa:
 from skir.frontends.torch.op_registry import unregister_op  # noqa: E402
 
 
-def dynamo_model(module: Any, *inputs: Any) -> dict[str, Any]:
+def dynamo_model(module: Any, *inputs: Any, dynamic: bool | None = None) -> dict[str, Any]:
     """The capture JSON of the graph TorchDynamo gives a backend (no compile, no run)."""
     graphs: list[Any] = []
 
@@ -26,7 +26,7 @@ def dynamo_model(module: Any, *inputs: Any) -> dict[str, Any]:
         return gm.forward
 
     torch._dynamo.reset()
-    torch.compile(module, backend=backend, fullgraph=True)(*inputs)
+    torch.compile(module, backend=backend, fullgraph=True, dynamic=dynamic)(*inputs)
     return graphs[0]
 
 
@@ -287,3 +287,31 @@ def test_the_paged_attention_reference_is_attention() -> None:
         values = vc.view(-1, 2, 8)[slots].repeat_interleave(2, dim=1).transpose(0, 1)
         dense = torch.nn.functional.scaled_dot_product_attention(q[b].unsqueeze(1), keys, values, scale=0.25)
         assert torch.allclose(out[b], dense.squeeze(1), atol=1e-5)
+
+
+# ---- 6. dynamic=True ---------------------------------------------------------------------------------------
+
+
+def test_float_attributes_under_dynamic_shapes_are_no_device_tasks() -> None:
+    """TorchDynamo lifts `eps` and `scaling` into 0-d inputs read back with `.item()`: values on
+    the host, not aicpu tasks that would cut the SuperKernel."""
+
+    class Norm(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.eps, self.scaling = 1e-6, 0.125
+            self.w = torch.nn.Parameter(torch.ones(16))
+            self.proj = torch.nn.Linear(16, 16)
+
+        def forward(self, x: Any) -> Any:
+            with skir.super_kernel_scope("layer"):
+                h = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.w
+                return self.proj(h) * self.scaling
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no unmapped-op warning
+        model = dynamo_model(Norm(), torch.randn(4, 16), dynamic=True)
+    assert all(t["type"] != "default" for _, t in tasks(model))
+    assert not any("eps" in b or "scaling" in b for b in model["buffers"])
+    result = skir.compile(model, check=True)
+    assert len(result.superkernels) == 1 and not result.fail_reasons

@@ -421,6 +421,9 @@ class GraphCapture:
         for node in self.graph_module.graph.nodes:
             if node not in live:
                 continue
+            if node.op == "placeholder" and _host_scalar(node):
+                self._buffer_of[node] = None  # a Python number TorchDynamo passes as a tensor: no buffer
+                continue
             if node.op in ("placeholder", "get_attr"):
                 name = f"param.{node.target}" if node.op == "get_attr" else _placeholder_buffer(node)
                 if node.op == "placeholder" and self.input_paths and node.name in self.input_paths:
@@ -452,6 +455,13 @@ class GraphCapture:
         model["events"] = list(self.streams.events)
         model["streams"] = streams
         return model
+
+
+def _host_scalar(node: fx.Node) -> bool:
+    """Whether a graph input is a Python number (a float attribute such as `eps` or `scaling`)
+    that TorchDynamo lifted into a 0-d tensor under `dynamic=True`: its value is on the host, so
+    its `.item()` is no device task."""
+    return getattr(node.meta.get("grapharg"), "pass_arg_as_tensor", False) is True
 
 
 def _placeholder_buffer(node: fx.Node) -> str:
