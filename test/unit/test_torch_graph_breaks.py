@@ -106,8 +106,23 @@ def test_a_break_outside_every_scope_compiles_both_graphs() -> None:
     torch._dynamo.reset()
     before = len(results())
     x = torch.randn(8)
-    out = torch.compile(BreakOutsideScopes(), backend="skir")(x)
+    with pytest.warns(UserWarning, match=r"skir backend: a graph break split the forward into several graphs "
+                      r"\(.*\); model @\w+ is one of them, and results\(\)\[-1\] only the last"):
+        out = torch.compile(BreakOutsideScopes(), backend="skir")(x)
     assert torch.allclose(out, torch.exp(torch.relu(x) * 2) + 1)
     graphs = results()[before:]
     assert len(graphs) == 2
     assert [[sk.name.rsplit("_", 1)[-1] for sk in g.superkernels] for g in graphs] == [["sk0"], ["sk0"]]
+
+
+def test_the_name_option_names_the_model() -> None:
+    torch._dynamo.reset()
+    before = len(results())
+    x = torch.randn(8)
+    torch.compile(BreakOutsideScopes(), backend="skir", options={"name": "alpha_model"})(x)
+    names = [g.module.ops.first.sym_name.data for g in results()[before:]]  # type: ignore[union-attr]
+    assert names == ["alpha_model", "alpha_model_2"]  # a suffix only because the name was taken
+    torch._dynamo.reset()
+    bad = torch.compile(BreakOutsideScopes(), backend="skir", options={"name": "../x"})
+    with pytest.raises(Exception, match=re.escape("option 'name': '../x' is not a C identifier")):  # wrapped
+        bad(x)

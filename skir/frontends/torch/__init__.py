@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ from skir.frontends.torch.layer_scopes import scope_layers
 from skir.frontends.torch.op_registry import register_op
 from skir.frontends.torch.roofline import DevicePeaks
 from skir.frontends.torch.static_moe import static_moe
+from skir.names import NAME_MAX_BYTES, name_problem
 
 __all__ = ["DevicePeaks", "GraphCapture", "capture", "capture_dict", "export_program", "graph_model", "register_op",
            "results", "scope_layers", "skir_backend", "static_moe"]
@@ -171,6 +173,18 @@ def capture(module: torch.nn.Module, *example_inputs: Any, name: str | None = No
 
 
 _RESULTS: list[Any] = []
+_NAMES: set[str] = set()
+"""The model names the backend has given in this process."""
+
+
+def _free_name(name: str) -> str:
+    """`name`, or `name_2`, `name_3`, ... when the backend gave it already."""
+    chosen, n = name, 1
+    while chosen in _NAMES:
+        n += 1
+        chosen = f"{name}_{n}"
+    _NAMES.add(chosen)
+    return chosen
 
 
 def results() -> list[Any]:
@@ -183,9 +197,12 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
     """The `torch.compile` backend `"skir"`: capture the graph, compile it with sk-check, run eagerly.
 
     `torch.compile(model, backend="skir", options={...})` keys: `sk_options` (SuperKernel
-    options), `out_dir` (write sk-compile's products to OUT_DIR/<model>), `name` (model name
-    prefix, default `graph`), `cores` ((AI cores, vector cores)). Each graph TorchDynamo hands
-    over (one per graph break; `fullgraph=True` forbids breaks) becomes model `<name><N>`.
+    options), `out_dir` (write sk-compile's products to OUT_DIR/<model>), `name` (the model's
+    name, default `graph`), `cores` ((AI cores, vector cores)). Each graph TorchDynamo hands over
+    (one per graph break; `fullgraph=True` forbids breaks) is a model named `name`, or `name_2`,
+    `name_3`, ... when the name is taken already in this process. A graph break outside every
+    scope is a warning: the forward ran as several graphs around it, and `results()[-1]` is only
+    the last of them.
     """
     import skir
 
@@ -197,7 +214,10 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
         raise SkirError(f"skir backend: unknown option(s) {', '.join(map(str, unknown))}"
                         f"{did_you_mean(first, valid)} "
                         f"(valid keys: {', '.join(valid)})")
-    name = f"{opts.get('name', 'graph')}{len(_RESULTS)}"
+    problem = name_problem(str(opts.get("name", "graph")), NAME_MAX_BYTES - 12)  # room for `_<n>` and `_sk<n>`
+    if problem is not None:
+        raise SkirError(f"skir backend: option 'name': {problem}")
+    name = _free_name(str(opts.get("name", "graph")))
     split_by = graph_breaks.newest_break()  # a break just before this graph's end, if any
     try:
         data = graph_model(graph_module, name, cores=tuple(opts.get("cores", (24, 48))))  # type: ignore[arg-type]
@@ -206,6 +226,10 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
             raise
         raise SkirError(f"{unbalanced.at}: a graph break inside super_kernel_scope_begin({unbalanced.scope!r}) split "
                         f"the scope over two graphs: {split_by}; move the break out of the scope") from None
+    if split_by is not None:
+        warnings.warn(f"skir backend: a graph break split the forward into several graphs ({split_by}); model "
+                      f"@{name} is one of them, and results()[-1] only the last; fullgraph=True makes a break "
+                      "an error", stacklevel=2)
     out_dir = opts.get("out_dir")
     result = skir.compile(
         data, options=opts.get("sk_options", ""), out_dir=None if out_dir is None else Path(out_dir) / name, check=True
