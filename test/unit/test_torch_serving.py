@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch")
 import skir  # noqa: E402
 from skir.frontends.torch import capture_dict, graph_model, register_op  # noqa: E402
 from skir.frontends.torch.op_registry import unregister_op  # noqa: E402
+from skir.testing.capture_order import check_writes_ordered, ordered_after, tasks  # noqa: E402
 
 
 def dynamo_model(module: Any, *inputs: Any, dynamic: bool | None = None) -> dict[str, Any]:
@@ -28,59 +29,6 @@ def dynamo_model(module: Any, *inputs: Any, dynamic: bool | None = None) -> dict
     torch._dynamo.reset()
     torch.compile(module, backend=backend, fullgraph=True, dynamic=dynamic)(*inputs)
     return graphs[0]
-
-
-def tasks(model: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    return sorted(((s["name"], t) for s in model["streams"] for t in s["tasks"]), key=lambda st: st[1]["seq"])
-
-
-def uses(model: dict[str, Any], task: dict[str, Any]) -> tuple[set[str], set[str]]:
-    """(buffers read, buffers written) of a kernel task, from its args and its kernel's roles."""
-    if task["type"] != "kernel":
-        return set(), set()
-    roles = model["kernels"][task["kernel"]]["params"]
-    reads = {a for a, r in zip(task["args"], roles, strict=True) if r in ("in", "inout")}
-    writes = {a for a, r in zip(task["args"], roles, strict=True) if r in ("out", "inout")}
-    return reads, writes
-
-
-def ordered_after(model: dict[str, Any]) -> set[tuple[int, int]]:
-    """Happens-before over seqs, by brute force: stream order, and each record before every
-    later wait of its event."""
-    order = tasks(model)
-    before: dict[int, set[int]] = {}
-    last_on: dict[str, int] = {}
-    last_record: dict[str, int] = {}
-    for stream, task in order:
-        seq = task["seq"]
-        preds = set()
-        if stream in last_on:
-            preds |= {last_on[stream]} | before[last_on[stream]]
-        if task["type"] == "event_wait" and task["event"] in last_record:
-            r = last_record[task["event"]]
-            preds |= {r} | before[r]
-        if task["type"] == "event_record":
-            last_record[task["event"]] = seq
-        before[seq] = preds
-        last_on[stream] = seq
-    return {(a, b) for b, preds in before.items() for a in preds}
-
-
-def assert_writes_ordered(model: dict[str, Any]) -> int:
-    """Every use on another stream of a buffer after a write of it is ordered after the write;
-    returns how many such pairs there were."""
-    hb = ordered_after(model)
-    order = tasks(model)
-    pairs = 0
-    for i, (stream, writer) in enumerate(order):
-        _, written = uses(model, writer)
-        for other, later in order[i + 1:]:
-            reads, writes = uses(model, later)
-            for buffer in written & (reads | writes):
-                if other != stream:
-                    pairs += 1
-                    assert (writer["seq"], later["seq"]) in hb, (buffer, writer, later)
-    return pairs
 
 
 # ---- 1. an op that writes an argument and returns nothing ------------------------------------------
@@ -111,7 +59,7 @@ def test_a_written_argument_is_a_write_the_other_stream_waits_for() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = capture_dict(CacheOnTwoStreams(), torch.randn(4, 8), torch.zeros(4, 8))
-    assert assert_writes_ordered(model) == 0  # opaque: its write is not a kernel argument here ...
+    assert check_writes_ordered(model) == 0  # opaque: its write is not a kernel argument here ...
     writer = next(t for _, t in tasks(model) if t.get("kind") == "aicpu")
     reader = next(t for _, t in tasks(model) if t.get("kernel") == "sum")
     assert (writer["seq"], reader["seq"]) in ordered_after(model)  # ... but the sum waits for it
@@ -124,7 +72,7 @@ def test_a_written_argument_is_a_write_the_other_stream_waits_for() -> None:
     for captured in (model, compiled):
         kernel = captured["kernels"]["skir_serving__cache_write"]
         assert kernel["params"] == ["in", "inout"]  # from the schema: (Tensor x, Tensor(a!) cache) -> ()
-        assert assert_writes_ordered(captured) == 2  # y (s0 -> side) and the cache (side -> s0)
+        assert check_writes_ordered(captured) == 2  # y (s0 -> side) and the cache (side -> s0)
         assert skir.compile(captured, check=True).check.ok
 
 
@@ -136,7 +84,7 @@ def test_an_aten_out_variant_writes_its_out() -> None:
                 return buf + 1
 
     model = capture_dict(Out(), torch.randn(4, 8), torch.zeros(4, 8))
-    assert assert_writes_ordered(model) == 1
+    assert check_writes_ordered(model) == 1
 
 
 def test_setitem_writes_its_target() -> None:
@@ -148,7 +96,7 @@ def test_setitem_writes_its_target() -> None:
 
     for model in (capture_dict(SetItem(), torch.randn(4, 8), torch.zeros(4, 8)),
                   dynamo_model(SetItem(), torch.randn(4, 8), torch.zeros(4, 8))):  # operator.setitem
-        assert assert_writes_ordered(model) >= 1
+        assert check_writes_ordered(model) >= 1
 
 
 # ---- 4. work that vanishes or appears ----------------------------------------------------------------
@@ -271,7 +219,7 @@ def test_the_atb_ops_write_what_their_schemas_say() -> None:
     params = {k: v["params"] for k, v in model["kernels"].items()}
     assert params["npu_reshape_and_cache"] == ["in", "in", "inout", "inout", "in"]
     assert params["npu_paged_attention"] == ["in", "in", "in", "in", "in", "inout"]
-    assert assert_writes_ordered(model) == 3  # by hand: both caches to attn, and its out back to s0
+    assert check_writes_ordered(model) == 3  # by hand: both caches to attn, and its out back to s0
     assert skir.compile(model, check=True).check.ok
 
 
