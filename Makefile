@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 
-.PHONY: venv extras demo test lit pytest fuzz bench torch-examples clean
+.PHONY: venv extras demo test lit pytest fuzz bench torch-examples test-hf4 clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,19 @@ $(VENV)/.installed: pyproject.toml
 venv: $(VENV)/.installed
 
 # The optional extras: torch (a CPU build; 2.13.0 is the release the CI machines keep),
-# matplotlib for the --report charts and transformers for the real-model test. Without them
-# their tests skip.
+# matplotlib for the --report charts and transformers (the newest, 5.x) for the real-model
+# tests. Without them their tests skip.
 TORCH ?= torch==2.13.0
 extras: venv
 	$(BIN)/pip install -q '$(TORCH)'
 	$(BIN)/pip install -q -e '.[test,torch,report,hf]'
+
+# The HuggingFace tests on transformers 4 (`make extras` installs the newest, 5.x, which the test
+# command runs them on): transformers 4.57 and its dependencies go to .hf4, ahead on the path.
+HF4 ?= transformers==4.57.6
+test-hf4: extras
+	$(BIN)/pip install -q --target .hf4 '$(HF4)'
+	PYTHONPATH=.hf4 $(BIN)/python -m pytest -q -p no:cacheprovider test/unit/test_torch_hf.py
 
 torch-examples: venv
 	$(BIN)/python examples/torch/mlp_block.py

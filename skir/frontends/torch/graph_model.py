@@ -36,6 +36,7 @@ from skir.frontends.torch.op_table import (
     FLOPS_PER_ELEMENT,
     GATHERS,
     GROUPED_MATMULS,
+    QUALIFIED_ALIASES,
     SCATTERS,
     TABLE_NAMESPACES,
     OpClass,
@@ -257,10 +258,14 @@ class GraphCapture:
         module = self.graph_module.get_submodule(str(node.target)) if node.op == "call_module" else None
         name, cls = refine(node, name, cls, [node_info(n) for n in inputs], info, module)
         qualified = qualified_name(node.target) if node.op == "call_function" else None
+        if qualified in QUALIFIED_ALIASES:  # another library's op the table knows
+            name = QUALIFIED_ALIASES[qualified]
+            cls = classify(name)
         custom = registered(qualified, name)
         if custom is not None:
             cls = OpClass.MATMUL_EPILOGUE if custom.cube else OpClass.VECTOR
-        elif node.op == "call_function" and op_namespace(node.op, node.target) not in TABLE_NAMESPACES:
+        elif (node.op == "call_function" and op_namespace(node.op, node.target) not in TABLE_NAMESPACES
+              and qualified not in QUALIFIED_ALIASES):
             raw = name = qualified or f"{op_namespace(node.op, node.target)}.{raw}"
             cls = OpClass.UNSUPPORTED  # the user's op: opaque until registered
         written, aliased = self._written(node, inputs, in_place) if cls is not OpClass.VIEW else ([], False)
@@ -356,7 +361,8 @@ class GraphCapture:
             blocks = max(1, min(int(blocks), aiv if kernel_type == "aiv_only" else aic))
         inout = set(writes[:updated])
         roles = tuple(["inout" if b in inout else "in" for b in reads] + ["out"] * (len(writes) - updated))
-        users = qualified is not None and qualified.split("::")[0] not in TABLE_NAMESPACES
+        users = (qualified is not None and qualified.split("::")[0] not in TABLE_NAMESPACES
+                 and qualified not in QUALIFIED_ALIASES)
         kernel = self._kernel(qualified if users else name, kernel_type, roles)  # type: ignore[arg-type]
         args = reads + writes[updated:]
         duration = duration_us(cube_flops, vector_flops, bytes_moved, fraction, fp32, self.peaks)

@@ -123,6 +123,9 @@ _DUNDER = {"__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise
 
 TABLE_NAMESPACES = frozenset({"aten", "prims", "torch", "npu", "atb"})
 """Namespaces whose ops the table classes by plain name."""
+QUALIFIED_ALIASES = {"transformers::grouped_mm_fallback": "grouped_mm"}
+"""Ops of other libraries the table knows by their qualified name: transformers 5's grouped
+matmul over stacked experts (what its MoE layers export through)."""
 _FUNCTIONAL_NOT_VIEWS = {"unfold": "im2col", "fold": "col2im"}
 """`torch.nn.functional` functions named like a view method that are not views."""
 

@@ -26,9 +26,15 @@ model = transformers.MixtralForCausalLM(config)
 static_moe(model)                          # ['model.layers.0.block_sparse_moe', ...]
 capture_dict(model, ids)                   # one task per op, no data-dependent loop
 ```
-Blocks: Mixtral, Qwen2-MoE, Qwen3-MoE (softmax routing, rewritten whole) and DeepSeek-V2 / V3
-(their `moe(hidden, topk_ids, topk_weights)` step, after their own router). Experts must be
-SiLU-gated MLPs (`gate_proj` / `up_proj` / `down_proj`, or Mixtral's `w1` / `w3` / `w2`).
+Blocks (transformers 4): Mixtral, Qwen2-MoE, Qwen3-MoE (softmax routing, rewritten whole) and
+DeepSeek-V2 / V3 (their `moe(hidden, topk_ids, topk_weights)` step, after their own router).
+Experts must be SiLU-gated MLPs (`gate_proj` / `up_proj` / `down_proj`, or Mixtral's `w1` /
+`w3` / `w2`). transformers 5 fuses a block's experts into one module whose stacked
+`gate_up_proj` (E x 2I x H) and `down_proj` (E x H x I) its `forward(hidden, top_k_index,
+top_k_weights)` uses after the block's router: there the experts module alone is rewritten (any
+model whose experts take that form: Mixtral, Qwen2/3-MoE, DeepSeek-V2/V3, OLMoE, GraniteMoE,
+...), its router and shared experts staying as they are. Experts that are not SiLU-gated are a
+`SkirError` naming them.
 """
 
 from __future__ import annotations
@@ -52,10 +58,17 @@ def static_moe(model: torch.nn.Module) -> list[str]:
     done = []
     for name, block in list(model.named_modules()):
         kind = type(block).__name__
-        if kind in _SOFTMAX_BLOCKS:
+        if _fused_experts(block):  # transformers 5
+            if not _is_silu(getattr(block, "act_fn", None)):
+                raise SkirError(f"static_moe: {name} ({kind}) is not a SiLU-gated MLP (its act_fn is "
+                                f"{type(getattr(block, 'act_fn', None)).__name__})")
+            block.forward = types.MethodType(_fused_experts_forward, block)
+            done.append(name.rsplit(".", 1)[0] if "." in name else name)
+            continue
+        if kind in _SOFTMAX_BLOCKS and isinstance(getattr(block, "experts", None), torch.nn.ModuleList):
             _stack_experts(block, name)
             block.forward = types.MethodType(_softmax_block_forward, block)
-        elif kind in _MOE_STEP_BLOCKS:
+        elif kind in _MOE_STEP_BLOCKS and isinstance(getattr(block, "experts", None), torch.nn.ModuleList):
             _stack_experts(block, name)
             block.moe = types.MethodType(_moe_step, block)
         else:
@@ -81,9 +94,28 @@ def _stack_experts(block: torch.nn.Module, name: str) -> None:
     del block.experts
 
 
+def _is_silu(act: Any) -> bool:
+    return act is F.silu or type(act).__name__ in _SILU
+
+
+def _fused_experts(module: torch.nn.Module) -> bool:
+    """A transformers 5 experts module: stacked 3-d `gate_up_proj` and `down_proj`."""
+    gate_up, down = getattr(module, "gate_up_proj", None), getattr(module, "down_proj", None)
+    return (isinstance(gate_up, torch.Tensor) and isinstance(down, torch.Tensor) and gate_up.dim() == 3
+            and down.dim() == 3)
+
+
+def _fused_experts_forward(self: Any, hidden_states: torch.Tensor, top_k_index: torch.Tensor,
+                           top_k_weights: torch.Tensor) -> torch.Tensor:
+    """A fused experts module's forward through `dispatch`: its (E x 2I x H) and (E x H x I)
+    weights are the (E x H x 2I) and (E x I x H) the grouped matmuls take."""
+    out = dispatch(hidden_states, top_k_index, top_k_weights.to(hidden_states.dtype),
+                   self.gate_up_proj.transpose(1, 2), self.down_proj.transpose(1, 2))
+    return out.to(hidden_states.dtype)
+
+
 def _projections(expert: torch.nn.Module) -> tuple[Any, Any, Any] | None:
-    act = getattr(expert, "act_fn", None)
-    if not (act is F.silu or type(act).__name__ in _SILU):
+    if not _is_silu(getattr(expert, "act_fn", None)):
         return None
     for gate, up, down in (("gate_proj", "up_proj", "down_proj"), ("w1", "w3", "w2")):
         mods = [getattr(expert, n, None) for n in (gate, up, down)]
