@@ -348,3 +348,27 @@ def test_a_tensor_from_host_data_is_a_memcpy() -> None:
         warnings.simplefilter("error")  # mapped: no unmapped-op warning
         model = dynamo_model(Host(), torch.randn(4))
     assert kernels(model) == ["memcpy", "mul"]
+
+
+def test_namespaces_of_targets() -> None:
+    """aten and torch's Python functions are the table's; torch_npu's Python functions are its
+    `npu` ops; a Python function of any other package, and a torch.library op of another
+    namespace, are the user's."""
+    import operator
+    import types
+
+    from skir.frontends.torch.op_table import op_namespace, qualified_name
+
+    def function(name: str, module: str) -> Any:
+        f = types.FunctionType((lambda x: x).__code__, {}, name)
+        f.__module__ = module
+        return f
+
+    cases = [(torch.ops.aten.add_.Tensor, "aten", "aten::add_"), (torch.softmax, "torch", None),
+             (torch.nn.functional.silu, "torch", None), (operator.add, "torch", None),
+             (function("npu_rms_norm", "torch_npu.npu"), "npu", "npu::npu_rms_norm"),
+             (function("rms_norm", "vllm._custom_ops"), "vllm", None),
+             (torch.ops.npu.npu_rms_norm.default, "npu", "npu::npu_rms_norm")]
+    for target, namespace, qualified in cases:
+        assert (op_namespace("call_function", target), qualified_name(target)) == (namespace, qualified), target
+    assert op_namespace("call_method", "add_") == "torch"

@@ -142,15 +142,21 @@ def op_namespace(op: str, target: Any) -> str:
     module = getattr(target, "__module__", None) or ""
     if module.split(".")[0] in ("torch", "builtins", "math", "_operator", "operator") or not module:
         return "torch"
-    return module
+    return module.split(".")[0]
 
 
 def qualified_name(target: Any) -> str | None:
-    """`ns::name` of a torch op (an OpOverload, its packet, or a `custom_op` function), else None."""
+    """`ns::name` of a torch op (an OpOverload, its packet, or a `custom_op` function), else None;
+    torch_npu's Python functions (`torch_npu.npu_rms_norm`) are its `npu` ops."""
     target = getattr(target, "_opoverload", target)  # torch.library.custom_op's CustomOpDef
     packet = getattr(target, "overloadpacket", target)
     name = getattr(packet, "_qualified_op_name", None)
-    return name if isinstance(name, str) and "::" in name else None
+    if isinstance(name, str) and "::" in name:
+        return name
+    module, plain = getattr(target, "__module__", None) or "", getattr(target, "__name__", None)
+    if module.split(".")[0] == "torch_npu" and isinstance(plain, str):
+        return f"npu::{plain}"
+    return None
 
 
 def op_name(op: str, target: Any) -> str:
