@@ -20,8 +20,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from skir import progress
+from skir.analysis.comm_rule import comm_hazards
 from skir.api_arguments import check_compile_arguments
-from skir.compile_result import CompileResult, CutInfo, Member, SkWarning, SuperKernelInfo, Unfused
+from skir.compile_result import CompileResult, CutInfo, Member, ModelWarning, SkWarning, SuperKernelInfo, Unfused
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.fast_clone import clone_tree
@@ -307,6 +308,7 @@ def compile(
         superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
                            measured=measured)
+    result.model_warnings = [ModelWarning(w, a, b, group) for w, a, b, group in comm_hazards(the_model(original))]
     if build is not None:  # a vendor kernel whose argument size is unknown cannot be called by an entry
         from skir.frontends.vendor.buildable import refuse_unbuildable
 

@@ -87,6 +87,34 @@ class SkWarning:
         return {"warning": self.warning, "event": self.event, "cell": self.cell}
 
 
+@dataclass(frozen=True)
+class ModelWarning:
+    """A hazard of the input model itself (docs/design.md §3, "Communication kernels"):
+    `comm_unordered` (two communication kernels of `group` that happens-before leaves
+    unordered: ranks may run them in different orders) or `comm_coresidency` (two that may run
+    at the same time and together need more cores of a type than the device has)."""
+
+    warning: str
+    first: tuple[str, int]
+    second: tuple[str, int]
+    group: str = ""
+
+    def text(self) -> str:
+        a, b = (f"@{s} seq {q}" for s, q in (self.first, self.second))
+        if self.warning == "comm_unordered":
+            return (f"warning: comm_unordered: {a} and {b} of group {self.group} are not ordered; every rank must "
+                    "run a group's collectives in one order")
+        return (f"warning: comm_coresidency: {a} and {b} may run at the same time and need more cores than the "
+                "device has; each spins on its peers, so neither may get all its blocks")
+
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"warning": self.warning,
+                                  "tasks": [{"stream": s, "seq": q} for s, q in (self.first, self.second)]}
+        if self.group:
+            out["group"] = self.group
+        return out
+
+
 @dataclass
 class CompileResult:
     module: ModuleOp
@@ -94,6 +122,9 @@ class CompileResult:
     fail_reasons: list[Unfused]
     cuts: list[CutInfo] = field(default_factory=list)
     warnings: list[SkWarning] = field(default_factory=list)
+    model_warnings: list[ModelWarning] = field(default_factory=list)
+    """Hazards of the input itself (communication kernels), said and kept (the input may be
+    right by means skir cannot see)."""
     outputs: dict[str, Path] = field(default_factory=dict)
     """Product name (path relative to the output folder) -> path written."""
     emulation: list[Any] = field(default_factory=list)

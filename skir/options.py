@@ -125,6 +125,7 @@ class SkOptions:
     sync_mode: str = "conservative"
     select: str = "all"
     select_min_gain_us: float = 1.0
+    fuse_comm: int = 1
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
@@ -146,8 +147,8 @@ class SkOptions:
         return ":".join(parts)
 
 
-# key -> value parser. `sync-mode`, `select` and `select-min-gain-us` are skir's own keys, not
-# vendor ones.
+# key -> value parser. `sync-mode`, `select`, `select-min-gain-us` and `fuse-comm` are skir's own
+# keys, not vendor ones.
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "early-start": _early_start,
     "stream-fusion": _binary,
@@ -168,6 +169,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "sync-mode": _choice("conservative", "data"),
     "select": _choice("all", "gain"),
     "select-min-gain-us": _gain_us,
+    "fuse-comm": _binary,
 }
 _FIELD_OF = {key: key.replace("-", "_") for key in _PARSERS}
 OPTION_KEYS = tuple(_PARSERS)

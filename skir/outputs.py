@@ -62,6 +62,8 @@ def product_texts(result: CompileResult) -> dict[str, str]:
             unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
     with progress.phase("sk meta"):
         meta = sk_meta(result.module, result.original, unreset)
+    if result.model_warnings:
+        meta["warnings"] = [w.as_dict() for w in result.model_warnings]
     by_name = {sk["name"]: sk for sk in meta["superkernels"]}
     for w in result.warnings:
         if w.warning == "predicted_slower" and w.superkernel in by_name:

@@ -30,6 +30,9 @@ class FailReason(StrEnum):
     RESOURCE_INSUFFICIENT = auto()
     SINGLE_TASK = auto()
     NO_GAIN = auto()
+    COMM_KERNEL = auto()
+    COMM_CORESIDENCY = auto()
+    COMM_ORDER = auto()
 
     @property
     def vendor_reason(self) -> str:
@@ -56,6 +59,9 @@ _VENDOR: dict[FailReason, tuple[str, str | None]] = {
     FailReason.RESOURCE_INSUFFICIENT: ("SCOPE_FUSE_PART", "RESOURCE_INSUFFICIENT"),
     FailReason.SINGLE_TASK: ("SCOPE_FUSE_PART", "NO_TARGET_NODE"),
     FailReason.NO_GAIN: ("SKIR_NO_GAIN", None),  # skir's own: the vendor keeps every legal scope
+    FailReason.COMM_KERNEL: ("SKIR_COMM_KERNEL", None),  # skir's own: fuse-comm=0 keeps collectives apart
+    FailReason.COMM_CORESIDENCY: ("SCOPE_FUSE_PART", "DEADLOCK_DETECTED"),
+    FailReason.COMM_ORDER: ("SCOPE_FUSE_PART", "DEADLOCK_DETECTED"),
 }
 
 NO_GAIN_ATTR = "sk.no_gain"
@@ -75,6 +81,7 @@ PER_TASK_ORDER = (
     FailReason.IN_UNFUSIBLE_SCOPE,
     FailReason.NOT_IN_SCOPE,
     FailReason.DYNAMIC_TASK,
+    FailReason.COMM_KERNEL,
     FailReason.OP_UNSUPPORTED,
     FailReason.EXCEED_CORE_MAX,
     FailReason.EXTERNAL_DEPEND,

@@ -41,6 +41,7 @@ from itertools import pairwise
 from xdsl.dialects.builtin import StringAttr
 
 from skir.analysis.boundary import SkPlan, plan_rewrite
+from skir.analysis.comm_rule import CommRule
 from skir.analysis.deadlock_rule import BoundaryNeeds, Starvation
 from skir.analysis.fail_reasons import SELECT_CUT_ATTR, FailReason
 from skir.analysis.happens_before import HappensBefore
@@ -99,6 +100,8 @@ class FormedSk:
     """Some members are unordered by happens-before (stream fusion)."""
     early: bool = False
     """Some member runs the early-start handshake itself."""
+    comm: bool = False
+    """Some member is a communication kernel (`comm_rule`)."""
 
     @property
     def first(self) -> int:
@@ -145,8 +148,8 @@ class Former:
             if isinstance(op, LaunchOp):
                 kernel = kernels[op.kernel.root_reference.data]
                 self.kernel_of[n] = kernel
-                early = task_options(graph, self.scopes, options, n).early_start
-                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model, early)
+                opts = task_options(graph, self.scopes, options, n)
+                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model, opts.early_start, opts.fuse_comm)
                 if reason is None:
                     candidate[n] = True
                 else:
@@ -155,7 +158,9 @@ class Former:
         self.or_waits = OrWaitRule(graph)
         self.runs = compute_runs(graph, self.scopes, candidate)
         self.hulls = HullBuilder(graph, hb, self._absorbable, self._isolated)
-        self.starvation = Starvation(graph, hb, RangeMax.per_stream(graph, self._own_demand), self.cores)
+        demand = RangeMax.per_stream(graph, self._own_demand)
+        self.starvation = Starvation(graph, hb, demand, self.cores)
+        self.comm = CommRule(graph, hb, demand, self.cores, self._own_demand)
         self.streams_with_label: dict[Label, set[int]] = defaultdict(set)
         self.streams_with_candidates: dict[Label, set[int]] = defaultdict(set)
         for n in range(len(graph)):
@@ -187,6 +192,7 @@ class Former:
         kept = self._join_boundaries(kept)
         kept = self._drop_cycles(kept)
         kept = self._final_deadlock_check(kept)
+        kept = self._comm_check(kept)
         kept = self._resource_check(kept)
         kept = self._strict_scope_check(kept)
         kept.sort(key=lambda sk: self.graph.seq[sk.first])
@@ -222,7 +228,8 @@ class Former:
         seq = self.graph.seq[c]
         hull = RangeHull.of(self.graph, self.hb, c)
         return FormedSk(label, options, [c], hull.ranges, shape, demand, (seq, seq), c,
-                        early=has_early_start(self.kernel_of[c]), hull=hull, needs=BoundaryNeeds(self.starvation))
+                        early=has_early_start(self.kernel_of[c]), hull=hull, needs=BoundaryNeeds(self.starvation),
+                        comm=c in self.comm.group)
 
     def _add_demand(self, demand: Demand, n: int) -> Demand:
         kernel = self.kernel_of[n]
@@ -269,6 +276,14 @@ class Former:
         sk.needs.update(ranges, new_waits, changed)  # a rejected candidate closes `sk`: no undo
         if sk.needs.starves(shape.demand()):
             return FailReason.DEADLOCK, None, True
+        comm = c in self.comm.group
+        if comm or sk.comm:
+            partner = self.comm.unordered_partner(sk.members, c)
+            if partner is not None:
+                where = f"@{g.streams[g.stream_of[partner]].sym_name.data} seq {g.seq[partner]}"
+                return FailReason.COMM_ORDER, f"group {self.comm.group[c]}: unordered with {where}", True
+            if not self.comm.coresident(ranges, shape.demand()):
+                return FailReason.COMM_CORESIDENCY, None, True
         sk.members.append(c)
         sk.ranges, sk.hull = ranges, hull
         sk.shape = shape
@@ -277,6 +292,7 @@ class Former:
         sk.waits += new_waits
         sk.queue = sk.queue or not after_all
         sk.early = sk.early or early
+        sk.comm = sk.comm or comm
         return None, None, False
 
     def _breaker_reason(self, last: int, c: int) -> FailReason | None:
@@ -387,6 +403,20 @@ class Former:
         for sk in formed:
             if self._deadlock(sk.ranges, sk.waits, sk.shape, everyone):
                 self.drop(sk, FailReason.DEADLOCK, "outside_superkernel")
+            else:
+                kept.append(sk)
+        return kept
+
+    def _comm_check(self, formed: list[FormedSk]) -> list[FormedSk]:
+        """Co-residency again with every SuperKernel formed beside (and grown boundaries)."""
+        if not self.comm.group:
+            return formed
+        everyone = [(o.ranges, o.demand()) for o in formed]
+        kept = []
+        for sk in formed:
+            if any(m in self.comm.group for m in sk.members) and not self.comm.coresident(sk.ranges, sk.demand(),
+                                                                                        everyone):
+                self.drop(sk, FailReason.COMM_CORESIDENCY, "outside_superkernel")
             else:
                 kept.append(sk)
         return kept

@@ -116,7 +116,8 @@ def has_early_start(kernel: KernelOp) -> bool:
 
 
 def kernel_fail_reason(
-    graph: TaskGraph, scopes: ScopeInfo, kernel: KernelOp, n: int, model: ModelOp, early_start: int
+    graph: TaskGraph, scopes: ScopeInfo, kernel: KernelOp, n: int, model: ModelOp, early_start: int,
+    fuse_comm: int = 1,
 ) -> tuple[FailReason, str | None] | None:
     """The first per-task reason that keeps kernel task `n` unfused (docs/design.md §3 step 1), with a detail."""
     launch = graph.ops[n]
@@ -130,6 +131,9 @@ def kernel_fail_reason(
         return FailReason.NOT_IN_SCOPE, None
     if launch.task_group is not None:
         return FailReason.DYNAMIC_TASK, None
+    if launch.comm is not None and not fuse_comm:
+        group, op = launch.comm
+        return FailReason.COMM_KERNEL, f"{op.value} of group {group} (fuse-comm=0)"
     if kernel.not_sk_capable is not None:
         # a kernel imported from a vendor dump with resolvedNum 0 has no SK bind map
         return FailReason.OP_UNSUPPORTED, "no_bind_map" if NO_BIND_MAP_ATTR in kernel.attributes else "not_sk_capable"

@@ -49,12 +49,15 @@ from xdsl.printer import Printer
 
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import (
+    CommOp,
+    CommOpAttr,
     KernelTypeAttr,
     OpaqueKind,
     OpaqueKindAttr,
     ParamRoleAttr,
     SchedModeAttr,
     WaitRuleAttr,
+    comm_op_attr,
     opaque_kind_attr,
 )
 from skir.dialects.aclgraph_events import (
@@ -84,7 +87,11 @@ from skir.dialects.syntax import (
     symbol_ref,
 )
 from skir.errors import SkirError, TaskVerifyException, task_path
+from skir.names import name_problem
 from skir.options import parse_options
+
+MAX_COMM_BYTES = (1 << 62) - 1
+"""The largest `bytes` a communication kernel may say it moves."""
 
 __all__ = [
     "MAX_BLOCKS", "MAX_U64", "REENABLEABLE_TASKS", "TASK_OPS", "ACLGraph", "DisabledOp", "EventTaskOp",
@@ -98,7 +105,11 @@ __all__ = [
 class LaunchOp(TaskOp):
     """A kernel launch: `aclgraph.launch seq 3 @k blocks 48 args(@x, @y) duration 2.5`.
 
-    `args` (one buffer per kernel parameter) and `duration` (microseconds) are optional.
+    `args` (one buffer per kernel parameter) and `duration` (microseconds) are optional. A
+    communication kernel (a collective HCCL expands into a vector-core kernel, or a MoE
+    dispatch / combine) says what it does and with whom: `comm group tp0 op all_reduce
+    bytes 8192` (`bytes` optional: else its `out` args' sizes) — every rank of group `tp0` must
+    run the group's collectives in the same order, and all its blocks must be resident together.
     """
 
     name = "aclgraph.launch"
@@ -108,6 +119,9 @@ class LaunchOp(TaskOp):
     blocks = prop_def(IntAttr)
     args = opt_prop_def(ArrayAttr[SymbolRefAttr])
     duration = opt_prop_def(FloatData)
+    comm_group = opt_prop_def(StringAttr)
+    comm_op = opt_prop_def(CommOpAttr)
+    comm_bytes = opt_prop_def(IntAttr)
 
     def __init__(
         self,
@@ -117,12 +131,17 @@ class LaunchOp(TaskOp):
         args: list[str] | None = None,
         duration: float | None = None,
         task_group: bool = False,
+        comm: tuple[str, CommOp, int | None] | None = None,
     ):
         props: dict[str, Attribute] = {
             "seq": int_attr(seq),
             "kernel": symbol_ref(kernel),
             "blocks": int_attr(blocks),
         }
+        if comm is not None:
+            props["comm_group"], props["comm_op"] = string_attr(comm[0]), comm_op_attr(comm[1])
+            if comm[2] is not None:
+                props["comm_bytes"] = int_attr(comm[2])
         if args is not None:
             props["args"] = ArrayAttr(symbol_ref(a) for a in args)
         if duration is not None:
@@ -144,6 +163,17 @@ class LaunchOp(TaskOp):
             if not 0 <= value < float("inf"):
                 parser.raise_error("duration must be a finite non-negative number", start, parser.pos)
             props["duration"] = FloatData(value)
+        if parser.parse_optional_keyword("comm"):
+            parser.parse_keyword("group")
+            start = parser.pos
+            group = parser.parse_identifier()
+            if (problem := name_problem(group)) is not None:
+                parser.raise_error(f"comm group: {problem}", start, parser.pos)
+            props["comm_group"] = string_attr(group)
+            parser.parse_keyword("op")
+            props["comm_op"] = comm_op_attr(parse_enum(parser, CommOp, "a collective"))
+            if parser.parse_optional_keyword("bytes"):
+                props["comm_bytes"] = int_attr(parse_int_in(parser, 0, MAX_COMM_BYTES, "comm bytes"))
         return props
 
     @classmethod
@@ -156,12 +186,29 @@ class LaunchOp(TaskOp):
             printer.print_string(")")
         if (duration := props.get("duration")) is not None:
             printer.print_string(f" duration {float_literal(duration.data)}")  # type: ignore[attr-defined]
+        if (group := props.get("comm_group")) is not None:
+            printer.print_string(f" comm group {group.data} op {props['comm_op'].data.value}")  # type: ignore
+            if (size := props.get("comm_bytes")) is not None:
+                printer.print_string(f" bytes {size.data}")  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
         if not 1 <= self.blocks.data <= MAX_BLOCKS:
             raise TaskVerifyException(
                 self, f"{task_path(self)}: blocks must be in [1, {MAX_BLOCKS}], got {self.blocks.data}"
             )
+        if (self.comm_group is None) != (self.comm_op is None) or (self.comm_bytes is not None
+                                                                    and self.comm_group is None):
+            raise TaskVerifyException(self, f"{task_path(self)}: a communication kernel names its group and its op "
+                                            "(comm group G op OP [bytes N])")
+        if self.comm_group is not None and (problem := name_problem(self.comm_group.data)) is not None:
+            raise TaskVerifyException(self, f"{task_path(self)}: comm group: {problem}")
+
+    @property
+    def comm(self) -> tuple[str, CommOp] | None:
+        """(group, op) of a communication kernel, else None."""
+        if self.comm_group is None or self.comm_op is None:
+            return None
+        return self.comm_group.data, self.comm_op.data
 
 
 
@@ -310,6 +357,6 @@ REENABLEABLE_TASKS.update({cls.KIND: cls for cls in TASK_OPS if cls not in (Laun
 ACLGraph = Dialect(
     "aclgraph",
     [ModelOp, StreamOp, KernelOp, BufferOp, EventOp, CellOp, *TASK_OPS],
-    [KernelTypeAttr, ParamRoleAttr, SchedModeAttr, WaitRuleAttr, OpaqueKindAttr],
+    [KernelTypeAttr, ParamRoleAttr, SchedModeAttr, WaitRuleAttr, OpaqueKindAttr, CommOpAttr],
 )
 fast_verify_all(ACLGraph.operations)

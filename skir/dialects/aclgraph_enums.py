@@ -117,6 +117,25 @@ class OpaqueKind(StrEnum):
     OTHER = auto()
 
 
+class CommOp(StrEnum):
+    """What a communication kernel does across the ranks of its group (docs/design.md §3)."""
+
+    ALL_REDUCE = auto()
+    ALL_GATHER = auto()
+    REDUCE_SCATTER = auto()
+    ALL_TO_ALL = auto()
+    DISPATCH = auto()
+    COMBINE = auto()
+    OTHER = auto()
+
+
+@irdl_attr_definition
+class CommOpAttr(EnumAttribute[CommOp], SpacedOpaqueSyntaxAttribute):
+    """A collective, e.g. `#aclgraph<comm_op all_reduce>`."""
+
+    name = "aclgraph.comm_op"
+
+
 @irdl_attr_definition
 class KernelTypeAttr(EnumAttribute[KernelType], SpacedOpaqueSyntaxAttribute):
     """A kernel type, e.g. `#aclgraph<kernel_type mix_aic_1_2>`."""
@@ -150,6 +169,11 @@ class OpaqueKindAttr(EnumAttribute[OpaqueKind], SpacedOpaqueSyntaxAttribute):
     """An opaque task kind, e.g. `#aclgraph<opaque_kind memcpy>`."""
 
     name = "aclgraph.opaque_kind"
+
+
+@cache
+def comm_op_attr(value: CommOp) -> CommOpAttr:
+    return CommOpAttr(value)
 
 
 @cache

@@ -77,6 +77,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from skir.dialects.aclgraph import (
     MAX_BLOCKS,
+    MAX_COMM_BYTES,
     MAX_U64,
     LaunchOp,
     ModelOp,
@@ -94,11 +95,13 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import (
+    CommOp,
     KernelType,
     OpaqueKind,
     ParamRole,
     SchedMode,
     WaitRule,
+    comm_op_attr,
     opaque_kind_attr,
     wait_rule_attr,
 )
@@ -140,6 +143,7 @@ _KINDS = {k.value: k for k in KernelType}
 _ROLES = {r.value: r for r in ParamRole}
 _RULES = {r.value: wait_rule_attr(r) for r in WaitRule}
 _OPAQUE = {k.value: opaque_kind_attr(k) for k in OpaqueKind}
+_COMM_OPS = {k.value: comm_op_attr(k) for k in CommOp}
 _NOTIFY_KINDS = ("notify_record", "notify_wait")
 # simulation codes
 _OTHER, _RECORD, _WAIT, _RESET = 0, 1, 2, 3
@@ -328,6 +332,8 @@ class _Importer(JsonReader):
                 if not 0 <= dur < float("inf"):
                     self.fail(p("duration_us"), f"expected a finite non-negative number, got {dur!r}")
                 props["duration"] = FloatData(float(dur))
+            if "comm" in task:
+                props.update(self.comm(task["comm"], p("comm")))
             cls: type[TaskOp] = LaunchOp
         elif kind in _EVENT_CLS:
             cls = _EVENT_CLS[kind]
@@ -373,6 +379,15 @@ class _Importer(JsonReader):
         if "task_group" in task and self.bool_(task["task_group"], p("task_group")):
             props["task_group"] = _UNIT
         return cls, props, seq
+
+    def comm(self, value: Any, path: str) -> dict[str, Attribute]:
+        """A communication kernel's `{"group": G, "op": OP, "bytes": N}` (bytes optional)."""
+        c = self.obj(value, path, ("group", "op"), ("group", "op", "bytes"))
+        props: dict[str, Attribute] = {"comm_group": string_attr(self.name(c["group"], path + ".group")),
+                                       "comm_op": self.enum(c["op"], path + ".op", _COMM_OPS, "a collective")}
+        if "bytes" in c:
+            props["comm_bytes"] = int_attr(self.int_(c["bytes"], path + ".bytes", 0, MAX_COMM_BYTES))
+        return props
 
     def args(self, value: Any, path: str, kernel: str) -> ArrayAttr:
         args = self.list_(value, path)

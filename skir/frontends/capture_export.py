@@ -70,7 +70,7 @@ KERNEL_KEYS = ("kernel_type", "params", "sched_mode", "block_dim_scale_up", "sk_
                "sk_symbol", "split_copies", "sync_flags", "dcci")
 # task type -> (required keys, optional keys), besides `seq`, `type` and `task_group`
 TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "kernel": (("kernel", "blocks"), ("args", "duration_us")),
+    "kernel": (("kernel", "blocks"), ("args", "duration_us", "comm")),
     "event_record": (("event",), ("external",)),
     "event_wait": (("event",), ("external",)),
     "event_reset": (("event",), ("external",)),
@@ -146,6 +146,10 @@ def _task(op: Operation) -> dict[str, Any]:
             out["args"] = [a.root_reference.data for a in args.data]  # type: ignore[attr-defined]
         if (duration := p.get("duration")) is not None:
             out["duration_us"] = duration.data  # type: ignore[attr-defined]
+        if (group := p.get("comm_group")) is not None:
+            out["comm"] = {"group": group.data, "op": p["comm_op"].data.value}  # type: ignore[attr-defined]
+            if (size := p.get("comm_bytes")) is not None:
+                out["comm"]["bytes"] = size.data  # type: ignore[attr-defined]
     elif cls in _EVENT_TYPES:
         out["type"] = _EVENT_TYPES[cls]
         out["event"] = p["event"].root_reference.data  # type: ignore[attr-defined]

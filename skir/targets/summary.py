@@ -86,6 +86,8 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         lines.append(f"  cut before @{cut.stream} seq {cut.seq}: {cut.reason} ({cut.detail})")
     if len(result.cuts) > _MAX_LISTED:
         lines.append(f"  ... {len(result.cuts) - _MAX_LISTED} more cuts in sk_meta.json")
+    for mw in getattr(result, "model_warnings", [])[:_MAX_LISTED]:
+        lines.append(mw.text())
     for w in result.warnings[:_MAX_LISTED]:
         lines.append(w.text())
     if len(result.warnings) > _MAX_LISTED:

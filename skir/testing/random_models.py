@@ -76,11 +76,15 @@ def _blocks(rng: random.Random, kernel_type: str, aic: int, aiv: int) -> int:
     return rng.randint(1, 65535)
 
 
+COMM_OPS = ("all_reduce", "all_gather", "reduce_scatter", "all_to_all", "dispatch", "combine", "other")
+
+
 class _Gen:
     def __init__(self, rng: random.Random, n_streams: int, aic: int, aiv: int, opts: dict[str, bool]):
         self.rng = rng
         self.aic, self.aiv = aic, aiv
         self.opts = opts
+        self.comm_rng: random.Random | None = None
         self.streams: list[list[dict[str, Any]]] = [[] for _ in range(n_streams)]
         self.seq = 0
         self.kernels: dict[str, dict[str, Any]] = {}
@@ -117,6 +121,9 @@ class _Gen:
             task["args"] = [f"b{rng.randrange(8)}" for _ in range(n)]
         if rng.random() < 0.5:
             task["duration_us"] = round(rng.uniform(0.5, 50.0), 3)
+        if self.comm_rng is not None and spec["kernel_type"] in ("aiv_only", "mix_aiv_1_0") \
+                and self.comm_rng.random() < 0.6:
+            task["comm"] = {"group": self.comm_rng.choice(("tp0", "ep")), "op": self.comm_rng.choice(COMM_OPS)}
         self.add(s, task)
         if s != 0 and (self.opts["spare_slots"] or (self.opts["scopes"] and rng.random() < 0.25)):
             for _ in range(2 if self.opts["spare_slots"] else 1):
@@ -244,14 +251,19 @@ def random_model(
     with_opaque: bool = True,
     with_values: bool = True,
     spare_slots: bool = False,
+    with_comm: bool = False,
 ) -> dict[str, Any]:
     """A random valid capture dict. `max_tasks` bounds the random tasks; the join, reset and
     marker structure around them adds a few more. `spare_slots` puts two placeholders after
-    every kernel task off stream 0, so that most stream-fused SuperKernels find their slots."""
+    every kernel task off stream 0, so that most stream-fused SuperKernels find their slots.
+    `with_comm` makes about three vector kernel tasks in five communication kernels of group
+    `tp0` or `ep` (drawn from a generator of its own: the other draws stay as they were)."""
     n_streams = rng.randint(1, max(1, max_streams))
     aic, aiv = rng.choice(((24, 48), (20, 40), (24, 48), (rng.randint(1, 32), rng.randint(1, 64))))
     g = _Gen(rng, n_streams, aic, aiv,
              {"scopes": with_scopes, "opaque": with_opaque, "values": with_values, "spare_slots": spare_slots})
+    if with_comm:
+        g.comm_rng = random.Random(repr(rng.getstate()[1][:8]))
     for i in range(rng.randint(0, 6)):
         g.kernels[f"k{i}"] = _kernel(rng, f"k{i}")
     total = rng.randint(0, max(0, max_tasks))

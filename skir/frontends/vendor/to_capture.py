@@ -84,7 +84,7 @@ class _State:
     """Device address -> cell name."""
     counts: dict[str, int] = field(default_factory=lambda: {"default": 0, "sched": 0, "sched_untraced": 0,
                                                              "paired_value": 0, "scope_names": 0,
-                                                             "args_missing": 0, "args_odd": 0})
+                                                             "args_missing": 0, "args_odd": 0, "comm": 0})
     open_scopes: list[str | None] = field(default_factory=list)
 
 
@@ -191,6 +191,9 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
             if slots is None:
                 st.info.args_unknown.add(symbol)
         task.update(type="kernel", kernel=symbol, blocks=k.blocks)
+        if (op := comm_op_of(k.func)) is not None:  # one group per model: the dumps do not say which
+            task["comm"] = {"group": VENDOR_COMM_GROUP, "op": op}
+            st.counts["comm"] += 1
         if k.task_group:
             task["task_group"] = True
         return task
@@ -254,6 +257,22 @@ def _kernel_spec(node: Node, sched: str | None, slots: int) -> dict[str, Any]:
     return spec
 
 
+VENDOR_COMM_GROUP = "vendor_comm"
+"""The group every communication kernel of a vendor dump is put in (the dumps name no communicator)."""
+_COMM_PREFIXES = (("aiv_all_reduce", "all_reduce"), ("aiv_all_gather", "all_gather"),
+                  ("aiv_reduce_scatter", "reduce_scatter"), ("aiv_all_to_all", "all_to_all"),
+                  ("moedistributedispatch", "dispatch"), ("moedistributecombine", "combine"),
+                  ("dispatch_ffn_combine", "other"))
+"""Function-name prefixes of HCCL's AIV-expanded collectives and the MoE dispatch / combine kernels."""
+
+
+def comm_op_of(func: str) -> str | None:
+    """The collective a vendor kernel's function name says it is (`aiv_all_reduce_bfloat16_t`:
+    all_reduce; `MoeDistributeDispatchV2...`: dispatch), else None."""
+    lowered = func.lower()
+    return next((op for prefix, op in _COMM_PREFIXES if lowered.startswith(prefix)), None)
+
+
 def _say_unknowns(info: VendorInfo, counts: dict[str, int]) -> None:
     if counts["sched"]:
         info.notes.append(f"sched mode unknown for {counts['sched']} kernel task(s) (no sk_mdl_origin.json): "
@@ -277,6 +296,9 @@ def _say_unknowns(info: VendorInfo, counts: dict[str, int]) -> None:
                else ""]
         info.notes.append(f"argument size unknown for {counts['args_missing'] + counts['args_odd']} kernel task(s) "
                           f"({', '.join(w for w in why if w)}): no argument slots; --build refuses their SuperKernels")
+    if counts["comm"]:
+        info.notes.append(f"communicator unknown for {counts['comm']} communication kernel task(s): all put in one "
+                          f"group, {VENDOR_COMM_GROUP}")
     info.notes.append(f"durations, param roles and code sizes are not in the dumps: a kernel's params are its "
                       f"{source} / {_SLOT_BYTES} opaque 64-bit slots, without roles")
     if not info.cores_given:

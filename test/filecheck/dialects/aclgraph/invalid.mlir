@@ -424,3 +424,40 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:419:5: error: @m/@s0/seq 1: value_write to @c after the write its waits need (@m/@s0/seq 0) is not ordered after @m/@s1/seq 2, which could then miss the value and block for ever; make the write wait for it
+
+// -----
+
+// A communication kernel's group is a C identifier, and its op one of the collectives.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @ar aiv_only params(inout)
+  aclgraph.buffer @x
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @ar blocks 16 args(@x) comm group tp0 op broadcast
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:68: error: Expected `all_reduce`, `all_gather`, `reduce_scatter`, `all_to_all`, `dispatch`, `combine`, or `other`.
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @ar aiv_only params(inout)
+  aclgraph.buffer @x
+  aclgraph.stream @s0 {
+    "aclgraph.launch"() <{kernel = @ar, blocks = #builtin.int<16>, args = [@x], comm_group = "tp 0", comm_op = #aclgraph<comm_op all_reduce>, seq = #builtin.int<0>}> : () -> ()
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: comm group: 'tp 0' is not a C identifier ([A-Za-z_][A-Za-z0-9_]*)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @ar aiv_only params(inout)
+  aclgraph.buffer @x
+  aclgraph.stream @s0 {
+    "aclgraph.launch"() <{kernel = @ar, blocks = #builtin.int<16>, args = [@x], comm_group = "tp0", seq = #builtin.int<0>}> : () -> ()
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: a communication kernel names its group and its op (comm group G op OP [bytes N])

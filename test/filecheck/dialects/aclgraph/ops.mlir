@@ -122,3 +122,24 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
 
 // GENERIC-LABEL: "aclgraph.model"() <{sym_name = "rewritten"
 // GENERIC:       "aclgraph.disabled"() <{was_kind = "launch", was = {kernel = @a, blocks = #builtin.int<8>, args = [@x], duration = #builtin.float_data<1.0>, task_group}, seq = #builtin.int<1>}> : () -> ()
+
+// -----
+
+// Communication kernels: `comm group G op OP [bytes N]`, kept in a disabled slot's `was`.
+aclgraph.model @comm cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @ar aiv_only params(inout)
+  aclgraph.buffer @x
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @ar blocks 16 args(@x) comm group tp0 op all_reduce bytes 8192
+    aclgraph.launch seq 1 @ar blocks 16 args(@x) duration 2.0 comm group ep op dispatch
+    aclgraph.disabled seq 2 was launch @ar blocks 16 args(@x) comm group tp0 op reduce_scatter
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @comm cores(aic = 24, aiv = 48) {
+// CHECK:         aclgraph.launch seq 0 @ar blocks 16 args(@x) comm group tp0 op all_reduce bytes 8192
+// CHECK-NEXT:    aclgraph.launch seq 1 @ar blocks 16 args(@x) duration 2.0 comm group ep op dispatch
+// CHECK-NEXT:    aclgraph.disabled seq 2 was launch @ar blocks 16 args(@x) comm group tp0 op reduce_scatter
+
+// GENERIC-LABEL: "aclgraph.model"() <{sym_name = "comm"
+// GENERIC:       "aclgraph.launch"() <{kernel = @ar, blocks = #builtin.int<16>, args = [@x], comm_group = "tp0", comm_op = #aclgraph<comm_op all_reduce>, comm_bytes = #builtin.int<8192>, seq = #builtin.int<0>}> : () -> ()
