@@ -13,12 +13,14 @@ import skir.analysis.model_check  # noqa: F401  (installs the model verifier's w
 from skir.api import CompileResult, compile, load_model, make_context, parse
 from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.marks import stream, super_kernel, super_kernel_scope, super_kernel_scope_begin, super_kernel_scope_end
+from skir.ranks import check_ranks
 
 __all__ = [
     "CheckFailedError",
     "CompileResult",
     "MissingToolError",
     "SkirError",
+    "check_ranks",
     "compile",
     "load_model",
     "make_context",

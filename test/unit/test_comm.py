@@ -187,3 +187,45 @@ def test_random_models_with_communication_kernels(seed: int, options: str) -> No
         assert not held or options != "fuse-comm=0"
         for (a, ga), (b, gb) in itertools.combinations(held, 2):
             assert ga != gb or (a, b) in hb or (b, a) in hb, (sk.name, a, b)
+
+
+# ---- every rank agrees ------------------------------------------------------------------------------
+
+
+MIXED = model([[kernel(0, "mm", 24, ["x", "y"]), kernel(1, "ar", 16, ["y"], AR),
+                kernel(2, "mm", 24, ["y", "x"]), kernel(3, "ar", 16, ["x"], {"group": "tp0", "op": "all_gather"}),
+                kernel(4, "mm", 24, ["x", "y"]), kernel(5, "ar", 8, ["y"], {"group": "ep", "op": "dispatch"})]])
+
+
+@pytest.mark.parametrize("options", ["fuse-comm=0", "stream-fusion=0", "select=gain", "early-start=1"])
+def test_ranks_compiled_differently_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str], options: str) -> None:
+    from skir.analysis.rank_order import collective_sequences
+    from skir.tools import sk_check_ranks
+
+    path = tmp_path / "tp.json"
+    path.write_text(json.dumps(MIXED))
+    assert sk_compile.main([str(path), "-o", str(tmp_path / "r0"), "-q"]) == 0
+    assert sk_compile.main([str(path), "-o", str(tmp_path / "r1"), "-q", "--options", options]) == 0
+    assert sk_check_ranks.main([str(tmp_path / "r0"), str(tmp_path / "r1")]) == 0
+    assert "2 ranks run the same collectives in the same order (ep 1, tp0 2)" in capsys.readouterr().out
+    # by hand: the input's order, whatever fused
+    rewritten = skir.load_model(tmp_path / "r0" / "model.rewritten.mlir")
+    assert {g: [op for op, _ in s] for g, s in collective_sequences(rewritten).items()} == {
+        "tp0": ["all_reduce", "all_gather"], "ep": ["dispatch"]}
+
+
+def test_a_planted_reordering_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from skir.tools import sk_check_ranks
+
+    swapped = copy.deepcopy(MIXED)
+    tasks = swapped["streams"][0]["tasks"]
+    tasks[1]["comm"], tasks[3]["comm"] = tasks[3]["comm"], tasks[1]["comm"]  # this rank gathers first
+    for name, data in (("r0", MIXED), ("r1", swapped)):
+        skir.compile(copy.deepcopy(data), out_dir=tmp_path / name)
+    assert sk_check_ranks.main([str(tmp_path / "r0"), str(tmp_path / "r1")]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the ranks differ: rank 1" in err and "group tp0, position 0: all_gather" in err
+    report = skir.check_ranks([tmp_path / "r0", tmp_path / "r1"])
+    assert not report.ok and "position 0" in (report.difference or "")
+    assert sk_check_ranks.main([str(tmp_path / "r0"), str(tmp_path / "missing")]) == 1
+    assert sk_check_ranks.main([str(tmp_path / "r0")]) == 1  # one rank is no comparison
