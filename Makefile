@@ -33,6 +33,7 @@ torch-examples: venv
 	$(BIN)/python examples/torch/decoder_layer.py
 	$(BIN)/python examples/torch/attention_moe.py
 	$(BIN)/python examples/torch/serving_decode.py
+	$(BIN)/python examples/torch/tp_decode.py
 
 demo: venv
 	$(BIN)/sk-compile examples/decode_layer.json -o out/decode_layer --check --emulate

@@ -57,6 +57,8 @@ class Costs:
     lock_wait_us: float
     lock_reset_us: float
     dcci_us: float
+    comm_latency_us: float
+    comm_gbps: float
 
     def as_dict(self) -> dict[str, float]:
         """Parameter name -> value, in declaration order."""

@@ -27,6 +27,7 @@ import heapq
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects.builtin import DictionaryAttr, FloatData, ModuleOp, StringAttr
 
@@ -396,3 +397,34 @@ def simulate(model: ModelOp, mode: str, costs: Costs,
     if hook is not None:
         hook(engine)
     return engine.run()
+
+
+def comm_durations(module: ModuleOp | ModelOp, costs: Any) -> dict[tuple[str, int], float]:
+    """(stream, seq) -> the duration of every communication kernel task (disabled slots and
+    SuperKernel hosts included): `comm_latency_us` + its bytes / `comm_gbps` (its `bytes`, else
+    the sizes of the buffers its `out` params write, as far as the model declares them)."""
+    from skir.dialects.aclgraph import StreamOp
+    from skir.dialects.aclgraph_decls import BufferOp, KernelOp
+    from skir.dialects.aclgraph_enums import ParamRole
+
+    model = module if isinstance(module, ModelOp) else next(op for op in module.ops if isinstance(op, ModelOp))
+    sizes = {op.sym_name.data: op.size.data for op in model.body.block.ops
+             if isinstance(op, BufferOp) and op.size is not None}
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    found: dict[tuple[str, int], float] = {}
+    for stream in model.body.block.ops:
+        if not isinstance(stream, StreamOp):
+            continue
+        for task in stream.body.block.ops:
+            launch = task if isinstance(task, LaunchOp) else (task.was_task() if hasattr(task, "was_task") else None)
+            if not isinstance(launch, LaunchOp) or launch.comm is None:
+                continue
+            if launch.comm_bytes is not None:
+                size = launch.comm_bytes.data
+            else:
+                roles = kernels[launch.kernel.root_reference.data].roles or ()
+                args = [a.root_reference.data for a in launch.args.data] if launch.args is not None else []
+                size = sum(sizes.get(a, 0) for a, r in zip(args, roles, strict=False)
+                           if r in (ParamRole.OUT, ParamRole.INOUT))
+            found[(stream.sym_name.data, task.seq.data)] = costs.comm_latency_us + size / (costs.comm_gbps * 1e3)
+    return found

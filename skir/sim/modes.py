@@ -20,7 +20,7 @@ from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.sim.bound import Bound, model_bound, superkernel_bound
 from skir.sim.costs import Costs, default_costs
-from skir.sim.engine import MODES, Simulation, TaskSpan, durations_of, simulate
+from skir.sim.engine import MODES, Simulation, TaskSpan, comm_durations, durations_of, simulate
 from skir.sim.stamp import breakdown
 
 
@@ -76,7 +76,7 @@ def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: 
     durations by (stream, seq) (`skir.profiles`) replace the model's own and the default."""
     costs = costs if costs is not None else default_costs()
     before, after = _model(original), _model(rewritten)
-    durations = durations_of(before)
+    durations = {**durations_of(before), **comm_durations(before, costs)}
     if measured:
         durations.update(measured)
     runs = {mode: simulate(after if mode == "superkernel" else before, mode, costs, durations) for mode in modes}

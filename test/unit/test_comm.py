@@ -229,3 +229,22 @@ def test_a_planted_reordering_is_found(tmp_path: Path, capsys: pytest.CaptureFix
     assert not report.ok and "position 0" in (report.difference or "")
     assert sk_check_ranks.main([str(tmp_path / "r0"), str(tmp_path / "missing")]) == 1
     assert sk_check_ranks.main([str(tmp_path / "r0")]) == 1  # one rank is no comparison
+
+
+def test_the_simulator_charges_a_collective_its_latency_and_bytes() -> None:
+    from skir.sim import compare
+    from skir.sim.costs import default_costs
+    from skir.sim.engine import comm_durations
+
+    data = copy.deepcopy(TP_LAYER)
+    data["buffers"] = {"x": 65536, "y": 8192}
+    module = skir.load_model(data)
+    costs = default_costs()
+    # by hand: latency + bytes / bandwidth; seq 1 says 4096 bytes, seq 3 writes x (65536 bytes)
+    assert comm_durations(module, costs) == pytest.approx({
+        ("s0", 1): costs.comm_latency_us + 4096 / (costs.comm_gbps * 1e3),
+        ("s0", 3): costs.comm_latency_us + 65536 / (costs.comm_gbps * 1e3)})
+    run = compare(module, module, costs, ("aclgraph",)).runs["aclgraph"]
+    spans = {t.seq: t.end - t.start for t in run.tasks if t.kind == "kernel"}
+    # the two all-reduces are the same kernel (the same cache miss): they differ by their bytes alone
+    assert spans[3] - spans[1] == pytest.approx((65536 - 4096) / (costs.comm_gbps * 1e3))

@@ -284,6 +284,7 @@ EXAMPLE_FACTS = {
     "decoder_layer": (1, 0, 23, 23),
     "attention_moe": (2, 3, 16, 16),
     "serving_decode": (1, 0, 11, 11),
+    "tp_decode": (1, 0, 15, 15),
 }
 
 

@@ -263,3 +263,37 @@ def test_float_attributes_under_dynamic_shapes_are_no_device_tasks() -> None:
     assert not any("eps" in b or "scaling" in b for b in model["buffers"])
     result = skir.compile(model, check=True)
     assert len(result.superkernels) == 1 and not result.fail_reasons
+
+
+# ---- functional collectives (docs/design.md §3, "Communication kernels") ---------------------------------
+
+
+def test_functional_collectives_are_communication_kernels() -> None:
+    """Tensor-parallel code traced on the CPU with the "fake" process group: each functional
+    collective is a communication kernel task of its group, its wait no task."""
+    import torch.distributed as dist
+    import torch.distributed._functional_collectives as funcol
+
+    if not dist.is_initialized():
+        from torch.testing._internal.distributed.fake_pg import FakeStore
+
+        dist.init_process_group("fake", store=FakeStore(), rank=0, world_size=2)
+
+    class RowParallel(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = torch.nn.Linear(16, 8, bias=False)
+
+        def forward(self, x: Any) -> Any:
+            h = funcol.all_reduce(self.fc(x), "sum", dist.group.WORLD)
+            g = funcol.all_gather_tensor(h, 0, dist.group.WORLD)
+            return g.relu()
+
+    for model in (capture_dict(RowParallel(), torch.randn(4, 16)), dynamo_model(RowParallel(), torch.randn(4, 16))):
+        found = [t for _, t in tasks(model)]
+        assert [t.get("kernel") for t in found] == ["linear", "all_reduce", "all_gather", "relu"]  # no wait task
+        comm = {t["kernel"]: t["comm"] for t in found if "comm" in t}
+        assert comm == {"all_reduce": {"group": "pg0", "op": "all_reduce", "bytes": 4 * 8 * 4},
+                        "all_gather": {"group": "pg0", "op": "all_gather", "bytes": 8 * 8 * 4}}
+        result = skir.compile(model, check=True)
+        assert result.check.ok and [len(sk.members) for sk in result.superkernels] == [4]

@@ -33,6 +33,8 @@ from skir.frontends.torch import scope_ops
 from skir.frontends.torch.op_refine import attribute_view, refine
 from skir.frontends.torch.op_registry import registered
 from skir.frontends.torch.op_table import (
+    COLLECTIVE_WAITS,
+    COLLECTIVES,
     FLOPS_PER_ELEMENT,
     GATHERS,
     GROUPED_MATMULS,
@@ -261,11 +263,19 @@ class GraphCapture:
         if qualified in QUALIFIED_ALIASES:  # another library's op the table knows
             name = QUALIFIED_ALIASES[qualified]
             cls = classify(name)
+        comm = None
+        if qualified in COLLECTIVES:  # a communication kernel of the process group it names
+            name, cls = COLLECTIVES[qualified], OpClass.VECTOR
+            group = node.kwargs.get("group_name", node.args[-1] if node.args else "0")
+            comm = {"group": identifier(f"pg{group}"), "op": name}
+        elif qualified in COLLECTIVE_WAITS:
+            cls = OpClass.VIEW
         custom = registered(qualified, name)
         if custom is not None:
             cls = OpClass.MATMUL_EPILOGUE if custom.cube else OpClass.VECTOR
         elif (node.op == "call_function" and op_namespace(node.op, node.target) not in TABLE_NAMESPACES
-              and qualified not in QUALIFIED_ALIASES):
+              and qualified not in QUALIFIED_ALIASES and qualified not in COLLECTIVES
+              and qualified not in COLLECTIVE_WAITS):
             raw = name = qualified or f"{op_namespace(node.op, node.target)}.{raw}"
             cls = OpClass.UNSUPPORTED  # the user's op: opaque until registered
         written, aliased = self._written(node, inputs, in_place) if cls is not OpClass.VIEW else ([], False)
@@ -309,6 +319,9 @@ class GraphCapture:
             self.streams.data_task(stream, {"type": "default", "kind": "aicpu"}, reads, writes)
             return
         task = self._kernel_task(node, name, qualified, cls, read_infos, reads, writes, len(updated))
+        if comm is not None:
+            moved = [self._info_of_buffer(node, b) for b in writes[len(updated):]] or read_infos[:1]
+            task["comm"] = {**comm, "bytes": sum(i.nbytes for i in moved if isinstance(i, TensorInfo))}
         self.streams.data_task(stream, task, reads, writes)
 
     def _kernel_task(self, node: fx.Node, name: str, qualified: str | None, cls: OpClass, infos: list[Any],
@@ -362,7 +375,7 @@ class GraphCapture:
         inout = set(writes[:updated])
         roles = tuple(["inout" if b in inout else "in" for b in reads] + ["out"] * (len(writes) - updated))
         users = (qualified is not None and qualified.split("::")[0] not in TABLE_NAMESPACES
-                 and qualified not in QUALIFIED_ALIASES)
+                 and qualified not in QUALIFIED_ALIASES and qualified not in COLLECTIVES)
         kernel = self._kernel(qualified if users else name, kernel_type, roles)  # type: ignore[arg-type]
         args = reads + writes[updated:]
         duration = duration_us(cube_flops, vector_flops, bytes_moved, fraction, fp32, self.peaks)

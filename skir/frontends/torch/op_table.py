@@ -123,6 +123,15 @@ _DUNDER = {"__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise
 
 TABLE_NAMESPACES = frozenset({"aten", "prims", "torch", "npu", "atb"})
 """Namespaces whose ops the table classes by plain name."""
+COLLECTIVES = {"_c10d_functional::all_reduce": "all_reduce", "_c10d_functional::all_reduce_": "all_reduce",
+               "_c10d_functional::all_gather_into_tensor": "all_gather",
+               "_c10d_functional::reduce_scatter_tensor": "reduce_scatter",
+               "_c10d_functional::all_to_all_single": "all_to_all"}
+"""PyTorch's functional collectives (what `torch.compile` traces tensor-parallel code into): each
+is a communication kernel task of its process group, as HCCL's AIV expansion runs it."""
+COLLECTIVE_WAITS = frozenset({"_c10d_functional::wait_tensor"})
+"""The wait after a functional collective: its users are after the collective through the
+buffer, so it is no task (a view of the collective's result)."""
 QUALIFIED_ALIASES = {"transformers::grouped_mm_fallback": "grouped_mm"}
 """Ops of other libraries the table knows by their qualified name: transformers 5's grouped
 matmul over stacked experts (what its MoE layers export through)."""
