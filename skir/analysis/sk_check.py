@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from skir.analysis.comm_check import comm_violations
 from skir.analysis.data_deps import Access, launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.original import original_model, unreset_cells
@@ -83,6 +84,7 @@ def check_model(model: ModelOp) -> CheckReport:
     for sk in sks.values():
         _check_pending(report, sk)
         _check_local(report, sk)
+    report.violations += comm_violations(model, graph, sks)
     return report
 
 

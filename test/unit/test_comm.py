@@ -248,3 +248,39 @@ def test_the_simulator_charges_a_collective_its_latency_and_bytes() -> None:
     spans = {t.seq: t.end - t.start for t in run.tasks if t.kind == "kernel"}
     # the two all-reduces are the same kernel (the same cache miss): they differ by their bytes alone
     assert spans[3] - spans[1] == pytest.approx((65536 - 4096) / (costs.comm_gbps * 1e3))
+
+
+# ---- sk-check proves co-residency and order on the rewritten model -----------------------------------------
+
+
+def _rewritten_text() -> str:
+    return str(skir.compile(copy.deepcopy(TP_LAYER)).module)
+
+
+def _violations(text: str) -> list[str]:
+    from skir.analysis.sk_check import check_module
+
+    return check_module(skir.parse(text)).violations
+
+
+def test_sk_check_proves_a_fused_layer_and_finds_a_neighbour_it_cannot_hold() -> None:
+    text = _rewritten_text()
+    assert _violations(text) == []
+    buffers = "    aclgraph.buffer @y\n    aclgraph.buffer @u\n    aclgraph.buffer @v\n"
+    stream = "    aclgraph.stream @s1 {\n      aclgraph.launch seq 9 @big blocks 32 args(@u, @v)\n    }\n"
+    beside = text.replace("    aclgraph.buffer @y\n", buffers).replace("    sk.kernel @tp_sk0",
+                                                                       stream + "    sk.kernel @tp_sk0", 1)
+    found = _violations(beside)
+    # by hand: the SuperKernel holds 24:24 cores, the kernel beside it 0:32, the device 24:48
+    assert found == ["tp_sk0: comm_coresidency: it holds a communication sub-task and 24:24 cores, and @s1 seq 9 "
+                     "(0:32) may run beside it: more than the device's 24:48"]
+
+
+def test_sk_check_finds_collectives_of_one_group_the_superkernel_leaves_unordered() -> None:
+    text = _rewritten_text()
+    unordered = text.replace("from @s0 seq 2 after [4]", "from @s0 seq 2").replace("from @s0 seq 3 after [6]",
+                                                                                   "from @s0 seq 3")
+    assert any("comm_order: sub-tasks 4 and 8 of group tp0 are not ordered" in v for v in _violations(unordered))
+    # the sync that keeps them ordered: without it the proof of the dependencies fails
+    without_sync = text.replace("        sk.barrier id 5 sync_all\n", "")
+    assert _violations(without_sync)
