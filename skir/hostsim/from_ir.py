@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from skir.analysis.data_deps import launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
-from skir.dialects.aclgraph import LaunchSkOp, ModelOp, ValueWaitOp
+from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
@@ -108,6 +108,12 @@ class _FinalLocks:
         return 0 if done else 1
 
 
+def _is_comm(graph: TaskGraph, n: int | None) -> bool:
+    """Whether node `n` of the original is a communication kernel."""
+    op = graph.ops[n] if n is not None else None
+    return isinstance(op, LaunchOp) and op.comm is not None
+
+
 def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]:
     """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb."""
     model = _model(module)
@@ -140,6 +146,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                     batch=kernel.is_batch,
                     early_set=early and kernel.early_start_set is not None,
                     early_wait=early and kernel.early_start_wait is not None,
+                    comm=_is_comm(graph, node_of_seq.get(sub.seq.data)),
                 )
             )
         options = parse_options(sk.options.data if sk.options is not None else "")[0]

@@ -36,6 +36,9 @@ class SubTaskInstance:
     batch: bool = False
     early_set: bool = False
     early_wait: bool = False
+    comm: bool = False
+    """A communication kernel (of a core class with one sub-core a block): its stub holds all
+    its blocks at a rendezvous, as the kernel spins on its peers."""
 
     @property
     def label(self) -> str:

@@ -40,6 +40,7 @@ struct SkStubInfo {{
     bool earlySet;      // the sub-kernel calls SetNextTaskStart itself
     bool earlyWait;     // the sub-kernel calls WaitPreTaskEnd itself
     const char* coreClass;
+    int commBlocks;     // a communication kernel: its blocks meet at a rendezvous (0: not one)
 }};
 
 void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* info, int n) {{
@@ -48,6 +49,7 @@ void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* inf
         if (info[i].offset == off) hit = &info[i];
     if (hit && hit->earlyWait) AscendC::WaitPreTaskEnd<>();
     sk_shim::SubBegin(base, off, copy);
+    if (hit && hit->commBlocks > 0) sk_shim::SubRendezvous(base, off, hit->commBlocks);
     sk_shim::MaybeSleep();
     if (hit && hit->syncAllRounds > 0) {{
         sk_shim::SubSyncAllRounds(hit->syncAllRounds, hit->coreClass);
@@ -76,16 +78,17 @@ def stub_source(spec: EmulationSpec) -> str:
     out = [_STUB_PRELUDE.format(name=spec.name)]
     by_symbol = _instances_by_symbol(spec)
     for idx, (symbol, insts) in enumerate(sorted(by_symbol.items())):
-        rows: dict[int, tuple[int, bool, bool, str]] = {}
+        rows: dict[int, tuple[int, bool, bool, str, int]] = {}
         for st in insts:
-            row = (1 if st.batch else 0, st.early_set, st.early_wait, st.core_class)
+            comm = st.blocks if st.comm and st.core_class in ("aic", "aiv") else 0
+            row = (1 if st.batch else 0, st.early_set, st.early_wait, st.core_class, comm)
             if rows.setdefault(st.offset, row) != row:
                 raise ValueError(
                     f"emulation spec {spec.name}: instances of {st.label} disagree on batch/early-start/class"
                 )
         out.append(f"const SkStubInfo kInfo{idx}[] = {{  // {symbol}")
-        for off, (rounds, es, ew, cls) in sorted(rows.items()):
-            out.append(f'    {{{off}u, {rounds}, {_bool(es)}, {_bool(ew)}, "{cls}"}},')
+        for off, (rounds, es, ew, cls, comm) in sorted(rows.items()):
+            out.append(f'    {{{off}u, {rounds}, {_bool(es)}, {_bool(ew)}, "{cls}", {comm}}},')
         out.append("};")
         out.append("")
     out.append("}  // namespace")

@@ -23,6 +23,9 @@
 //                                                    SKIR_EMU_SLEEP_US changes the maximum)
 //   void SubSyncAllRounds(int n, const char* coreClass = nullptr)  n hard SyncAll rounds of the
 //                                                    class's kind (default: the launch's kind)
+//   void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks)  a communication
+//                                                    sub-kernel: returns once `blocks` of its blocks
+//                                                    are inside (all resident; the peers arrive)
 //
 // Log format (one record per line, space separated; <vc> = comma-separated vector clock with one
 // component per sub-core, indexed by tid):
@@ -142,6 +145,7 @@ void SubBegin(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
 void SubEnd(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
 void MaybeSleep();
 void SubSyncAllRounds(int n, const char* coreClass = nullptr);  // "aic" | "aiv" | "mix" | launch kind
+void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks);  // a communication kernel
 
 // Internal entry points used by the inline wrappers below.
 void FftsSet(int pipe, uint64_t msg);

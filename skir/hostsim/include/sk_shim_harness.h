@@ -135,6 +135,29 @@ void SubSyncAllRounds(int n, const char* coreClass) {
     }
 }
 
+// A communication sub-kernel spins on its peers, so every one of its blocks must be inside it at
+// once: each block waits here until `blocks` have arrived (the peer ranks are assumed to arrive).
+// A block that cannot be resident never arrives: the watchdog reports the deadlock, naming it.
+void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks) {
+    using namespace detail;
+    if (!t_core) return;
+    Launch& L = *g_launch;
+    std::unique_lock<std::mutex> lk(L.m);
+    Core* c = Enter(lk);
+    const std::string key = std::string(baseSymbol) + "@" + std::to_string(argsOffset);
+    ++L.rendezvous[key];
+    Progress();
+    L.cv.notify_all();
+    c->blocked = "the rendezvous of communication sub-kernel " + key + ": all its " + std::to_string(blocks) +
+                 " blocks must be resident at once";
+    while (L.rendezvous[key] < blocks) {
+        CheckAbort();
+        L.cv.wait(lk);
+    }
+    c->blocked.clear();
+    Progress();
+}
+
 // ============================================================================================
 // Run
 // ============================================================================================

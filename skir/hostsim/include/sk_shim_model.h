@@ -95,6 +95,7 @@ struct Launch {
     std::map<std::array<int, 4>, Group> groups;
     std::vector<LockWord> locks;
     std::map<std::pair<int, uint64_t>, Feed> feeds;
+    std::map<std::string, int> rendezvous;  // communication sub-kernel (symbol@offset) -> blocks inside
     std::mutex m;
     std::condition_variable cv, cvMain;
     std::atomic<bool> aborted{false};
