@@ -49,10 +49,10 @@ __all__ = ["REASONS", "cells_left_at_one", "check_launch_shape", "check_rewrite"
 REASONS = {
     "in_unfusible_scope", "not_in_scope", "dynamic_task", "op_unsupported", "exceed_core_max", "external_depend",
     "default_node", "isolated_event", "non_convex", "stream_fusion_off", "syncall_block_mismatch", "deadlock",
-    "resource_insufficient", "single_task", "no_gain",
+    "resource_insufficient", "single_task", "no_gain", "comm_kernel", "comm_coresidency", "comm_order",
 }
 """The fail reasons (docs/design.md §3) a kernel task left unfused may carry, written out again
-(`no_gain` only under `select=gain`)."""
+(`no_gain` only under `select=gain`; the `comm_*` ones only for communication kernels)."""
 
 
 def compile_checked(data: dict[str, Any], options: str,

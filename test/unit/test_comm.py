@@ -22,6 +22,7 @@ from skir.frontends.capture import dumps
 from skir.testing import random_model
 from skir.testing.capture_order import ordered_after
 from skir.testing.option_space import expected_refusal
+from skir.testing.rewrite_oracle import check_rewrite
 from skir.tools import sk_compile
 
 
@@ -180,6 +181,7 @@ def test_random_models_with_communication_kernels(seed: int, options: str) -> No
         return
     assert result.check.ok, result.check.violations
     assert result.original is not None
+    check_rewrite(result.original, result.module)  # the independent check of the rewrite
     seqs = json.loads(dumps(result.original))  # the input with its seqs (capture order replayed where absent)
     hb = ordered_after(seqs)
     comm = {(s["name"], t["seq"]): t["comm"]["group"] for s in seqs["streams"] for t in s["tasks"] if "comm" in t}
