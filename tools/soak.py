@@ -32,6 +32,8 @@ def main() -> int:
     parser.add_argument("--stop-after", type=int, default=5, help="stop after this many failures")
     parser.add_argument("--emulate-every", type=int, default=0, metavar="K",
                         help="also emulate every K-th model's entries (0: never)")
+    parser.add_argument("--with-comm", action="store_true",
+                        help="give the random models communication kernels (groups tp0 and ep)")
     args = parser.parse_args()
     import warnings
 
@@ -53,7 +55,7 @@ def main() -> int:
         emulate = args.emulate_every > 0 and done % args.emulate_every == 0
         try:
             data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
-                                spare_slots=spare)
+                                spare_slots=spare, with_comm=args.with_comm)
             try:
                 if selects_gain(options) or emulate:
                     result = skir.compile(data, options=options, check=True, emulate=emulate)
