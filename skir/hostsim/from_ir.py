@@ -79,13 +79,19 @@ def entry_buffers(module: ModuleOp) -> list[dict[str, object]]:
     return found
 
 
+ANY_VALUE = -1
+"""A final lock value the emulation does not judge (`_FinalLocks`)."""
+
+
 class _FinalLocks:
     """What each lock word must hold when a SuperKernel has finished, from the streams alone.
 
     A lock the SuperKernel notifies stays 1 for its waiters. Any other (it waits on it, or
-    only resets it, like a front-wait cell) is the SuperKernel's to clear at exit (docs/design.md §3
-    (h)) when every stream task that waits on the cell happens before its launch; otherwise
-    a later waiter still needs it: 1.
+    only resets it, like a front-wait cell) the SuperKernel must clear at exit when no stream
+    task waits on the cell: every wait is its own (docs/design.md §3 (h)). When a stream task
+    waits on it after the launch, that waiter still needs it: 1. When stream tasks wait on it
+    but all before the launch, (h) leaves the clear to the stream's own reset, and clearing it
+    too is harmless: either value (`ANY_VALUE`; sk-check proves the cell ends at 0).
     """
 
     def __init__(self, model: ModelOp):
@@ -104,8 +110,11 @@ class _FinalLocks:
             return 1
         launch = self.launch.get(sk)
         cell = ops[0].cell.root_reference.data
-        done = launch is not None and all(self.hb.before(w, launch) for w in self.waits.get(cell, []))
-        return 0 if done else 1
+        outside = self.waits.get(cell, [])
+        if not outside:
+            return 0
+        done = launch is not None and all(self.hb.before(w, launch) for w in outside)
+        return ANY_VALUE if done else 1
 
 
 def _is_comm(graph: TaskGraph, n: int | None) -> bool:

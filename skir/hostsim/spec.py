@@ -68,7 +68,7 @@ class EmulationSpec:
     preset_locks: tuple[tuple[int, int], ...] = ()
     buffer_bytes: tuple[tuple[int, int], ...] = ()
     final_locks: tuple[tuple[int, int], ...] = ()
-    """(slot, value) each lock word must hold when the SuperKernel has finished."""
+    """(slot, value) each lock word must hold when the SuperKernel has finished (-1: either)."""
 
     def validate(self) -> None:
         """Raise `ValueError` for a spec that cannot describe an emitted entry."""
