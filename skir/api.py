@@ -228,13 +228,13 @@ def _warn_predicted_slower(result: CompileResult, original: ModuleOp, options: s
     """Under `select=all`, warn of each SuperKernel the simulator predicts slower than its
     members (the `--report` simulation when there is one, else one of both modes)."""
     from skir.options import parse_options
-    from skir.selection import predicted_slower
+    from skir.selection import formed_with_select_all, predicted_slower
     from skir.sim import compare, costs_source
     from skir.sim.costs import default_costs
 
-    if not result.superkernels:
-        return
     base, _ = parse_options(options)
+    if not formed_with_select_all(result.module, base):
+        return  # no SuperKernel, or select=gain judged every one: nothing to simulate
     if result.report is not None:
         simulated = result.report.comparison
     else:

@@ -158,10 +158,15 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
     return decisions
 
 
+def formed_with_select_all(rewritten: ModuleOp, base: SkOptions) -> set[str]:
+    """The names of the SuperKernels of `rewritten` formed with `select=all` (nothing judged them)."""
+    return {sk.sym_name.data for sk in _superkernels(rewritten) if _options(sk, base).select != "gain"}
+
+
 def predicted_slower(rewritten: ModuleOp, base: SkOptions, simulated: Simulated) -> list[Estimate]:
     """The SuperKernels formed with `select=all` that `simulated` (both modes) predicts slower
     than their members under aclgraph (the interval metric, as `judge` reads it)."""
-    kept_all = {sk.sym_name.data for sk in _superkernels(rewritten) if _options(sk, base).select != "gain"}
+    kept_all = formed_with_select_all(rewritten, base)
     return [e for e in simulated.superkernels if e.name in kept_all and e.after > e.before]
 
 

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from skir.analysis.data_deps import launches_by_seq
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp
@@ -22,15 +23,13 @@ from skir.dialects.superkernel import SuperKernelOp
 
 def comm_violations(model: ModelOp, graph: TaskGraph, sks: dict[str, SuperKernelOp]) -> list[str]:
     """One line per broken rule (none when no SuperKernel holds a communication sub-task)."""
-    slots = {(graph.streams[graph.stream_of[n]].sym_name.data, graph.seq[n]): n for n in range(len(graph))}
+    launches = launches_by_seq(graph.streams)
     held: dict[str, list[tuple[int, str]]] = {}
     for name, sk in sks.items():
         for sub in sk.subtasks():
-            n = slots.get((sub.stream.root_reference.data, sub.seq.data))
-            launch = graph.ops[n] if n is not None else None
-            was = launch if isinstance(launch, LaunchOp) else (launch.was_task() if launch is not None else None)
-            if isinstance(was, LaunchOp) and was.comm is not None:
-                held.setdefault(name, []).append((sub.ident, was.comm[0]))
+            launch = launches.get(sub.seq.data)
+            if launch is not None and launch.comm is not None:
+                held.setdefault(name, []).append((sub.ident, launch.comm[0]))
     if not held:
         return []
     out = []
@@ -54,16 +53,16 @@ def comm_violations(model: ModelOp, graph: TaskGraph, sks: dict[str, SuperKernel
             if n == host or hb.ordered(n, host):
                 continue
             if isinstance(op, LaunchOp):
-                other = core_demand(kernels[op.kernel.root_reference.data].type, op.blocks.data)
+                beside = core_demand(kernels[op.kernel.root_reference.data].type, op.blocks.data)
             elif isinstance(op, LaunchSkOp):
                 sk = sks[op.sk.root_reference.data]
-                other = core_demand(sk.type, sk.blocks.data)
+                beside = core_demand(sk.type, sk.blocks.data)
             else:
                 continue
-            if mine[0] + other[0] > cores[0] or mine[1] + other[1] > cores[1]:
+            if mine[0] + beside[0] > cores[0] or mine[1] + beside[1] > cores[1]:
                 where = f"@{graph.streams[graph.stream_of[n]].sym_name.data} seq {graph.seq[n]}"
                 out.append(f"{name}: comm_coresidency: it holds a communication sub-task and {mine[0]}:{mine[1]} "
-                           f"cores, and {where} ({other[0]}:{other[1]}) may run beside it: more than the device's "
+                           f"cores, and {where} ({beside[0]}:{beside[1]}) may run beside it: more than the device's "
                            f"{cores[0]}:{cores[1]}")
                 break
     return out

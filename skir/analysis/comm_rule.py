@@ -25,8 +25,10 @@ rule.model_warnings()                            # [("comm_unordered", a, b, "tp
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
+from skir.analysis.happens_before import HappensBefore
 from skir.analysis.range_max import RangeMax
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
@@ -39,8 +41,8 @@ Ranges = dict[int, tuple[int, int]]
 class CommRule:
     """The rules above for one model (node ids of `graph`)."""
 
-    def __init__(self, graph: TaskGraph, hb: object, demand: RangeMax, cores: tuple[int, int],
-                 own_demand: object = None) -> None:
+    def __init__(self, graph: TaskGraph, hb: HappensBefore, demand: RangeMax, cores: tuple[int, int],
+                 own_demand: Callable[[int], tuple[int, int]]) -> None:
         self.graph, self.hb, self.demand, self.cores = graph, hb, demand, cores
         self.own_demand = own_demand
         self.group: dict[int, str] = {}
@@ -57,7 +59,7 @@ class CommRule:
         for t, (lo, _) in ranges.items():
             prev = g.prev_on_stream(lo)
             if prev is not None:
-                clock = hb.clock(prev)  # type: ignore[attr-defined]
+                clock = hb.clock(prev)
                 launch = [max(a, int(b)) for a, b in zip(launch, clock, strict=True)]
         out = {}
         for u in range(len(g.streams)):
@@ -69,7 +71,7 @@ class CommRule:
                 a, b = lo_pos, hi_pos + 1
                 while a < b:
                     mid = (a + b) // 2
-                    if hb.before(hi, nodes[mid]):  # type: ignore[attr-defined]
+                    if hb.before(hi, nodes[mid]):
                         b = mid
                     else:
                         a = mid + 1
@@ -106,7 +108,7 @@ class CommRule:
         if group is None:
             return None
         return next((m for m in members if self.group.get(m) == group
-                     and not self.hb.ordered(m, c)), None)  # type: ignore[attr-defined]
+                     and not self.hb.ordered(m, c)), None)
 
     def model_warnings(self) -> list[tuple[str, int, int, str]]:
         """(warning, node, node, group or "") of the model's own hazards, in seq order."""
@@ -114,11 +116,11 @@ class CommRule:
         found = []
         nodes = sorted(self.group, key=g.seq.__getitem__)
         for a, b in combinations(nodes, 2):
-            if hb.ordered(a, b):  # type: ignore[attr-defined]
+            if hb.ordered(a, b):
                 continue
             if self.group[a] == self.group[b]:
                 found.append(("comm_unordered", a, b, self.group[a]))
-            demand_a, demand_b = self.own_demand(a), self.own_demand(b)  # type: ignore[misc]
+            demand_a, demand_b = self.own_demand(a), self.own_demand(b)
             if demand_a[0] + demand_b[0] > self.cores[0] or demand_a[1] + demand_b[1] > self.cores[1]:
                 found.append(("comm_coresidency", a, b, ""))
         return found
@@ -130,8 +132,6 @@ def comm_hazards(model: ModelOp) -> list[tuple[str, tuple[str, int], tuple[str, 
     if not any(isinstance(op, LaunchOp) and op.comm is not None for stream in model.body.block.ops
                if isinstance(stream, StreamOp) for op in stream.body.block.ops):
         return []
-    from skir.analysis.happens_before import HappensBefore
-
     graph = TaskGraph(model)
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
 

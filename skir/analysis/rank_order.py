@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
+from skir.analysis.data_deps import launches_by_seq
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp
@@ -32,20 +33,12 @@ Collective = tuple[str, str]
 """(op, where: `@stream seq N`, inside `@sk` when a SuperKernel runs it)."""
 
 
-def _held(op: object) -> LaunchOp | None:
-    """The launch a slot holds, or held before the rewrite."""
-    if isinstance(op, LaunchOp):
-        return op
-    was = op.was_task() if hasattr(op, "was_task") else None  # type: ignore[attr-defined]
-    return was if isinstance(was, LaunchOp) else None
-
-
 def collective_sequences(module: ModuleOp) -> dict[str, list[Collective]]:
     """Group -> its collectives in the order the (rewritten) model runs them."""
     model = the_model(module)
     graph = TaskGraph(model)
     sks = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, SuperKernelOp)}
-    slots = {(graph.streams[graph.stream_of[n]].sym_name.data, graph.seq[n]): n for n in range(len(graph))}
+    launches = launches_by_seq(graph.streams)  # what each slot holds, or held before the rewrite
     out: dict[str, list[Collective]] = {}
 
     def add(launch: LaunchOp | None, where: str) -> None:
@@ -59,10 +52,8 @@ def collective_sequences(module: ModuleOp) -> dict[str, list[Collective]]:
         elif isinstance(op, LaunchSkOp):
             sk = sks[op.sk.root_reference.data]
             for sub in sk.subtasks():
-                key = (sub.stream.root_reference.data, sub.seq.data)
-                member = slots.get(key)
-                add(_held(graph.ops[member]) if member is not None else None,
-                    f"@{key[0]} seq {key[1]} in @{sk.sym_name.data}")
+                add(launches.get(sub.seq.data),
+                    f"@{sub.stream.root_reference.data} seq {sub.seq.data} in @{sk.sym_name.data}")
     return out
 
 

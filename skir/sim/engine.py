@@ -403,6 +403,7 @@ def comm_durations(module: ModuleOp | ModelOp, costs: Any) -> dict[tuple[str, in
     """(stream, seq) -> the duration of every communication kernel task (disabled slots and
     SuperKernel hosts included): `comm_latency_us` + its bytes / `comm_gbps` (its `bytes`, else
     the sizes of the buffers its `out` params write, as far as the model declares them)."""
+    from skir.analysis.data_deps import launches_by_seq
     from skir.dialects.aclgraph import StreamOp
     from skir.dialects.aclgraph_decls import BufferOp, KernelOp
     from skir.dialects.aclgraph_enums import ParamRole
@@ -411,13 +412,13 @@ def comm_durations(module: ModuleOp | ModelOp, costs: Any) -> dict[tuple[str, in
     sizes = {op.sym_name.data: op.size.data for op in model.body.block.ops
              if isinstance(op, BufferOp) and op.size is not None}
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    streams = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
+    launches = launches_by_seq(streams)
     found: dict[tuple[str, int], float] = {}
-    for stream in model.body.block.ops:
-        if not isinstance(stream, StreamOp):
-            continue
+    for stream in streams:
         for task in stream.body.block.ops:
-            launch = task if isinstance(task, LaunchOp) else (task.was_task() if hasattr(task, "was_task") else None)
-            if not isinstance(launch, LaunchOp) or launch.comm is None:
+            launch = launches.get(task.seq.data)  # type: ignore[attr-defined]
+            if launch is None or launch.comm is None:
                 continue
             if launch.comm_bytes is not None:
                 size = launch.comm_bytes.data

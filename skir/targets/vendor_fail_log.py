@@ -37,6 +37,7 @@ Node-id lists are wrapped at 4096 characters into `    continued: ` lines, as th
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from typing import Any
 
@@ -107,6 +108,7 @@ def render_vendor_fail_log(meta: dict[str, Any], original: ModuleOp) -> str:
     kernel_sets = {label: {graph.seq[n] for n in nodes if isinstance(graph.ops[n], LaunchOp)}
                    for label, nodes in original_scopes.items()}
     cuts = sorted(meta["cuts"], key=lambda c: c["seq"])
+    cut_seqs = [c["seq"] for c in cuts]
     lines.append("scopes after fusion:")
     for scope_id, sk in enumerate(meta["superkernels"]):
         label = tuple(sk["label"])
@@ -122,7 +124,7 @@ def render_vendor_fail_log(meta: dict[str, Any], original: ModuleOp) -> str:
         lines.append("    scopeStatus=SUCCESS")
         seqs = {m["seq"] for m in sk["members"]}
         if seqs != kernel_sets.get(label, set()):
-            cut = _closing_cut(cuts, min(seqs), max(seqs))
+            cut = _closing_cut(cuts, cut_seqs, min(seqs), max(seqs))
             if cut is not None:
                 trigger = node[(cut["stream"], cut["seq"])]
                 why = cut["reason"] if cut["reason"] == "breaker" else FailReason(cut["reason"]).vendor_detail
@@ -140,14 +142,15 @@ def _ident(graph: TaskGraph, n: int) -> str:
     return f"[nodeId:{graph.seq[n]}, streamId:{s}, streamIdxInGraph:{s}, nodeIdxInStream:{graph.pos[n]}]"
 
 
-def _closing_cut(cuts: list[dict[str, Any]], first: int, last: int) -> dict[str, Any] | None:
+def _closing_cut(cuts: list[dict[str, Any]], seqs: list[int], first: int, last: int) -> dict[str, Any] | None:
     """The cut that closed a SuperKernel of seqs `first..last` (the first after it), else the
-    one that opened it (the last at or before its first member)."""
-    after = next((c for c in cuts if c["seq"] > last), None)
-    if after is not None:
-        return after
-    before = [c for c in cuts if c["seq"] <= first]
-    return before[-1] if before else None
+    one that opened it (the last at or before its first member); `cuts` in seq order, `seqs`
+    theirs."""
+    after = bisect.bisect_right(seqs, last)
+    if after < len(cuts):
+        return cuts[after]
+    before = bisect.bisect_right(seqs, first)
+    return cuts[before - 1] if before else None
 
 
 def _wrapped(prefix: str, ids: list[int], suffix: str) -> list[str]:
