@@ -36,6 +36,7 @@ from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL
 from skir.passes.pipeline import pipeline_passes
 from skir.registry import make_context
 from skir.source_text import BOM, guard_mlir, model_format, read_model
+from skir.targets.update_map import fused_updates
 
 __all__ = ["CompileResult", "CutInfo", "Member", "SkWarning", "SuperKernelInfo", "Unfused", "compile", "load_model",
            "make_context", "parse", "run_pipeline", "the_model"]
@@ -309,6 +310,7 @@ def compile(
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
                            measured=measured)
     result.model_warnings = [ModelWarning(w, a, b, group) for w, a, b, group in comm_hazards(the_model(original))]
+    result.updates = fused_updates(the_model(module))
     if build is not None:  # a vendor kernel whose argument size is unknown cannot be called by an entry
         from skir.frontends.vendor.buildable import refuse_unbuildable
 

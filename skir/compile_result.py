@@ -143,6 +143,9 @@ class CompileResult:
     """`profiles=`: the `skir.profiles.Measured` durations the simulator used."""
     calibration: Any = None
     """`calibrate=(off, on)`: the `skir.sim.calibrate.Calibration` (`OUT/costs.calibrated.json`)."""
+    updates: list[tuple[int, str, int, str]] = field(default_factory=list)
+    """(task group, stream, seq, SuperKernel) of each fused updated member (`fuse-updated=1`); the
+    argument slots the runtime writes are in `plan.json`'s `updates`."""
 
     @property
     def kernel_tasks(self) -> int:

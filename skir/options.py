@@ -126,6 +126,7 @@ class SkOptions:
     select: str = "all"
     select_min_gain_us: float = 1.0
     fuse_comm: int = 1
+    fuse_updated: int = 0
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
@@ -147,8 +148,8 @@ class SkOptions:
         return ":".join(parts)
 
 
-# key -> value parser. `sync-mode`, `select`, `select-min-gain-us` and `fuse-comm` are skir's own
-# keys, not vendor ones.
+# key -> value parser. `sync-mode`, `select`, `select-min-gain-us`, `fuse-comm` and `fuse-updated`
+# are skir's own keys, not vendor ones.
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "early-start": _early_start,
     "stream-fusion": _binary,
@@ -170,6 +171,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "select": _choice("all", "gain"),
     "select-min-gain-us": _gain_us,
     "fuse-comm": _binary,
+    "fuse-updated": _binary,
 }
 _FIELD_OF = {key: key.replace("-", "_") for key in _PARSERS}
 OPTION_KEYS = tuple(_PARSERS)

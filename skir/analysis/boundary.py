@@ -16,6 +16,9 @@ Given the SuperKernels (members and per-stream ranges), plan:
   Front waits go in spare slots (placeholders, markers) right before the host range or in
   host range slots before the launch; back blocks in range slots after the front write or
   in spare slots right after the range.
+- the group prefix of an updated member (`skir.analysis.updated`) keeps its slots: on the host
+  stream the launch takes a member slot after it; on another stream a front wait orders it
+  before the launch, its write in a slot after the prefix.
 
 A SuperKernel whose needs cannot be met is reported in `failures` (the caller drops it).
 """
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.member_order import MemberIndex
 from skir.analysis.task_graph import EventEpoch, TaskGraph
+from skir.analysis.updated import kept_prefixes
 from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp
 
 
@@ -99,6 +103,7 @@ class _Planner:
         self.resets: set[tuple[int, str]] = set()
         self.member_index: dict[int, MemberIndex] = {}
         self.unreset: list[tuple[str, str]] = []
+        self.kept: dict[int, int] = {}
 
     def new_cell(self, base: str) -> str:
         name, i = base, 1
@@ -112,10 +117,12 @@ class _Planner:
     def plan(self, plans: list[SkPlan]) -> RewritePlan:
         g = self.graph
         inside: dict[int, SkPlan] = {}
+        self.kept = kept_prefixes(g, (m for p in plans for m in p.members))
         for p in plans:
             for lo, hi in p.ranges.values():
                 for n in range(lo, hi + 1):
-                    inside[n] = p
+                    if n not in self.kept:
+                        inside[n] = p
         for p in plans:
             p.host = g.stream_of[p.members[0]]
             groups: dict[int, list[int]] = {}
@@ -219,14 +226,17 @@ class _Planner:
         known = hb.clock(before_host) if before_host is not None else None
         fronts: list[str] = []
         for s, (lo, hi) in sorted(p.ranges.items()):
+            kept = [n for n in range(lo, hi + 1) if n in self.kept]
             for n in range(lo, hi + 1):
-                p.slots[n] = ("disable", None, 0)
+                if n not in self.kept:
+                    p.slots[n] = ("disable", None, 0)
             if s == host:
                 continue
             members = p.by_stream()[s][1]
-            order = [n for n in range(lo, hi + 1)] + self._spares_after(hi)
+            # a kept group prefix must end before the launch: the front write goes after it
+            order = [n for n in range(kept[-1] + 1 if kept else lo, hi + 1)] + self._spares_after(hi)
             k = 0
-            if g.pos[lo] > 0 and (known is None or known[s] < g.pos[lo] - 1):
+            if kept or (g.pos[lo] > 0 and (known is None or known[s] < g.pos[lo] - 1)):
                 cell = self.new_cell(f"{name}_front_{g.streams[s].sym_name.data}")
                 fronts.append(cell)
                 p.slots[order[0]] = ("value_write", cell, 1)
@@ -249,9 +259,12 @@ class _Planner:
         spares = self._spares_before(lo)
         wait_slots = spares[len(spares) - min(len(spares), len(fronts)):]
         rest = len(fronts) - len(wait_slots)
-        candidates = list(range(lo, hi + 1))
-        wait_slots += candidates[:rest]
-        launch = next((n for n in candidates[rest:] if n in p.members and isinstance(g.ops[n], LaunchOp)), None)
+        free = [n for n in range(lo, hi + 1) if n not in self.kept]
+        wait_slots += free[:rest]
+        # the launch follows the front waits and every kept group prefix of the host range
+        after = max([*free[:rest], *(n for n in range(lo, hi + 1) if n in self.kept)], default=lo - 1)
+        launch = next((n for n in range(after + 1, hi + 1) if n in p.members and isinstance(g.ops[n], LaunchOp)),
+                      None)
         if launch is None:
             self.failures[p.index] = f"no slot for {len(fronts)} front wait(s) before the launch on @" + \
                 g.streams[p.host].sym_name.data

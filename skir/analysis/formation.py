@@ -149,7 +149,8 @@ class Former:
                 kernel = kernels[op.kernel.root_reference.data]
                 self.kernel_of[n] = kernel
                 opts = task_options(graph, self.scopes, options, n)
-                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model, opts.early_start, opts.fuse_comm)
+                reason = kernel_fail_reason(graph, self.scopes, kernel, n, model, opts.early_start, opts.fuse_comm,
+                                            opts.fuse_updated)
                 if reason is None:
                     candidate[n] = True
                 else:
@@ -325,7 +326,8 @@ class Former:
             lo, hi = new[t]
             spans = [(lo, hi + 1)] if t not in old else [(lo, old[t][0]), (old[t][1] + 1, hi + 1)]
             for first, stop in spans:
-                found.extend(n for n in range(first, stop) if isinstance(self.graph.ops[n], WaitOp))
+                found.extend(n for n in range(first, stop)
+                             if isinstance(self.graph.ops[n], WaitOp) and n not in self.runs.kept)
         return found
 
     def _deadlock(self, ranges: dict[int, tuple[int, int]], waits: list[int], shape: SkShape,

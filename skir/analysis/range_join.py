@@ -32,6 +32,8 @@ def _joinable(graph: TaskGraph, runs: Runs, n: int, kind: type) -> bool | None:
     """True: an event task of `kind` that may join; False: a spare slot that may lie between;
     None: the walk stops here."""
     op = graph.ops[n]
+    if n in runs.kept:  # an updated kernel's group prefix stays in its slot, before the launch
+        return None
     if isinstance(op, kind):
         return True if runs.run_of[n] >= 0 else None  # external and multi-record events are breakers
     return False if isinstance(op, _SPARE) else None

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import StringAttr
 
 from skir.analysis.fail_reasons import NO_GAIN_ATTR, FailReason
 from skir.analysis.task_graph import TaskGraph
+from skir.analysis.updated import group_prefix, kept_prefixes
 from skir.dialects.aclgraph import (
     EventTaskOp,
     LaunchOp,
@@ -117,7 +118,7 @@ def has_early_start(kernel: KernelOp) -> bool:
 
 def kernel_fail_reason(
     graph: TaskGraph, scopes: ScopeInfo, kernel: KernelOp, n: int, model: ModelOp, early_start: int,
-    fuse_comm: int = 1,
+    fuse_comm: int = 1, fuse_updated: int = 0,
 ) -> tuple[FailReason, str | None] | None:
     """The first per-task reason that keeps kernel task `n` unfused (docs/design.md §3 step 1), with a detail."""
     launch = graph.ops[n]
@@ -129,8 +130,10 @@ def kernel_fail_reason(
         return FailReason.IN_UNFUSIBLE_SCOPE, None
     if scopes.has_named and not scopes.label[n]:
         return FailReason.NOT_IN_SCOPE, None
-    if launch.task_group is not None:
-        return FailReason.DYNAMIC_TASK, None
+    updated = launch.task_group is not None
+    if updated and not (fuse_updated and launch.updates_args_only):
+        # docs/design.md §3 "Updated kernels": only an update of the arguments can be forwarded
+        return FailReason.DYNAMIC_TASK, "fuse-updated=0" if launch.updates_args_only else "update launch"
     if launch.comm is not None and not fuse_comm:
         group, op = launch.comm
         return FailReason.COMM_KERNEL, f"{op.value} of group {group} (fuse-comm=0)"
@@ -145,14 +148,17 @@ def kernel_fail_reason(
     aic, aiv = core_demand(kernel.type, launch.blocks.data)
     if aic > model.aic_cores.data or aiv > model.aiv_cores.data:
         return FailReason.EXCEED_CORE_MAX, None
-    if _next_to_external_event(graph, n):
+    if _next_to_external_event(graph, n, updated):
         return FailReason.EXTERNAL_DEPEND, None
     return None
 
 
-def _next_to_external_event(graph: TaskGraph, n: int) -> bool:
-    """An external wait right before the kernel on its stream, or an external record right after."""
+def _next_to_external_event(graph: TaskGraph, n: int, updated: bool) -> bool:
+    """An external wait right before the kernel on its stream, or an external record right after;
+    the group prefix of an updated kernel that may fuse (`skir.analysis.updated`) does not count."""
     prev, nxt = graph.prev_on_stream(n), graph.next_on_stream(n)
+    if updated and group_prefix(graph, n):
+        prev = None
     for m, kind in ((prev, WaitOp), (nxt, RecordOp)):
         if m is not None:
             op = graph.ops[m]
@@ -171,12 +177,16 @@ class Runs:
     """Breaker node -> the reason a kernel left alone beside it gets (default_node)."""
     fences: dict[Label, list[int]] = field(default_factory=dict)
     """Label -> sorted seqs of opaque tasks that may synchronise streams invisibly."""
+    kept: dict[int, int] = field(default_factory=dict)
+    """Group-prefix task of a candidate updated kernel -> that kernel: kept in its slot."""
 
 
 def compute_runs(graph: TaskGraph, scopes: ScopeInfo, candidate: list[bool]) -> Runs:
-    """Cut every stream into runs at breakers and label changes (docs/design.md §3 formation step 2)."""
+    """Cut every stream into runs at breakers and label changes (docs/design.md §3 formation step 2).
+    The group prefix of a candidate updated kernel is no breaker: it stays in its slots, before
+    the launch (`skir.analysis.updated`)."""
     run_of = [-1] * len(graph)
-    runs = Runs(run_of)
+    runs = Runs(run_of, kept=kept_prefixes(graph, (n for n, ok in enumerate(candidate) if ok)))
     has_candidates = [False] * len(graph.streams)
     for n, ok in enumerate(candidate):
         if ok:
@@ -190,7 +200,7 @@ def compute_runs(graph: TaskGraph, scopes: ScopeInfo, candidate: list[bool]) -> 
             label = scopes.label[n]
             if isinstance(op, OpaqueOp) and _is_fence(op) and label is not None:
                 runs.fences.setdefault(label, []).append(op.seq.data)
-            if _is_breaker(graph, n, candidate, has_candidates[s]):
+            if n not in runs.kept and _is_breaker(graph, n, candidate, has_candidates[s]):
                 if isinstance(op, OpaqueOp):
                     runs.cut_reason[n] = FailReason.DEFAULT_NODE
                 run += 1

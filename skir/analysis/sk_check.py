@@ -13,6 +13,8 @@ the abstract machine of `skir.analysis.sync_machine`, and reports, one line each
   held back one at a time while everything else runs as far as it can);
 - a cell skir added that is not 0 at the end (the model could not be replayed), except 1 for a
   cell that converts an event epoch with no closing reset (the original event stays recorded);
+- an updated member that may start before its group prefix (the external wait the capture
+  put before it) has ended;
 - a stream whose slot count changed;
 - a sub-task whose blocks are not its launch's (or, for a `block_dim_scale_up` batch kernel,
   the SuperKernel's cores of its type).
@@ -31,6 +33,7 @@ from skir.analysis.happens_before import HappensBefore
 from skir.analysis.original import original_model, unreset_cells
 from skir.analysis.sync_machine import SyncMachine
 from skir.analysis.task_graph import TaskGraph
+from skir.analysis.updated import group_prefix
 from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, EarlyWait
@@ -258,6 +261,14 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
                     by = f" (not after every {where.split()[-1]} core of {where.split()[0]})" if where else ""
                     report.violations.append(f"edge not enforced: {g0.name(a)} -> {g0.name(b)}{by}")
                     break
+        if g0.seq[b] in members.of_seq:
+            # an updated member still follows its group prefix (docs/design.md §3 "Updated kernels")
+            for w in group_prefix(g0, b):
+                report.edges += 1
+                n = node[g0.seq[w]]
+                if any(k[graph.stream_of[n]] <= graph.pos[n] for k in knowledge):
+                    report.violations.append(f"update not ordered: {g0.name(b)} may start before its group's "
+                                             f"{g0.name(w)}")
 
 
 def _check_leftovers(report: CheckReport, machine: SyncMachine) -> None:

@@ -71,7 +71,7 @@ from skir.dialects.aclgraph_events import (
 )
 from skir.dialects.aclgraph_model import MAX_BLOCKS, ModelOp, StreamOp, install_model_rule
 from skir.dialects.aclgraph_slots import DisabledOp, LaunchSkOp, PlaceholderOp
-from skir.dialects.aclgraph_task import REENABLEABLE_TASKS, UNIT, TaskOp, was_props
+from skir.dialects.aclgraph_task import REENABLEABLE_TASKS, TaskOp, group_props, was_props
 from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.syntax import (
     build_op,
@@ -130,8 +130,9 @@ class LaunchOp(TaskOp):
         blocks: int,
         args: list[str] | None = None,
         duration: float | None = None,
-        task_group: bool = False,
+        task_group: int | bool | None = None,
         comm: tuple[str, CommOp, int | None] | None = None,
+        update: str | None = None,
     ):
         props: dict[str, Attribute] = {
             "seq": int_attr(seq),
@@ -146,8 +147,7 @@ class LaunchOp(TaskOp):
             props["args"] = ArrayAttr(symbol_ref(a) for a in args)
         if duration is not None:
             props["duration"] = FloatData(float(duration))
-        if task_group:
-            props["task_group"] = UNIT
+        props.update(group_props(task_group, update))
         build_op(self, props)
 
     @classmethod
@@ -192,6 +192,7 @@ class LaunchOp(TaskOp):
                 printer.print_string(f" bytes {size.data}")  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
+        self.verify_group()
         if not 1 <= self.blocks.data <= MAX_BLOCKS:
             raise TaskVerifyException(
                 self, f"{task_path(self)}: blocks must be in [1, {MAX_BLOCKS}], got {self.blocks.data}"
@@ -226,13 +227,12 @@ class OpaqueOp(TaskOp):
     notify = opt_prop_def(StringAttr)
 
     def __init__(
-        self, seq: int, kind: OpaqueKind, notify: str | None = None, task_group: bool = False
+        self, seq: int, kind: OpaqueKind, notify: str | None = None, task_group: int | bool | None = None
     ):
         props: dict[str, Attribute] = {"seq": int_attr(seq), "kind": opaque_kind_attr(kind)}
         if notify is not None:
             props["notify"] = string_attr(notify)
-        if task_group:
-            props["task_group"] = UNIT
+        props.update(group_props(task_group))
         build_op(self, props)
 
     @classmethod
@@ -251,6 +251,7 @@ class OpaqueOp(TaskOp):
             printer.print_string(" " + quoted(notify.data))  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
+        self.verify_group()
         kind = self.kind.data
         if self.notify is not None and kind not in (OpaqueKind.NOTIFY_RECORD, OpaqueKind.NOTIFY_WAIT):
             raise TaskVerifyException(
@@ -316,6 +317,7 @@ class ScopeBeginOp(MarkerOp):
             printer.print_string(" options " + quoted(options.data))  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
+        self.verify_group()
         if self.options is not None:
             try:
                 parse_options(self.options.data)

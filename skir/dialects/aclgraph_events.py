@@ -25,7 +25,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from skir.dialects.aclgraph_enums import WaitRule, WaitRuleAttr, wait_rule_attr
-from skir.dialects.aclgraph_task import UNIT, TaskOp
+from skir.dialects.aclgraph_task import UNIT, TaskOp, group_props
 from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, parse_symbol, print_symbol, symbol_ref
 
 MAX_U64 = (1 << 64) - 1
@@ -38,12 +38,11 @@ class EventTaskOp(TaskOp, ABC):
     event = prop_def(SymbolRefAttr)
     external = opt_prop_def(UnitAttr)
 
-    def __init__(self, seq: int, event: str, external: bool = False, task_group: bool = False):
+    def __init__(self, seq: int, event: str, external: bool = False, task_group: int | bool | None = None):
         props: dict[str, Attribute] = {"seq": int_attr(seq), "event": symbol_ref(event)}
         if external:
             props["external"] = UNIT
-        if task_group:
-            props["task_group"] = UNIT
+        props.update(group_props(task_group))
         build_op(self, props)
 
     @classmethod
@@ -98,12 +97,11 @@ class ValueWriteOp(TaskOp):
     cell = prop_def(SymbolRefAttr)
     value = prop_def(IntAttr)
 
-    def __init__(self, seq: int, cell: str, value: int, task_group: bool = False):
+    def __init__(self, seq: int, cell: str, value: int, task_group: int | bool | None = None):
         props: dict[str, Attribute] = {
             "seq": int_attr(seq), "cell": symbol_ref(cell), "value": int_attr(value)
         }
-        if task_group:
-            props["task_group"] = UNIT
+        props.update(group_props(task_group))
         build_op(self, props)
 
     @classmethod
@@ -138,7 +136,7 @@ class ValueWaitOp(TaskOp):
     rule = prop_def(WaitRuleAttr)
     external = opt_prop_def(UnitAttr)
 
-    def __init__(self, seq: int, cell: str, rule: WaitRule, value: int, task_group: bool = False,
+    def __init__(self, seq: int, cell: str, rule: WaitRule, value: int, task_group: int | bool | None = None,
                  external: bool = False):
         props: dict[str, Attribute] = {
             "seq": int_attr(seq),
@@ -146,8 +144,7 @@ class ValueWaitOp(TaskOp):
             "value": int_attr(value),
             "rule": wait_rule_attr(rule),
         }
-        if task_group:
-            props["task_group"] = UNIT
+        props.update(group_props(task_group))
         if external:
             props["external"] = UNIT
         build_op(self, props)

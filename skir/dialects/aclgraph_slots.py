@@ -102,6 +102,7 @@ class DisabledOp(TaskOp):
         return new_op(cls, {**self.was.data, "seq": self.seq})
 
     def verify_(self) -> None:
+        self.verify_group()
         if self.was_kind.data not in REENABLEABLE_TASKS:
             raise TaskVerifyException(
                 self, f"{task_path(self)}: 'was' names unknown task kind '{self.was_kind.data}'"

@@ -4,9 +4,14 @@ Part of the `aclgraph` dialect (`skir.dialects.aclgraph` defines the task kinds 
 `REENABLEABLE_TASKS` with those a slot may have held).
 
 ```mlir
-aclgraph.launch seq 3 @k blocks 48 task_group
+aclgraph.launch seq 3 @k blocks 48 task_group 2 update args
 aclgraph.disabled seq 4 was launch @b blocks 1
 ```
+
+A task of a task group (`task_group N`, N > 0 the group's id, as the runtime's `taskGrp`; a bare
+`task_group` is the one anonymous group) has its parameters re-issued before every replay.
+`update args` says the update changes its arguments (and what they point to) only; `update
+launch` (the default) that its launch shape may change too (docs/design.md §3 "Updated kernels").
 """
 
 from __future__ import annotations
@@ -24,9 +29,57 @@ from xdsl.traits import HasParent
 
 from skir.dialects.aclgraph_model import StreamOp
 from skir.dialects.syntax import new_op, parse_seq, string_attr
+from skir.errors import TaskVerifyException, task_path
 
 UNIT = UnitAttr()
-"""The one unit attribute the tasks' flags (`task_group`, `external`) share."""
+"""The one unit attribute the tasks' flags (`external`, ...) share."""
+
+ANONYMOUS_GROUP = 0
+"""The id of the one anonymous task group (capture JSON `"task_group": true`, IR `task_group`)."""
+MAX_GROUP = (1 << 32) - 1
+"""The largest task-group id (the runtime's `taskGrp` is a 32-bit handle)."""
+UPDATE_KINDS = ("args", "launch")
+"""What an update of a task group changes: `args` (arguments and their memory; the launch shape
+stays) or `launch` (the block count may change too; the default)."""
+
+
+def group_props(task_group: int | bool | None, update: str | None = None) -> dict[str, Attribute]:
+    """The `task_group` / `update` properties of a task (`True`: the anonymous group)."""
+    props: dict[str, Attribute] = {}
+    if task_group is not None and task_group is not False:
+        props["task_group"] = IntAttr(ANONYMOUS_GROUP if task_group is True else int(task_group))
+    if update is not None:
+        props["update"] = StringAttr(update)
+    return props
+
+
+def parse_group(parser: Parser) -> dict[str, Attribute]:
+    """`[task_group [N] [update args|launch]]`."""
+    if not parser.parse_optional_keyword("task_group"):
+        return {}
+    start = parser.pos
+    group = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
+    if group is not None and not 0 < group <= MAX_GROUP:
+        parser.raise_error(f"task_group id must be in [1, {MAX_GROUP}] (a bare task_group is the anonymous "
+                           "group)", start, parser.pos)
+    props: dict[str, Attribute] = {"task_group": IntAttr(ANONYMOUS_GROUP if group is None else group)}
+    if parser.parse_optional_keyword("update"):
+        start = parser.pos
+        kind = parser.parse_identifier()
+        if kind not in UPDATE_KINDS:
+            parser.raise_error(f"update must be one of {', '.join(UPDATE_KINDS)}, got '{kind}'", start, parser.pos)
+        props["update"] = StringAttr(kind)
+    return props
+
+
+def print_group(printer: Printer, props: Mapping[str, Attribute]) -> None:
+    group = props.get("task_group")
+    if not isinstance(group, IntAttr):
+        return
+    printer.print_string(" task_group" if group.data == ANONYMOUS_GROUP else f" task_group {group.data}")
+    update = props.get("update")
+    if isinstance(update, StringAttr):
+        printer.print_string(f" update {update.data}")
 
 REENABLEABLE_TASKS: dict[str, type[TaskOp]] = {}
 """Task kind -> op class, for the kinds a rewritten slot may have held (`was <kind> ...`);
@@ -34,14 +87,16 @@ REENABLEABLE_TASKS: dict[str, type[TaskOp]] = {}
 
 
 class TaskOp(IRDLOperation, ABC):
-    """Base of every task slot: `aclgraph.<kind> seq N <fields> [task_group] [attributes {...}]`.
+    """Base of every task slot: `aclgraph.<kind> seq N <fields> [task_group [N] [update K]]
+    [attributes {...}]`.
 
     Subclasses describe their own fields with `parse_fields` / `print_fields`, which
     `aclgraph.disabled` reuses to keep the original task in `was`.
     """
 
     seq = prop_def(IntAttr)
-    task_group = opt_prop_def(UnitAttr)
+    task_group = opt_prop_def(IntAttr)
+    update = opt_prop_def(StringAttr)
 
     traits = lazy_traits_def(lambda: (HasParent(StreamOp),))
 
@@ -64,8 +119,7 @@ class TaskOp(IRDLOperation, ABC):
         props["seq"] = seq
         if cls.KEEPS_WAS and parser.parse_optional_keyword("was"):
             props.update(parse_was(parser))
-        if parser.parse_optional_keyword("task_group"):
-            props["task_group"] = UNIT
+        props.update(parse_group(parser))
         attrs = parser.parse_optional_attr_dict_with_keyword()
         return new_op(cls, props, attributes=attrs.data if attrs else None)
 
@@ -74,13 +128,36 @@ class TaskOp(IRDLOperation, ABC):
         self.print_fields(printer, self.properties)
         if self.KEEPS_WAS and "was_kind" in self.properties:
             print_was(printer, self.properties)
-        if self.task_group is not None:
-            printer.print_string(" task_group")
+        print_group(printer, self.properties)
         printer.print_op_attributes(self.attributes, print_keyword=True)
 
     @property
     def seq_value(self) -> int:
         return self.seq.data
+
+    @property
+    def group(self) -> int | None:
+        """The task group's id (0: the anonymous group), None outside a group."""
+        return None if self.task_group is None else self.task_group.data
+
+    @property
+    def updates_args_only(self) -> bool:
+        """A task of a group whose update changes arguments only (`update args`)."""
+        return self.task_group is not None and self.update is not None and self.update.data == "args"
+
+    def verify_(self) -> None:
+        self.verify_group()
+
+    def verify_group(self) -> None:
+        """`update` belongs to a task of a group; ids and kinds are in range."""
+        if self.update is not None and self.task_group is None:
+            raise TaskVerifyException(self, f"{task_path(self)}: 'update {self.update.data}' needs a task group "
+                                            "(task_group N update ...)")
+        if self.update is not None and self.update.data not in UPDATE_KINDS:
+            raise TaskVerifyException(self, f"{task_path(self)}: update must be one of {', '.join(UPDATE_KINDS)}, "
+                                            f"got '{self.update.data}'")
+        if self.task_group is not None and not 0 <= self.task_group.data <= MAX_GROUP:
+            raise TaskVerifyException(self, f"{task_path(self)}: task_group id must be in [1, {MAX_GROUP}]")
 
     def was_task(self) -> TaskOp | None:
         """A fresh copy of the task this slot held before a rewrite, if it records one."""
@@ -100,8 +177,7 @@ def parse_was(parser: Parser) -> dict[str, Attribute]:
             f"unknown task kind '{kind}' (one of {', '.join(REENABLEABLE_TASKS)})", start, parser.pos
         )
     props = original.parse_fields(parser)
-    if parser.parse_optional_keyword("task_group"):
-        props["task_group"] = UNIT
+    props.update(parse_group(parser))
     return {"was_kind": string_attr(kind), "was": DictionaryAttr(props)}
 
 
@@ -110,8 +186,7 @@ def print_was(printer: Printer, props: Mapping[str, Attribute]) -> None:
     was = props["was"].data  # type: ignore[attr-defined]
     printer.print_string(f" was {kind}")
     REENABLEABLE_TASKS[kind].print_fields(printer, was)
-    if "task_group" in was:
-        printer.print_string(" task_group")
+    print_group(printer, was)
 
 
 def was_props(original: TaskOp) -> dict[str, Attribute]:

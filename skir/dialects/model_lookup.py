@@ -70,3 +70,17 @@ def require_passes(target: str, module: ModuleOp, *, sources: bool = False) -> N
     if needed is not None:
         raise SkirError(f"target '{target}': the module has SuperKernels that {needed} has not reached; run the "
                         f"passes up to '{needed}' (or 'superkernel-pipeline') first")
+
+
+def updated_launches(model: ModelOp) -> dict[tuple[str, int], LaunchOp]:
+    """(stream, seq) -> the launch of every slot that holds or held a kernel whose group updates
+    its arguments only."""
+    found: dict[tuple[str, int], LaunchOp] = {}
+    for stream in model.body.block.ops:
+        if not isinstance(stream, StreamOp):
+            continue
+        for task in stream.body.block.ops:
+            launch = task if isinstance(task, LaunchOp) else task.was_task()  # type: ignore[attr-defined]
+            if isinstance(launch, LaunchOp) and launch.updates_args_only:
+                found[(stream.sym_name.data, task.seq.data)] = launch  # type: ignore[attr-defined]
+    return found

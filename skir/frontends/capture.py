@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, FloatData, ModuleOp, UnitAttr
@@ -105,6 +106,7 @@ from skir.dialects.aclgraph_enums import (
     opaque_kind_attr,
     wait_rule_attr,
 )
+from skir.dialects.aclgraph_task import MAX_GROUP, UPDATE_KINDS, group_props
 from skir.dialects.syntax import int_attr, new_op, string_attr, symbol_ref
 from skir.errors import ExitCode, SkirError, TaskVerifyException
 from skir.frontends.capture_export import (
@@ -138,13 +140,15 @@ _MAX_SEQ = (1 << 63) - 1
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_\-]*\Z")
 _UNIT = UnitAttr()
 _EVENT_CLS = {"event_record": RecordOp, "event_wait": WaitOp, "event_reset": ResetOp}
-_TASK_ALLOWED = {t: frozenset((*req, *opt, "seq", "type", "task_group")) for t, (req, opt) in TASK_KEYS.items()}
+_TASK_ALLOWED = {t: frozenset((*req, *opt, "seq", "type", "task_group", "update"))
+                 for t, (req, opt) in TASK_KEYS.items()}
 _KINDS = {k.value: k for k in KernelType}
 _ROLES = {r.value: r for r in ParamRole}
 _RULES = {r.value: wait_rule_attr(r) for r in WaitRule}
 _OPAQUE = {k.value: opaque_kind_attr(k) for k in OpaqueKind}
 _COMM_OPS = {k.value: comm_op_attr(k) for k in CommOp}
 _NOTIFY_KINDS = ("notify_record", "notify_wait")
+_UPDATES = {k: k for k in UPDATE_KINDS}
 # simulation codes
 _OTHER, _RECORD, _WAIT, _RESET = 0, 1, 2, 3
 
@@ -376,9 +380,23 @@ class _Importer(JsonReader):
             cls = ScopeBeginOp if kind == "scope_begin" else ScopeEndOp
         else:
             cls = PlaceholderOp
-        if "task_group" in task and self.bool_(task["task_group"], p("task_group")):
-            props["task_group"] = _UNIT
+        props.update(self.group(task, p))
         return cls, props, seq
+
+    def group(self, task: dict[str, Any], p: Callable[[str | None], str]) -> dict[str, Attribute]:
+        """`task_group` (an id in 1..2^32-1, `true` for the anonymous group, `false` for none) and
+        `update` (`args` or `launch`; only on a task of a group)."""
+        group: int | bool | None = None
+        if "task_group" in task:
+            value = task["task_group"]
+            group = value if type(value) is bool else self.int_(value, p("task_group"), 1, MAX_GROUP)
+        update = None
+        if "update" in task:
+            update = self.enum(task["update"], p("update"), _UPDATES, "an update kind")
+            if group is None or group is False:
+                self.fail(p("update"), "an update belongs to a task group: give the task \"task_group\" "
+                                       "(the group's id)")
+        return group_props(group, update)
 
     def comm(self, value: Any, path: str) -> dict[str, Attribute]:
         """A communication kernel's `{"group": G, "op": OP, "bytes": N}` (bytes optional)."""

@@ -59,6 +59,7 @@ from skir.dialects.aclgraph import (
     WaitOp,
 )
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
+from skir.dialects.aclgraph_task import ANONYMOUS_GROUP
 from skir.errors import SkirError, task_path
 
 FORMAT = "skir.aclgraph.capture"
@@ -68,7 +69,7 @@ TOP_KEYS = ("format", "version", "model", "soc", "cores", "kernels", "buffers", 
             "streams")
 KERNEL_KEYS = ("kernel_type", "params", "sched_mode", "block_dim_scale_up", "sk_capable", "code_bytes", "early_start",
                "sk_symbol", "split_copies", "sync_flags", "dcci")
-# task type -> (required keys, optional keys), besides `seq`, `type` and `task_group`
+# task type -> (required keys, optional keys), besides `seq`, `type`, `task_group` and `update`
 TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "kernel": (("kernel", "blocks"), ("args", "duration_us", "comm")),
     "event_record": (("event",), ("external",)),
@@ -180,8 +181,10 @@ def _task(op: Operation) -> dict[str, Any]:
         raise SkirError(f"{task_path(op)}: '{op.name}': {_REWRITTEN}")
     else:
         raise SkirError(f"{task_path(op)}: '{op.name}' is not a capture task")
-    if "task_group" in p:
-        out["task_group"] = True
+    if (group := op.group) is not None:
+        out["task_group"] = True if group == ANONYMOUS_GROUP else group
+    if op.update is not None:
+        out["update"] = op.update.data
     return out
 
 

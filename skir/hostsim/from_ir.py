@@ -8,6 +8,7 @@ rather than against skir's own reading of it.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -20,7 +21,7 @@ from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
 from skir.dialects.hardware import CoreType
-from skir.dialects.model_lookup import kernel_table
+from skir.dialects.model_lookup import kernel_table, updated_launches
 from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
@@ -123,9 +124,29 @@ def _is_comm(graph: TaskGraph, n: int | None) -> bool:
     return isinstance(op, LaunchOp) and op.comm is not None
 
 
-def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]:
-    """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb."""
+def _update_slots(module: ModuleOp, original: ModuleOp,
+                  updates: list[dict[str, Any]] | None) -> dict[str, dict[tuple[str, int], tuple[int, ...]]]:
+    """SuperKernel -> (stream, seq) -> argument-table slots of each updated member, from the
+    plan's update map (`updates`; computed as `plan.json` does when not given)."""
+    if updates is None:
+        if not updated_launches(_model(module)):
+            return {}
+        from skir.targets.sk_meta import sk_meta
+
+        updates = sk_meta(module, original)["updates"]
+    found: dict[str, dict[tuple[str, int], tuple[int, ...]]] = {}
+    for entry in updates:
+        found.setdefault(entry["superkernel"], {})[(entry["stream"], entry["seq"])] = tuple(entry["slots"])
+    return found
+
+
+def emulation_specs(module: ModuleOp, original: ModuleOp,
+                    updates: list[dict[str, Any]] | None = None) -> list[EmulationSpec]:
+    """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb; a
+    SuperKernel with updated members runs twice, forwarding an update through `updates` (the
+    plan's update map; by default the one `plan.json` gets)."""
     model = _model(module)
+    update_slots = _update_slots(module, original, updates)
     kernels = kernel_table(model)
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
     graph = TaskGraph(_model(original))
@@ -141,6 +162,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
         copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops if isinstance(op, DeclareOp)}
         subtasks = sk.subtasks()
         early = parse_options(sk.options.data if sk.options is not None else "")[0].early_start == 1
+        forwarded = update_slots.get(name, {})
         instances = []
         for sub in subtasks:
             kernel = kernels[sub.kernel.root_reference.data]
@@ -156,6 +178,7 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                     early_set=early and kernel.early_start_set is not None,
                     early_wait=early and kernel.early_start_wait is not None,
                     comm=_is_comm(graph, node_of_seq.get(sub.seq.data)),
+                    params=kernel.num_params if forwarded else 0,
                 )
             )
         options = parse_options(sk.options.data if sk.options is not None else "")[0]
@@ -196,6 +219,8 @@ def emulation_specs(module: ModuleOp, original: ModuleOp) -> list[EmulationSpec]
                 preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
                 final_locks=tuple((slot, final.value(name, ops)) for slot, ops in sorted(lock_ops.items())),
                 buffer_bytes=_buffers(source, sk),
+                updates=tuple((sub.ident, forwarded[(sub.stream.root_reference.data, sub.seq.data)])
+                              for sub in subtasks if (sub.stream.root_reference.data, sub.seq.data) in forwarded),
             )
         )
     return specs

@@ -16,7 +16,8 @@ import numpy as np
 from skir.hostsim.spec import EmulationSpec, SubTaskInstance
 
 # Problem categories, most important first; the verdict names the first one present.
-CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "race", "cores", "leftover", "lock", "shim")
+CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "race", "cores", "leftover", "lock", "shim",
+              "after the update", "update")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,11 @@ class EmuLog:
     deadlocks: list[tuple[int, str]] = field(default_factory=list)
     aborts: list[tuple[int, str]] = field(default_factory=list)
     locks: dict[int, int] = field(default_factory=dict)
+    args: list[tuple[int, str, int, tuple[int, ...]]] = field(default_factory=list)
+    """ARGS lines: (tid, symbol, args offset, the argument-table words the sub-kernel saw)."""
+    forwarded: dict[tuple[int, int], int] = field(default_factory=dict)
+    """UPDATE lines the driver appends after an update run: (sub-task key, argument) -> the word
+    it forwarded for that argument."""
     verdict: str | None = None
 
 
@@ -93,6 +99,11 @@ def parse_log(text: str) -> EmuLog:
                 (log.deadlocks if tag == "DEADLOCK" else log.aborts).append((int(tid), desc))
             elif tag == "LOCK":
                 log.locks[int(parts[0])] = int(parts[1])
+            elif tag == "ARGS":
+                words = tuple(int(x, 16) for x in parts[4].split(",")) if len(parts) > 4 and parts[4] != "-" else ()
+                log.args.append((int(parts[0]), parts[1], int(parts[2]), words))
+            elif tag == "UPDATE":
+                log.forwarded[(int(parts[0]), int(parts[1]))] = int(parts[2], 16)
             elif tag == "VERDICT":
                 log.verdict = parts[0]
         except (IndexError, ValueError):
@@ -238,9 +249,10 @@ def verdict_line(spec: EmulationSpec, problems: list[str], n_cores: int, proven:
         def count(n: int, noun: str) -> str:
             return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
+        forwarded = f", run again after forwarding {count(len(spec.updates), 'update')}" if spec.updates else ""
         return (
             f"ok: {count(len(spec.subtasks), 'sub-task')} on {count(n_cores, 'core')}, "
-            f"{count(proven, 'edge')} proven"
+            f"{count(proven, 'edge')} proven{forwarded}"
         )
     order = {c: i for i, c in enumerate(CATEGORIES)}
     first = min(problems, key=lambda p: order.get(p.partition(":")[0], len(order)))

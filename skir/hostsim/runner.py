@@ -13,6 +13,7 @@ Compiled objects are also kept in a cache folder shared by every run (`SKIR_CACH
 keyed by a hash of the compiler's `--version` text, its argv and flags, the shim headers and the
 unit's source, so the shim runtime is compiled once per compiler and shim version.
     <name>.log            the shim's log (format: top of include/kernel_operator.h)
+    <name>.update.log     with updated members: the log of the second run, after the update
 
 and compiles each unit with `$CXX -std=c++17 -O1 -Wall -Werror -pthread -I<include>` (in
 parallel), links, runs the binary with `SKIR_EMU_SEED` / `SKIR_EMU_LOG` set and a wall-clock limit
@@ -35,6 +36,7 @@ from skir.errors import MissingToolError
 from skir.hostsim.logcheck import check_log, parse_log, verdict_line
 from skir.hostsim.spec import EmulationResult, EmulationSpec, SubTaskInstance
 from skir.hostsim.stubs import RUNTIME_SOURCE, driver_source, stub_source
+from skir.hostsim.update_check import check_update
 
 __all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "cache_dir", "emulate", "include_dir"]
 
@@ -175,14 +177,20 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text)
 
 
-def _run_binary(binary: Path, log_path: Path, timeout_ms: int, seed: int) -> list[str]:
-    """Runs the emulation; returns crash / timeout problems (the log holds the rest)."""
+def _run_binary(binary: Path, log_path: Path, timeout_ms: int, seed: int,
+                update_log: Path | None = None) -> list[str]:
+    """Runs the emulation (twice with `update_log`); returns crash / timeout problems (the logs
+    hold the rest)."""
     env = dict(os.environ, SKIR_EMU_SEED=str(seed), SKIR_EMU_LOG=str(log_path))
     log_path.unlink(missing_ok=True)
-    wall = 30.0 + 5.0 * timeout_ms / 1000.0
+    extra = []
+    if update_log is not None:
+        update_log.unlink(missing_ok=True)
+        extra = [str(update_log)]
+    wall = (30.0 + 5.0 * timeout_ms / 1000.0) * (2 if extra else 1)
     try:
         proc = subprocess.run(
-            [str(binary), str(log_path), str(timeout_ms)],
+            [str(binary), str(log_path), str(timeout_ms), *extra],
             cwd=binary.parent,
             env=env,
             capture_output=True,
@@ -233,9 +241,14 @@ def emulate(
     if problems:
         return EmulationResult(spec.name, False, problems[0], problems, work_dir)
 
-    problems = _run_binary(binary, log_path, timeout_ms, seed)
+    update_log = work_dir / f"{spec.name}.update.log" if spec.updates else None
+    problems = _run_binary(binary, log_path, timeout_ms, seed, update_log)
     log = parse_log(log_path.read_text(errors="replace") if log_path.exists() else "")
     found, proven = check_log(spec, log)
+    if update_log is not None and not found:
+        second = parse_log(update_log.read_text(errors="replace") if update_log.exists() else "")
+        again, _ = check_log(spec, second)
+        found = [f"after the update: {p}" for p in again] or check_update(spec, log, second)
     if problems:  # the binary crashed or hung: keep what the log shows, minus "no verdict"
         found = [p for p in found if not p.startswith("crash: the emulation log ends")]
     problems += found

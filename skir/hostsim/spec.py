@@ -39,6 +39,9 @@ class SubTaskInstance:
     comm: bool = False
     """A communication kernel (of a core class with one sub-core a block): its stub holds all
     its blocks at a rendezvous, as the kernel spins on its peers."""
+    params: int = 0
+    """Its param slots (from `offset`); when the spec has `updates`, its stub logs the words it
+    finds there (an ARGS line), so the emulation sees which arguments each run handed it."""
 
     @property
     def label(self) -> str:
@@ -69,6 +72,11 @@ class EmulationSpec:
     buffer_bytes: tuple[tuple[int, int], ...] = ()
     final_locks: tuple[tuple[int, int], ...] = ()
     """(slot, value) each lock word must hold when the SuperKernel has finished (-1: either)."""
+    updates: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """(sub-task key, argument-table slots) per updated member, from the plan's update map: the
+    entry then runs twice, the driver writing fresh arguments into those slots in between, and
+    the second run must hand every updated sub-task new words and every other one its old ones
+    (docs/design.md §3 "Updated kernels")."""
 
     def validate(self) -> None:
         """Raise `ValueError` for a spec that cannot describe an emitted entry."""
@@ -99,6 +107,12 @@ class EmulationSpec:
                 raise ValueError(f"emulation spec {self.name}: slot {slot} outside 1..{self.param_slots - 1}")
         if not {s for s, _ in self.preset_locks} <= set(self.lock_slots):
             raise ValueError(f"emulation spec {self.name}: preset_locks names a slot not in lock_slots")
+        for key, slots in self.updates:
+            if key not in keys:
+                raise ValueError(f"emulation spec {self.name}: an update names the unknown sub-task key {key}")
+            for slot in slots:
+                if not 1 <= slot < self.param_slots or slot in self.lock_slots:
+                    raise ValueError(f"emulation spec {self.name}: update slot {slot} is not an argument slot")
 
 
 @dataclass

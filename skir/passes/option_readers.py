@@ -27,7 +27,7 @@ round, which no single pass does."""
 
 OPTION_READERS: dict[str, frozenset[str]] = {
     "sk-form-scopes": frozenset({"early-start", "stream-fusion", "strict-scope-check", "feed-sync-all",
-                                 "debug-aic-num", "debug-aiv-num", "fuse-comm"}) | _DCCI,
+                                 "debug-aic-num", "debug-aiv-num", "fuse-comm", "fuse-updated"}) | _DCCI,
     "sk-outline": frozenset(OPTION_KEYS) - _SELECTION,
     "sk-lower-sync": frozenset({"early-start", "sync-mode"}),
     "sk-prune-sync": frozenset(),

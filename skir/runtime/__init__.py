@@ -5,8 +5,12 @@ from skir.runtime import apply_plan, load_plan, model_view
 applied = apply_plan(skir.load_model("model.json"), load_plan("out/plan.json"))
 assert model_view(applied) == model_view(skir.parse(open("out/model.rewritten.mlir").read()))
 ```
+
+`apply_update` forwards the per-replay update of a fused member of a task group through the
+plan's `updates` (`check_updates` checks that map against the model).
 """
 
 from skir.runtime.apply import apply_plan, load_plan, model_view
+from skir.runtime.update import apply_update, check_updates
 
-__all__ = ["apply_plan", "load_plan", "model_view"]
+__all__ = ["apply_plan", "apply_update", "check_updates", "load_plan", "model_view"]

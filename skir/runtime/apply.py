@@ -39,6 +39,7 @@ from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
 from skir.dialects.fast_clone import clone_tree
 from skir.json_reader import JsonReader, parse_json
+from skir.runtime.update import check_updates
 from skir.source_text import read_model
 
 FORMAT = "skir.rewrite_plan"
@@ -66,7 +67,8 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
     """A copy of `original` with the plan's actions performed and its cells declared."""
     r = _Reader(source)
     r.obj(plan, "", ("format", "version", "model", "cells", "slots", "superkernels"),
-          ("format", "version", "model", "cells", "workspaces", "slots", "update", "superkernels"))
+          ("format", "version", "model", "cells", "workspaces", "slots", "update", "superkernels", "updates",
+           "provenance"))
     if plan["format"] != FORMAT:
         r.fail("format", f"expected '{FORMAT}', got {plan['format']!r}")
     version = r.int_(plan["version"], "version", 0, 1 << 31)
@@ -103,6 +105,7 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
             model.body.block.add_op(CellOp(cell))
         else:
             model.body.block.insert_op_before(CellOp(cell), first_stream)
+    check_updates(module, plan, source)  # every fused updated member is forwarded, exactly once
     return module
 
 

@@ -21,6 +21,11 @@ argument slot comes from. `skir.runtime.apply_plan` replays it on the original m
    "args": [{"slot": 0, "source": "ffts_base"}, {"slot": 1, "source": "task", "stream": "s0", "seq": 0, "arg": 0}]}]}
 ```
 
+`updates` (docs/design.md §3 "Updated kernels") lists each fused member of a task group whose
+update changes its arguments: when the runtime re-issues that member's parameters before a
+replay, it writes argument `i` into `slots[i]` of the SuperKernel's table
+(`skir.targets.update_map`; `skir.runtime.apply_update` is the reference).
+
 Slots are listed stream by stream in slot order; `keep` slots are listed too, so every slot
 has exactly one action. Argument sources are those of SK meta: `ffts_base`, `task` (arg `arg`
 of the task that held slot `stream`/`seq` before the rewrite), `cell`, `workspace`,
@@ -106,6 +111,7 @@ def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
         "slots": slots,
         "update": {"slots": len(slots), "changed": sum(s["action"] != "keep" for s in slots)},
         "superkernels": superkernels,
+        "updates": meta["updates"],
     }
 
 

@@ -25,8 +25,9 @@ no kernel is listed as fused or unfused, and `note` says so.
  "unfused": [{"stream": "s0", "seq": 6, "kernel": "ns", "reason": "op_unsupported",
               "vendor_reason": "OP_UNSUPPORT", "detail": "not_sk_capable", "label": []}],
  "cuts": [{"reason": "default_node", "seq": 9, "stream": "s0", "detail": null}],
+ "updates": [],
  "summary": {"kernel_tasks": 5, "fused": 2, "unfused": 3, "pending": 0, "superkernels": 1,
-             "launches_saved": 1, "by_reason": {"default_node": 2, "op_unsupported": 1}}}
+             "launches_saved": 1, "updated": 0, "by_reason": {"default_node": 2, "op_unsupported": 1}}}
 ```
 
 Every slot of an argument table is explained exactly once (a lock slot shared by several lock
@@ -36,7 +37,9 @@ internal error, never a guess. `pending` counts kernel tasks that are neither fu
 unfused (an unprocessed model, or formed but not yet outlined). Warnings: `mix11_under_mix12`
 (a 1:1 member runs its aiv half on both AIVs of its blocks) and `unreset_event` (an event
 epoch with no closing reset crosses the SuperKernel's boundary: its cell ends at 1, as the
-event stays recorded in the original model, which could not be replayed either).
+event stays recorded in the original model, which could not be replayed either). `updates` is
+the update map of `skir.targets.update_map`: where the runtime writes the re-issued parameters
+of each fused member of a task group (`fuse-updated=1`).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from skir.names import entry_symbol
 from skir.options import SkOptions, parse_options
 from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
+from skir.targets.update_map import update_map
 
 FORMAT = "skir.sk_meta"
 VERSION = 1
@@ -317,6 +321,7 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
         "cells": cells,
         "unfused": unfused,
         "cuts": cuts,
+        "updates": update_map(model, superkernels),
         "summary": {
             "kernel_tasks": kernel_tasks,
             "fused": fused,
@@ -324,9 +329,11 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
             "pending": pending,
             "superkernels": len(superkernels),
             "launches_saved": sum(max(len(sk["members"]) - 1, 0) for sk in superkernels),
+            "updated": 0,
             "by_reason": dict(sorted(by_reason.items())),
         },
     }
+    meta["summary"]["updated"] = len(meta["updates"])
     imported = _vendor_input(model, kernels)
     if imported is not None:
         meta["vendor_input"] = imported

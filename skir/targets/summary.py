@@ -58,6 +58,12 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
     if limit is not None and len(result.superkernels) > limit:
         lines.append(f"  ... {len(result.superkernels) - limit} more; see sk_meta.json (or -v)")
+    updates = getattr(result, "updates", [])
+    for group, stream, seq, sk in updates[:_MAX_LISTED]:
+        lines.append(f"  updated kernel @{stream} seq {seq} (task group {group}) fused into {sk}: the runtime "
+                     "forwards its update (plan.json updates)")
+    if len(updates) > _MAX_LISTED:
+        lines.append(f"  ... {len(updates) - _MAX_LISTED} more updated kernels in plan.json")
     if getattr(result, "measured", None) is not None:
         lines.append(result.measured.summary())
     fit = getattr(result, "calibration", None)

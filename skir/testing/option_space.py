@@ -44,6 +44,7 @@ OPTION_SAMPLES: dict[str, tuple[str, ...]] = {
     "select": ("all", "gain"),
     "select-min-gain-us": ("0", "1", "5"),
     "fuse-comm": ("0", "1"),
+    "fuse-updated": ("0", "1"),
 }
 """Sample values of every documented option (the random models name kernels k0, k1, ...). A
 forced debug shape mostly refuses a random model, so `0` (not forced) is drawn most often;

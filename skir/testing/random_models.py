@@ -85,6 +85,7 @@ class _Gen:
         self.aic, self.aiv = aic, aiv
         self.opts = opts
         self.comm_rng: random.Random | None = None
+        self.update_rng: random.Random | None = None
         self.streams: list[list[dict[str, Any]]] = [[] for _ in range(n_streams)]
         self.seq = 0
         self.kernels: dict[str, dict[str, Any]] = {}
@@ -97,7 +98,7 @@ class _Gen:
         self.phase_of: dict[int, int] = {}  # id(task) -> its phase
 
     def add(self, s: int, task: dict[str, Any]) -> None:
-        if self.rng.random() < 0.05:
+        if self.rng.random() < 0.05 and "task_group" not in task:
             task["task_group"] = True
         self.streams[s].append({"seq": self.seq, **task})
         self.phase_of[id(self.streams[s][-1])] = self.phase_index
@@ -124,10 +125,25 @@ class _Gen:
         if self.comm_rng is not None and spec["kernel_type"] in ("aiv_only", "mix_aiv_1_0") \
                 and self.comm_rng.random() < 0.6:
             task["comm"] = {"group": self.comm_rng.choice(("tp0", "ep")), "op": self.comm_rng.choice(COMM_OPS)}
+        if self.update_rng is not None and self.update_rng.random() < 0.3:
+            self.updated_prefix(s, task)
         self.add(s, task)
         if s != 0 and (self.opts["spare_slots"] or (self.opts["scopes"] and rng.random() < 0.25)):
             for _ in range(2 if self.opts["spare_slots"] else 1):
                 self.add(s, {"type": "placeholder"})  # room for a back block after a fused range
+
+    def updated_prefix(self, s: int, task: dict[str, Any]) -> None:
+        """Make `task` a kernel of a task group, behind the external wait (and, mostly, the
+        reset of that event) the capture puts before it (docs/design.md §3 "Updated kernels")."""
+        u = self.update_rng
+        assert u is not None
+        event = self.event(f"u{len(self.events)}")
+        self.add(s, {"type": "event_wait", "event": event, "external": True})
+        if u.random() < 0.7:
+            self.add(s, {"type": "event_reset", "event": event})
+        task["task_group"] = u.choice((1, 2, 3, True))
+        if u.random() < 0.85:
+            task["update"] = "args" if u.random() < 0.85 else "launch"
 
     def phase(self, budget: int, phase: int, last: bool) -> None:
         rng = self.rng
@@ -252,18 +268,24 @@ def random_model(
     with_values: bool = True,
     spare_slots: bool = False,
     with_comm: bool = False,
+    with_updates: bool = False,
 ) -> dict[str, Any]:
     """A random valid capture dict. `max_tasks` bounds the random tasks; the join, reset and
     marker structure around them adds a few more. `spare_slots` puts two placeholders after
     every kernel task off stream 0, so that most stream-fused SuperKernels find their slots.
     `with_comm` makes about three vector kernel tasks in five communication kernels of group
-    `tp0` or `ep` (drawn from a generator of its own: the other draws stay as they were)."""
+    `tp0` or `ep` (drawn from a generator of its own: the other draws stay as they were).
+    `with_updates` makes about three kernel tasks in ten members of a task group, most of them
+    updating `args` only, each behind an external wait (and mostly its reset), as a capture of
+    per-step updated attention puts them (a generator of its own too)."""
     n_streams = rng.randint(1, max(1, max_streams))
     aic, aiv = rng.choice(((24, 48), (20, 40), (24, 48), (rng.randint(1, 32), rng.randint(1, 64))))
     g = _Gen(rng, n_streams, aic, aiv,
              {"scopes": with_scopes, "opaque": with_opaque, "values": with_values, "spare_slots": spare_slots})
     if with_comm:
         g.comm_rng = random.Random(repr(rng.getstate()[1][:8]))
+    if with_updates:
+        g.update_rng = random.Random(repr(rng.getstate()[1][8:16]))
     for i in range(rng.randint(0, 6)):
         g.kernels[f"k{i}"] = _kernel(rng, f"k{i}")
     total = rng.randint(0, max(0, max_tasks))
@@ -340,10 +362,13 @@ def models(
     with_opaque: bool = True,
     with_values: bool = True,
     spare_slots: bool = False,
+    with_comm: bool = False,
+    with_updates: bool = False,
 ) -> Any:
     """Hypothesis strategy of random valid capture dicts (see `random_model`)."""
     from hypothesis import strategies as st
 
     return st.randoms(use_true_random=False).map(
-        lambda rng: random_model(rng, max_streams, max_tasks, with_scopes, with_opaque, with_values, spare_slots)
+        lambda rng: random_model(rng, max_streams, max_tasks, with_scopes, with_opaque, with_values, spare_slots,
+                                 with_comm, with_updates)
     )

@@ -7,7 +7,10 @@ alone, `check_rewrite` checks that:
 - each SuperKernel is launched from the slot of its first member;
 - every launch shape follows the kernel-type table, read again by hand (`check_launch_shape`);
 - every happens-before edge of the original model still holds in the rewritten one, a
-  SuperKernel standing for all its members.
+  SuperKernel standing for all its members;
+- a fused kernel of a task group that updates its arguments still follows the external waits
+  directly before it (the capture's group prefix, resets of events between them skipped): each
+  stays in its slot and happens before the SuperKernel's launch.
 
 `check_unreset_warnings` checks that the cells the rewrite added and that end the model at 1 (a
 run of the rewritten model) are exactly those the `unreset_event` warnings name.
@@ -37,6 +40,7 @@ from skir.dialects.aclgraph import (
     StreamOp,
     ValueWaitOp,
     ValueWriteOp,
+    WaitOp,
 )
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
@@ -139,6 +143,19 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
             ra = node1[launches[ka]] if ka else node1[sa]
             rb = node1[launches[kb]] if kb else node1[sb]
             assert hb1.before(ra, rb), f"{g0.name(a)} -> {g0.name(b)} lost"
+    for n, op in enumerate(g0.ops):
+        if not (isinstance(op, LaunchOp) and op.update is not None and op.update.data == "args"
+                and g0.seq[n] in fused):
+            continue
+        m = g0.prev_on_stream(n)
+        while m is not None and (isinstance(g0.ops[m], ResetOp) or (isinstance(g0.ops[m], WaitOp)
+                                                                     and g0.ops[m].external is not None)):
+            if isinstance(g0.ops[m], WaitOp):
+                kept = new_ops[g0.seq[m]]
+                assert type(kept) is WaitOp and kept.properties == g0.ops[m].properties, g0.name(m)
+                assert hb1.before(node1[g0.seq[m]], node1[launches[fused[g0.seq[n]]]]), \
+                    f"{g0.name(n)} may start before its group's {g0.name(m)}"
+            m = g0.prev_on_stream(m)
 
 
 def cells_left_at_one(original: ModuleOp, rewritten: ModuleOp) -> set[str]:

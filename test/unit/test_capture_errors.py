@@ -86,7 +86,7 @@ def test_error_unknown_key() -> None:
     d = base()
     d["streams"][1]["tasks"][2]["color"] = "red"
     assert err(d) == ("model.json: streams[1].tasks[2].color: unknown key for an event_record task "
-                      "(expected one of: event, external, seq, task_group, type)")
+                      "(expected one of: event, external, seq, task_group, type, update)")
     d = base()
     d["extra"] = 1
     assert err(d).startswith("model.json: extra: unknown key (expected one of: format, version, model")

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from skir.dialects.aclgraph_task import MAX_GROUP
 from skir.json_reader import JsonReader, describe_value
 from skir.names import shown
 
@@ -52,7 +53,8 @@ class KernelInfo:
     blocks: int
     cap: int
     resolved: int
-    task_group: bool
+    task_group: int | None
+    """The non-zero `taskGrp` id (a task group updated before every replay), else None."""
     args_size: int | None = None
     """`argsSize`: the bytes of the task's argument block (None: not in the dump)."""
 
@@ -252,7 +254,9 @@ def _kernel(reader: _Reader, params: dict[str, Any], path: str) -> KernelInfo:
     cap = 0 if params.get("cap") is None else reader.hex_(params["cap"], f"{path}.cap")
     resolved = reader.opt_int(params, "resolvedNum", path, 1)
     group = params.get("taskGrp")
-    task_group = group is not None and reader.hex_(group, f"{path}.taskGrp") != 0
+    task_group = None if group is None else reader.hex_(group, f"{path}.taskGrp") or None
+    if task_group is not None and task_group > MAX_GROUP:
+        reader.fail(f"{path}.taskGrp", f"a task group id is at most 0x{MAX_GROUP:x}, got 0x{task_group:x}")
     args_size = None
     if params.get("argsSize") is not None:
         args_size = reader.int_(params["argsSize"], f"{path}.argsSize", 0, MAX_ARGS_BYTES)

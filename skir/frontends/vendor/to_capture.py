@@ -194,8 +194,8 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
         if (op := comm_op_of(k.func)) is not None:  # one group per model: the dumps do not say which
             task["comm"] = {"group": VENDOR_COMM_GROUP, "op": op}
             st.counts["comm"] += 1
-        if k.task_group:
-            task["task_group"] = True
+        if k.task_group is not None:  # the dumps do not say what the update changes: `launch`
+            task["task_group"] = k.task_group
         return task
     if node.task_type in ("NOTIFY", "WAIT", "RESET"):
         event = st.events.get(node.event)  # type: ignore[arg-type]

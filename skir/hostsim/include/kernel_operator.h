@@ -26,6 +26,8 @@
 //   void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks)  a communication
 //                                                    sub-kernel: returns once `blocks` of its blocks
 //                                                    are inside (all resident; the peers arrive)
+//   void SubArgs(const char* baseSymbol, uint64_t argsOffset, int n)  logs the n argument-table
+//                                                    words from argsOffset this core sees (ARGS)
 //
 // Log format (one record per line, space separated; <vc> = comma-separated vector clock with one
 // component per sub-core, indexed by tid):
@@ -38,6 +40,8 @@
 //   DEADLOCK <tid> <description>              one line per unfinished sub-core, e.g.
 //                                             "aiv 3 (block 1.1): wait_flag_dev(14)"
 //   ABORT <tid> <description>                 the launch was aborted (AscendC::Trap)
+//   ARGS <tid> <symbol> <argsOffset> <copy> <w0,w1,...>  the argument-table words a sub-kernel saw
+//                                             (hex; `-` for none), from SubArgs
 //   LOCK <slot> <value>                       final value of each registered lock word
 //   VERDICT <ok|error|deadlock>
 //
@@ -146,6 +150,7 @@ void SubEnd(const char* baseSymbol, uint64_t argsOffset, int copy = 0);
 void MaybeSleep();
 void SubSyncAllRounds(int n, const char* coreClass = nullptr);  // "aic" | "aiv" | "mix" | launch kind
 void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks);  // a communication kernel
+void SubArgs(const char* baseSymbol, uint64_t argsOffset, int n);  // log the n argument words it sees
 
 // Internal entry points used by the inline wrappers below.
 void FftsSet(int pipe, uint64_t msg);

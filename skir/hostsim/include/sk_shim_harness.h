@@ -158,6 +158,32 @@ void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks) {
     Progress();
 }
 
+// The n argument-table words from argsOffset, as this core reads them through get_para_base(): an
+// updated sub-kernel must see the arguments the runtime forwarded into its slots (an ARGS line;
+// the copy is always 0: which split copy ran is in the BEGIN line).
+void SubArgs(const char* baseSymbol, uint64_t argsOffset, int n) {
+    using namespace detail;
+    if (!t_core) return;
+    Launch& L = *g_launch;
+    std::unique_lock<std::mutex> lk(L.m);
+    Core* c = Enter(lk);
+    const uint64_t* table = reinterpret_cast<const uint64_t*>(uintptr_t(c->id.paraBase));
+    std::string words;
+    char hex[24];
+    for (int i = 0; i < n; ++i) {
+        if (g_registry.paramSlots >= 0 && argsOffset + uint64_t(i) >= uint64_t(g_registry.paramSlots)) {
+            ErrorLocked(c->id.tid, std::string(baseSymbol) + " reads argument slot " +
+                                       std::to_string(argsOffset + uint64_t(i)) + " beyond the arg table on " +
+                                       c->name);
+            break;
+        }
+        std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(table[argsOffset + uint64_t(i)]));
+        words += (i ? "," : "") + std::string(hex);
+    }
+    LogLine("ARGS " + std::to_string(c->id.tid) + " " + baseSymbol + " " + std::to_string(argsOffset) + " 0 " +
+            (words.empty() ? std::string("-") : words));
+}
+
 // ============================================================================================
 // Run
 // ============================================================================================

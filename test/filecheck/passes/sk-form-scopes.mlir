@@ -172,8 +172,8 @@ aclgraph.model @pertask cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @pertask
 // CHECK:      aclgraph.stream @s0 {
-// CHECK-NEXT: aclgraph.launch seq 0 @v blocks 8 task_group attributes {sk.fail = "dynamic_task"}
-// CHECK-NEXT: aclgraph.launch seq 1 @nope blocks 8 task_group attributes {sk.fail = "dynamic_task"}
+// CHECK-NEXT: aclgraph.launch seq 0 @v blocks 8 task_group attributes {sk.fail = "dynamic_task", sk.fail_detail = "update launch"}
+// CHECK-NEXT: aclgraph.launch seq 1 @nope blocks 8 task_group attributes {sk.fail = "dynamic_task", sk.fail_detail = "update launch"}
 // CHECK-NEXT: aclgraph.launch seq 2 @nope blocks 8 attributes {sk.fail = "op_unsupported", sk.fail_detail = "not_sk_capable"}
 // CHECK-NEXT: aclgraph.launch seq 3 @es blocks 8 attributes {sk.fail = "op_unsupported", sk.fail_detail = "early_start_capability"}
 // CHECK-NEXT: aclgraph.launch seq 4 @mm blocks 25 attributes {sk.fail = "exceed_core_max"}

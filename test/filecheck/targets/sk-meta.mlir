@@ -252,6 +252,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:   "detail": null
 // CHECK-NEXT:  }
 // CHECK-NEXT: ],
+// CHECK-NEXT: "updates": [],
 // CHECK-NEXT: "summary": {
 // CHECK-NEXT:  "kernel_tasks": 7,
 // CHECK-NEXT:  "fused": 3,
@@ -259,6 +260,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:  "pending": 0,
 // CHECK-NEXT:  "superkernels": 1,
 // CHECK-NEXT:  "launches_saved": 2,
+// CHECK-NEXT:  "updated": 0,
 // CHECK-NEXT:  "by_reason": {
 // CHECK-NEXT:   "exceed_core_max": 1,
 // CHECK-NEXT:   "op_unsupported": 1,
@@ -326,6 +328,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // RAW-NEXT: "cells": [],
 // RAW-NEXT: "unfused": [],
 // RAW-NEXT: "cuts": [],
+// RAW-NEXT: "updates": [],
 // RAW-NEXT: "summary": {
 // RAW-NEXT:  "kernel_tasks": 7,
 // RAW-NEXT:  "fused": 0,

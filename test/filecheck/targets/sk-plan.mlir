@@ -71,7 +71,8 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     {"slot": 7, "source": "profiling"},
 // CHECK-NEXT:     {"slot": 8, "source": "profiling_task_id"}
 // CHECK-NEXT:   ]}
-// CHECK-NEXT:  ]
+// CHECK-NEXT:  ],
+// CHECK-NEXT: "updates": []
 // CHECK-NEXT: }
 
 // RAW: sk-opt: error: target 'sk-plan': no SuperKernels in the module; run 'superkernel-pipeline' first

@@ -461,3 +461,36 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: a communication kernel names its group and its op (comm group G op OP [bytes N])
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @a blocks 8 task_group 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:50: error: task_group id must be in [1, 4294967295] (a bare task_group is the anonymous group)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 0 @a blocks 8 task_group 2 update tiling
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:59: error: update must be one of args, launch, got 'tiling'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @a aiv_only params(in)
+  aclgraph.stream @s0 {
+    "aclgraph.launch"() <{kernel = @a, blocks = #builtin.int<8>, update = "args", seq = #builtin.int<0>}> : () -> ()
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: 'update args' needs a task group (task_group N update ...)

@@ -30,7 +30,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
   }
   aclgraph.stream @s1 slots 9 {
     aclgraph.wait seq 4 @e0
-    aclgraph.launch seq 5 @qkv blocks 24 args(@y, @w, @x, @ws) task_group attributes {sk.fail = "dynamic_task"}
+    aclgraph.launch seq 5 @qkv blocks 24 args(@y, @w, @x, @ws) task_group 7 update launch attributes {sk.fail = "dynamic_task"}
     aclgraph.value_wait seq 8 @c0 geq 1
     aclgraph.opaque seq 12 notify_wait "n0"
     aclgraph.opaque seq 13 memcpy
@@ -68,7 +68,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
 // CHECK-NEXT:    }
 // CHECK-NEXT:    aclgraph.stream @s1 slots 9 {
 // CHECK-NEXT:      aclgraph.wait seq 4 @e0
-// CHECK-NEXT:      aclgraph.launch seq 5 @qkv blocks 24 args(@y, @w, @x, @ws) task_group attributes {sk.fail = "dynamic_task"}
+// CHECK-NEXT:      aclgraph.launch seq 5 @qkv blocks 24 args(@y, @w, @x, @ws) task_group 7 update launch attributes {sk.fail = "dynamic_task"}
 // CHECK-NEXT:      aclgraph.value_wait seq 8 @c0 geq 1
 // CHECK-NEXT:      aclgraph.opaque seq 12 notify_wait "n0"
 // CHECK-NEXT:      aclgraph.opaque seq 13 memcpy
@@ -94,7 +94,7 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
   aclgraph.cell @c
   aclgraph.stream @s0 slots 6 {
     aclgraph.launch_sk seq 0 @rewritten_sk0 was launch @a blocks 48 args(@x)
-    aclgraph.disabled seq 1 was launch @a blocks 8 args(@x) duration 1.0 task_group
+    aclgraph.disabled seq 1 was launch @a blocks 8 args(@x) duration 1.0 task_group 4 update args
     aclgraph.disabled seq 2 was record @e external
     aclgraph.disabled seq 3 was opaque memset
     aclgraph.value_write seq 4 @c value 1 was record @e
@@ -112,7 +112,7 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
 // CHECK-LABEL: aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
 // CHECK:         aclgraph.stream @s0 slots 6 {
 // CHECK-NEXT:      aclgraph.launch_sk seq 0 @rewritten_sk0 was launch @a blocks 48 args(@x)
-// CHECK-NEXT:      aclgraph.disabled seq 1 was launch @a blocks 8 args(@x) duration 1.0 task_group
+// CHECK-NEXT:      aclgraph.disabled seq 1 was launch @a blocks 8 args(@x) duration 1.0 task_group 4 update args
 // CHECK-NEXT:      aclgraph.disabled seq 2 was record @e external
 // CHECK-NEXT:      aclgraph.disabled seq 3 was opaque memset
 // CHECK-NEXT:      aclgraph.value_write seq 4 @c value 1 was record @e
@@ -121,7 +121,7 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:    sk.kernel @rewritten_sk0 mix_aiv_1_0 blocks 48 chain slots 2 {
 
 // GENERIC-LABEL: "aclgraph.model"() <{sym_name = "rewritten"
-// GENERIC:       "aclgraph.disabled"() <{was_kind = "launch", was = {kernel = @a, blocks = #builtin.int<8>, args = [@x], duration = #builtin.float_data<1.0>, task_group}, seq = #builtin.int<1>}> : () -> ()
+// GENERIC:       "aclgraph.disabled"() <{was_kind = "launch", was = {kernel = @a, blocks = #builtin.int<8>, args = [@x], duration = #builtin.float_data<1.0>, task_group = #builtin.int<4>, update = "args"}, seq = #builtin.int<1>}> : () -> ()
 
 // -----
 
