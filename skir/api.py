@@ -27,7 +27,7 @@ from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.fast_clone import clone_tree
 from skir.dialects.ir_text import ir_text
-from skir.dialects.model_lookup import the_model
+from skir.dialects.model_lookup import models, qualified_name, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
 from skir.gc_pause import collect_young, paused_gc
@@ -163,9 +163,17 @@ def summarize(
     (`original`, the input before rewriting, saves rebuilding it from the rewritten slots)."""
     from skir.analysis.original import unreset_by_superkernel
 
-    model = the_model(module)
     superkernels, unfused, cuts, warnings = [], [], [], []
-    unreset = unreset_by_superkernel(model, None if original is None else the_model(original))
+    before = {} if original is None else {qualified_name(m): m for m in models(original)}
+    for model in models(module):  # the model, then each sub-model on its own
+        unreset = unreset_by_superkernel(model, before.get(qualified_name(model)))
+        _summarize_model(model, unreset, superkernels, unfused, cuts, warnings)
+    cuts.sort(key=lambda c: c.seq)
+    return superkernels, unfused, cuts, warnings
+
+
+def _summarize_model(model: ModelOp, unreset: dict[str, list[tuple[str, str]]], superkernels: list[SuperKernelInfo],
+                     unfused: list[Unfused], cuts: list[CutInfo], warnings: list[SkWarning]) -> None:
     for op in model.body.block.ops:
         if isinstance(op, SuperKernelOp):
             members = tuple(
@@ -185,8 +193,6 @@ def summarize(
                 cut, why = task.attributes.get(CUT_ATTR), task.attributes.get(CUT_DETAIL_ATTR)
                 if cut is not None and why is not None:
                     cuts.append(CutInfo(op.sym_name.data, task.seq.data, cut.data, why.data))  # type: ignore
-    cuts.sort(key=lambda c: c.seq)
-    return superkernels, unfused, cuts, warnings
 
 
 def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: bool,
@@ -309,8 +315,9 @@ def compile(
         superkernels, unfused, cuts, warnings = summarize(module, original)
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
                            measured=measured)
-    result.model_warnings = [ModelWarning(w, a, b, group) for w, a, b, group in comm_hazards(the_model(original))]
-    result.updates = fused_updates(the_model(module))
+    result.model_warnings = [ModelWarning(w, a, b, group) for m in models(original)
+                             for w, a, b, group in comm_hazards(m)]
+    result.updates = [u for m in models(module) for u in fused_updates(m)]
     if build is not None:  # a vendor kernel whose argument size is unknown cannot be called by an entry
         from skir.frontends.vendor.buildable import refuse_unbuildable
 

@@ -22,6 +22,7 @@ from xdsl.ir import Attribute, Operation
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
+    CondOp,
     DisabledOp,
     LaunchSkOp,
     ModelOp,
@@ -99,6 +100,7 @@ def _check_model(model: ModelOp) -> None:
     for stream in model.body.block.ops:
         if isinstance(stream, StreamOp):
             _check_stream(stream, symbols, seen_seq)
+    _check_submodels(model, symbols, seen_seq)
     graph = TaskGraph(model)
     rewritten = any(isinstance(op, LaunchSkOp | DisabledOp) for op in graph.ops)
     if not rewritten:
@@ -111,6 +113,60 @@ def _check_model(model: ModelOp) -> None:
         # a rewritten model that hangs is skir's fault, which sk-check reports (exit 3)
         _check_cell_resets(graph, hb)
         _check_satisfiable(graph, hb)
+
+
+def _check_submodels(model: ModelOp, symbols: dict[str, Operation], seen_seq: dict[int, TaskOp]) -> None:
+    """docs/design.md §3 "Conditional sub-models": a sub-model runs on the parent's device,
+    declares what it uses as the parent declares it (a cell of its own only where a rewrite of
+    it added one), and its seqs, stream names and name are
+    unique across the parent and every other sub-model (each sub-model checks its own
+    streams when it is verified)."""
+    names: dict[str, Operation] = {}
+    streams = {s.sym_name.data: s for s in model.body.block.ops if isinstance(s, StreamOp)}
+    for cond, _, sub in _all_conds(model):
+        where = f"{task_path(cond)}: sub-model @{sub.sym_name.data}"
+        if (sub.aic_cores.data, sub.aiv_cores.data) != (model.aic_cores.data, model.aiv_cores.data):
+            raise TaskVerifyException(cond, f"{where} has cores(aic = {sub.aic_cores.data}, aiv = "
+                                            f"{sub.aiv_cores.data}); a sub-model runs on its parent's device")
+        if sub.sym_name.data in names or sub.sym_name.data == model.sym_name.data:
+            raise TaskVerifyException(cond, f"{where}: the name is used twice in the model; name each sub-model "
+                                            "once")
+        names[sub.sym_name.data] = sub
+        for op in sub.body.block.ops:
+            if isinstance(op, StreamOp):
+                if op.sym_name.data in streams:
+                    raise TaskVerifyException(cond, f"{where}: stream @{op.sym_name.data} is also a stream of "
+                                                    f"{task_path(streams[op.sym_name.data])}; stream names are unique "
+                                                    "across a model and its sub-models")
+                streams[op.sym_name.data] = op
+                for task in op.body.block.ops:
+                    if isinstance(task, TaskOp):
+                        other = seen_seq.setdefault(task.seq.data, task)
+                        if other is not task:
+                            raise TaskVerifyException(task, f"{task_path(task)}: seq {task.seq.data} is also used "
+                                                            f"by {task_path(other)}; seq must be unique across a "
+                                                            "model and its sub-models")
+            elif isinstance(op, KernelOp | BufferOp | EventOp | CellOp):
+                mine = symbols.get(op.sym_name.data)
+                if mine is None and isinstance(op, CellOp):
+                    continue  # a cell a rewrite of the sub-model added
+                if mine is None or mine.name != op.name or mine.properties != op.properties:
+                    raise TaskVerifyException(cond, f"{where}: {op.name} @{op.sym_name.data} is not declared so in "
+                                                    f"@{model.sym_name.data}; a sub-model declares what it uses as "
+                                                    "its parent does")
+
+
+def _all_conds(model: ModelOp) -> list[tuple[TaskOp, int, ModelOp]]:
+    """(condition task, branch, sub-model) of every sub-model below `model`, depth first."""
+    found: list[tuple[TaskOp, int, ModelOp]] = []
+    for stream in model.body.block.ops:
+        if isinstance(stream, StreamOp):
+            for task in stream.body.block.ops:
+                if isinstance(task, CondOp):
+                    for i, sub in enumerate(task.submodels()):
+                        found.append((task, i, sub))
+                        found.extend(_all_conds(sub))
+    return found
 
 
 def _check_name(op: Operation) -> None:

@@ -18,6 +18,7 @@ from skir.analysis.fail_reasons import NO_GAIN_ATTR, FailReason
 from skir.analysis.task_graph import TaskGraph
 from skir.analysis.updated import group_prefix, kept_prefixes
 from skir.dialects.aclgraph import (
+    CondOp,
     EventTaskOp,
     LaunchOp,
     ModelOp,
@@ -201,7 +202,7 @@ def compute_runs(graph: TaskGraph, scopes: ScopeInfo, candidate: list[bool]) -> 
             if isinstance(op, OpaqueOp) and _is_fence(op) and label is not None:
                 runs.fences.setdefault(label, []).append(op.seq.data)
             if n not in runs.kept and _is_breaker(graph, n, candidate, has_candidates[s]):
-                if isinstance(op, OpaqueOp):
+                if isinstance(op, OpaqueOp | CondOp):  # a condition task runs a sub-model in its place
                     runs.cut_reason[n] = FailReason.DEFAULT_NODE
                 run += 1
                 last_label = None

@@ -336,12 +336,15 @@ def _check_pending(report: CheckReport, sk: SuperKernelOp) -> None:
 
 
 def check_module(module: object) -> CheckReport:
-    """Check every `aclgraph.model` of a module; one report for all."""
+    """Check every `aclgraph.model` of a module, each sub-model on its own (docs/design.md §3
+    "Conditional sub-models"); one report for all."""
     from xdsl.dialects.builtin import ModuleOp
+
+    from skir.dialects.model_lookup import models
 
     assert isinstance(module, ModuleOp)
     total = CheckReport()
-    for op in module.ops:
+    for op in models(module):
         if isinstance(op, ModelOp):
             report = check_model(op)
             total.violations += report.violations

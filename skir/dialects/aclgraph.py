@@ -47,6 +47,7 @@ from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from skir.dialects.aclgraph_cond import CondKind, CondOp
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_enums import (
     CommOp,
@@ -94,7 +95,8 @@ MAX_COMM_BYTES = (1 << 62) - 1
 """The largest `bytes` a communication kernel may say it moves."""
 
 __all__ = [
-    "MAX_BLOCKS", "MAX_U64", "REENABLEABLE_TASKS", "TASK_OPS", "ACLGraph", "DisabledOp", "EventTaskOp",
+    "MAX_BLOCKS", "MAX_U64", "REENABLEABLE_TASKS", "TASK_OPS", "ACLGraph", "CondKind", "CondOp", "DisabledOp",
+    "EventTaskOp",
     "LaunchOp", "LaunchSkOp", "MarkerOp", "ModelOp", "OpaqueOp", "PlaceholderOp", "RecordOp", "ResetOp",
     "ScopeBeginOp", "ScopeEndOp", "StreamOp", "TaskOp", "ValueWaitOp", "ValueWriteOp", "WaitOp",
     "install_model_rule", "was_props",
@@ -358,7 +360,7 @@ REENABLEABLE_TASKS.update({cls.KIND: cls for cls in TASK_OPS if cls not in (Laun
 
 ACLGraph = Dialect(
     "aclgraph",
-    [ModelOp, StreamOp, KernelOp, BufferOp, EventOp, CellOp, *TASK_OPS],
+    [ModelOp, StreamOp, KernelOp, BufferOp, EventOp, CellOp, *TASK_OPS, CondOp],
     [KernelTypeAttr, ParamRoleAttr, SchedModeAttr, WaitRuleAttr, OpaqueKindAttr, CommOpAttr],
 )
 fast_verify_all(ACLGraph.operations)

@@ -5,20 +5,78 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.aclgraph import CondOp, LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.formation_attrs import FAIL_ATTR, GROUP_ATTR
 from skir.errors import SkirError
 
 
-def models(module: ModuleOp) -> list[ModelOp]:
+def top_models(module: ModuleOp) -> list[ModelOp]:
     """The `aclgraph.model` ops at the top of `module`."""
     return [op for op in module.ops if isinstance(op, ModelOp)]
 
 
+def models(module: ModuleOp) -> list[ModelOp]:
+    """Every `aclgraph.model` of `module`: each one at the top, then its sub-models (those its
+    condition tasks hold, docs/design.md §3 "Conditional sub-models"), depth first. A pass runs
+    on each on its own."""
+    found: list[ModelOp] = []
+    for model in top_models(module):
+        found.append(model)
+        found.extend(all_submodels(model))
+    return found
+
+
+def submodels(model: ModelOp) -> list[tuple[CondOp, int, ModelOp]]:
+    """(condition task, branch, sub-model) of each sub-model `model`'s own streams hold."""
+    return [(task, i, sub) for stream in model.body.block.ops if isinstance(stream, StreamOp)
+            for task in stream.body.block.ops if isinstance(task, CondOp)
+            for i, sub in enumerate(task.submodels())]
+
+
+def all_submodels(model: ModelOp) -> list[ModelOp]:
+    """Every sub-model below `model`, depth first."""
+    found: list[ModelOp] = []
+    for _, _, sub in submodels(model):
+        found.append(sub)
+        found.extend(all_submodels(sub))
+    return found
+
+
+def qualified_name(model: ModelOp) -> str:
+    """`<model>_<submodel>...`: the name a sub-model's SuperKernels start with (the model's own
+    name at the top)."""
+    names = [model.sym_name.data]
+    op = model.parent_op()
+    while op is not None:
+        if isinstance(op, ModelOp):
+            names.append(op.sym_name.data)
+        op = op.parent_op()
+    return "_".join(reversed(names))
+
+
+def root_model(model: ModelOp) -> ModelOp:
+    """The model at the top of the tree `model` belongs to (itself at the top)."""
+    root, op = model, model.parent_op()
+    while op is not None:
+        if isinstance(op, ModelOp):
+            root = op
+        op = op.parent_op()
+    return root
+
+
+def tree_names(model: ModelOp) -> set[str]:
+    """Every symbol name of the tree of models `model` belongs to (the top model and all its
+    sub-models): what a name a pass adds must differ from, for one flat plan."""
+    root = root_model(model)
+    return {op.properties["sym_name"].data  # type: ignore[attr-defined]
+            for m in (root, *all_submodels(root)) for op in m.body.block.ops if "sym_name" in op.properties}
+
+
 def the_model(module: ModuleOp) -> ModelOp:
-    """The one `aclgraph.model` of `module` (a one-line error when there is not exactly one)."""
-    found = models(module)
+    """The one `aclgraph.model` at the top of `module` (a one-line error when there is not
+    exactly one; its sub-models are inside it)."""
+    found = top_models(module)
     if len(found) != 1:
         raise SkirError(f"expected exactly one aclgraph.model in the input, found {len(found)}")
     return found[0]

@@ -80,6 +80,7 @@ from skir.dialects.aclgraph import (
     MAX_BLOCKS,
     MAX_COMM_BYTES,
     MAX_U64,
+    CondOp,
     LaunchOp,
     ModelOp,
     OpaqueOp,
@@ -107,6 +108,7 @@ from skir.dialects.aclgraph_enums import (
     wait_rule_attr,
 )
 from skir.dialects.aclgraph_task import MAX_GROUP, UPDATE_KINDS, group_props
+from skir.dialects.model_lookup import all_submodels
 from skir.dialects.syntax import int_attr, new_op, string_attr, symbol_ref
 from skir.errors import ExitCode, SkirError, TaskVerifyException
 from skir.frontends.capture_export import (
@@ -121,6 +123,7 @@ from skir.frontends.capture_export import (
     save,
 )
 from skir.frontends.capture_seq import simulate_capture
+from skir.frontends.capture_submodels import BRANCHES_KEY, SubmodelReader, build_submodel
 from skir.gc_pause import paused_gc
 from skir.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
 from skir.names import shown
@@ -184,6 +187,10 @@ class _Importer(JsonReader):
         self.kernels: dict[str, dict[str, Any]] = {}
         self.args_len: dict[str, tuple[int, str]] = {}  # kernel -> (args length, first path)
         self.args_cache: dict[tuple[str, ...], ArrayAttr] = {}
+        self.prefix = ""  # the JSON path of the streams being read ("submodels[i]." in a sub-model)
+        self.owner: str | None = None  # the sub-model being read
+        self.subs = SubmodelReader(self)
+        self.stream_paths: dict[StreamOp, str] = {}
 
     def declare(self, name: str, kind: str, path: str) -> None:
         other = self.kind_of.get(name)
@@ -248,7 +255,10 @@ class _Importer(JsonReader):
             self.obj(stream, path, ("name", "tasks"), ("name", "tasks"))
             names.append(self.name(stream["name"], path + ".name"))
             self.declare(names[-1], "stream", path + ".name")
+        self.subs.declare(d.get("submodels", []))
         task_props = [self.stream_tasks(stream["tasks"], si) for si, stream in enumerate(streams)]
+        self.subs.read_tasks(d.get("submodels", []))
+        self.subs.check_uses()
         return self.build(model_name, aic, aiv, soc, names, task_props)
 
     def kernel(self, spec: Any, path: str, name: str) -> dict[str, Any]:
@@ -298,7 +308,7 @@ class _Importer(JsonReader):
 
     def task(self, task: Any, si: int, ti: int) -> tuple[type[TaskOp], dict[str, Attribute], Any]:
         def p(key: str | None = None) -> str:
-            base = f"streams[{si}].tasks[{ti}]"
+            base = f"{self.prefix}streams[{si}].tasks[{ti}]"
             return base if key is None else f"{base}.{key}"
 
         if not isinstance(task, dict):
@@ -366,6 +376,9 @@ class _Importer(JsonReader):
                 if not notify:
                     self.fail(p("notify"), "a notify name must not be empty")
                 props["notify"] = string_attr(notify)
+        elif kind == "cond":
+            cls = CondOp
+            props.update(self.subs.cond_props(task, p))
         elif kind == "scope_begin" or kind == "scope_end":
             scope = task["scope"]
             if scope is not None:
@@ -449,6 +462,13 @@ class _Importer(JsonReader):
                     self.fail(where + (".seq" if has else ""),
                               f"{'has' if has else 'has no'} 'seq' but {first[1]} "
                               f"{'has none' if has else 'has one'}; give every task a seq or none")
+        if self.subs.subs:  # seqs order the model and its sub-models: no capture order to replay
+            for name, sub in self.subs.subs.items():
+                for si, stream in enumerate(sub.tasks):
+                    for ti, (_, _, seq) in enumerate(stream):
+                        if seq is None or first is None or not first[0]:
+                            self.fail(f"{sub.path}.streams[{si}].tasks[{ti}]",
+                                      "a capture with submodels gives every task a seq")
         if first is None or first[0]:
             return [[seq for _, _, seq in stream] for stream in tasks]
         return simulate_capture(tasks, self.fail)
@@ -470,13 +490,31 @@ class _Importer(JsonReader):
         declared = self.kind_of  # in declaration (JSON) order
         decls.extend(EventOp(n) for n, (k, _) in declared.items() if k == "event")
         decls.extend(CellOp(n) for n, (k, _) in declared.items() if k == "cell")
-        streams: list[StreamOp] = []
-        for name, stream, seq_list in zip(names, tasks, seqs):
-            ops = []
-            for (cls, props, _), seq in zip(stream, seq_list):
-                props["seq"] = int_attr(seq)
-                ops.append(new_op(cls, props))
-            streams.append(StreamOp(name, Region(Block(ops)), slots=len(ops)))
+
+        def sub_model(name: str) -> ModelOp:
+            sub = self.subs.subs[name]
+            made = make_streams(sub.streams, sub.tasks, [[q for _, _, q in st] for st in sub.tasks],
+                                f"{sub.path}.")
+            return build_submodel(name, aic, aiv, soc, decls, made)  # type: ignore[arg-type]
+
+        def make_streams(names: list[str], tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]],
+                         seqs: list[list[int]], prefix: str) -> list[StreamOp]:
+            made: list[StreamOp] = []
+            for si, (name, stream, seq_list) in enumerate(zip(names, tasks, seqs)):
+                ops: list[Operation] = []
+                for (cls, props, _), seq in zip(stream, seq_list):
+                    props["seq"] = int_attr(seq)
+                    branches = props.pop(BRANCHES_KEY, None)
+                    if branches is None:
+                        ops.append(new_op(cls, props))
+                    else:
+                        subs = [sub_model(b.data) for b in branches.data]  # type: ignore[attr-defined]
+                        ops.append(new_op(cls, props, [Region(Block([m])) for m in subs]))
+                made.append(StreamOp(name, Region(Block(ops)), slots=len(ops)))
+                self.stream_paths[made[-1]] = f"{prefix}streams[{si}]"
+            return made
+
+        streams = make_streams(names, tasks, seqs, "")
         model = ModelOp(model_name, aic, aiv, Region(Block([*decls, *streams])), soc)
         module = ModuleOp([model])
         self.verify(module, model, streams)
@@ -485,6 +523,8 @@ class _Importer(JsonReader):
     def verify(self, module: ModuleOp, model: ModelOp, streams: list[StreamOp]) -> None:
         try:
             _verify_quietly(module, model)
+            for sub in all_submodels(model):
+                _verify_quietly(module, sub)
             return
         except TaskVerifyException as e:
             path = self.op_path(e.op, model, streams) if e.op is not None else None
@@ -498,12 +538,11 @@ class _Importer(JsonReader):
 
     def op_path(self, op: Operation, model: ModelOp, streams: list[StreamOp]) -> str | None:
         parent = op.parent_op()
-        if isinstance(op, TaskOp) and isinstance(parent, StreamOp) and parent in streams:
-            si = streams.index(parent)
+        if isinstance(op, TaskOp) and isinstance(parent, StreamOp) and parent in self.stream_paths:
             ti = next(i for i, o in enumerate(parent.body.block.ops) if o is op)
-            return f"streams[{si}].tasks[{ti}]"
-        if isinstance(op, StreamOp) and op in streams:
-            return f"streams[{streams.index(op)}]"
+            return f"{self.stream_paths[parent]}.tasks[{ti}]"
+        if isinstance(op, StreamOp) and op in self.stream_paths:
+            return self.stream_paths[op]
         name = op.properties.get("sym_name")
         if parent is model and name is not None:
             _kind, path = self.kind_of.get(name.data, (None, None))  # type: ignore[attr-defined]

@@ -45,7 +45,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 
 from skir.dialects.aclgraph import (
+    CondOp,
+    DisabledOp,
     LaunchOp,
+    LaunchSkOp,
     ModelOp,
     OpaqueOp,
     PlaceholderOp,
@@ -60,13 +63,14 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
 from skir.dialects.aclgraph_task import ANONYMOUS_GROUP
+from skir.dialects.model_lookup import all_submodels
 from skir.errors import SkirError, task_path
 
 FORMAT = "skir.aclgraph.capture"
 VERSION = 1
 
 TOP_KEYS = ("format", "version", "model", "soc", "cores", "kernels", "buffers", "events", "cells",
-            "streams")
+            "submodels", "streams")
 KERNEL_KEYS = ("kernel_type", "params", "sched_mode", "block_dim_scale_up", "sk_capable", "code_bytes", "early_start",
                "sk_symbol", "split_copies", "sync_flags", "dcci")
 # task type -> (required keys, optional keys), besides `seq`, `type`, `task_group` and `update`
@@ -81,6 +85,7 @@ TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "scope_begin": (("scope",), ("options",)),
     "scope_end": (("scope",), ()),
     "placeholder": ((), ()),
+    "cond": (("kind", "cell", "submodels"), ()),
 }
 
 _REWRITTEN = "a rewritten model cannot be exported in capture v1"
@@ -177,6 +182,12 @@ def _task(op: Operation) -> dict[str, Any]:
             out["options"] = options.data  # type: ignore[attr-defined]
     elif cls is PlaceholderOp:
         out["type"] = "placeholder"
+    elif cls is CondOp:
+        assert isinstance(op, CondOp)
+        out["type"] = "cond"
+        out["kind"] = op.kind.data
+        out["cell"] = op.cell.root_reference.data
+        out["submodels"] = [sub.sym_name.data for sub in op.submodels()]
     elif op.name.startswith(("aclgraph.launch_sk", "aclgraph.disabled", "sk.")):
         raise SkirError(f"{task_path(op)}: '{op.name}': {_REWRITTEN}")
     else:
@@ -214,18 +225,30 @@ def dump(module: ModuleOp | ModelOp) -> dict[str, Any]:
             raise SkirError(f"{task_path(op)}: '{op.name}': {_REWRITTEN}")
         else:
             raise SkirError(f"{task_path(op)}: '{op.name}' has no place in capture v1")
-    stream_dicts = []
     # kernels whose param count the importer infers from `args`; buffers in first-mention order
     args_len: dict[str, int] = {}
     mention: dict[str, None] = {}
-    for stream in streams:
-        tasks = [_task(op) for op in stream.body.block.ops]
-        for t in tasks:
-            if (args := t.get("args")) is not None:
-                args_len.setdefault(t["kernel"], len(args))
-                for a in args:
-                    mention.setdefault(a, None)
-        stream_dicts.append({"name": stream.sym_name.data, "tasks": tasks})
+
+    def stream_dicts_of(streams: list[StreamOp]) -> list[dict[str, Any]]:
+        found = []
+        for stream in streams:
+            tasks = [_task(op) for op in stream.body.block.ops]
+            for t in tasks:
+                if (args := t.get("args")) is not None:
+                    args_len.setdefault(t["kernel"], len(args))
+                    for a in args:
+                        mention.setdefault(a, None)
+            found.append({"name": stream.sym_name.data, "tasks": tasks})
+        return found
+
+    stream_dicts = stream_dicts_of(streams)
+    subs = []  # docs/design.md §3 "Conditional sub-models": their declarations are the model's
+    for sub in all_submodels(model):
+        for op in sub.body.block.ops:
+            if op.name.startswith("sk.") or isinstance(op, LaunchSkOp | DisabledOp):
+                raise SkirError(f"{task_path(op)}: '{op.name}': {_REWRITTEN}")
+        subs.append({"name": sub.sym_name.data,
+                     "streams": stream_dicts_of([s for s in sub.body.block.ops if isinstance(s, StreamOp)])})
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "model": model.sym_name.data}
     if model.soc is not None:
         out["soc"] = model.soc.data
@@ -238,6 +261,8 @@ def dump(module: ModuleOp | ModelOp) -> dict[str, Any]:
         out["events"] = events
     if cells:
         out["cells"] = cells
+    if subs:
+        out["submodels"] = subs
     out["streams"] = stream_dicts
     return out
 
@@ -288,6 +313,12 @@ def format_json(data: dict[str, Any]) -> str:
         elif key in ("events", "cells") and isinstance(value, list) and len(value) > 8:
             lines.append(head + "[")
             lines.append(",\n".join(f"    {_inline(v)}" for v in value))
+            lines.append("  ]" + comma)
+        elif key == "submodels" and isinstance(value, list) and value:
+            lines.append(head + "[")
+            lines.append(",\n".join(f'    {{"name": {_inline(sub.get("name"))}, "streams": [\n'
+                                    + ",\n".join(_stream_text(st) for st in sub.get("streams", [])) + "]}"
+                                    if isinstance(sub, dict) else "    " + _inline(sub) for sub in value))
             lines.append("  ]" + comma)
         elif key == "streams" and isinstance(value, list) and value:
             lines.append(head + "[")

@@ -21,7 +21,7 @@ from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
 from skir.dialects.hardware import CoreType
-from skir.dialects.model_lookup import kernel_table, updated_launches
+from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
 from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
@@ -62,10 +62,11 @@ def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]
     return tuple(sorted(found.items()))
 
 
-def entry_buffers(module: ModuleOp) -> list[dict[str, object]]:
-    """Per emitted SuperKernel, the buffers its entry needs besides params and cells: the
-    feed-sync-all workspace (`use: workspace`) and the profiling area (`use: profiling`)."""
-    model = _model(module)
+def entry_buffers(module: ModuleOp, model: ModelOp | None = None) -> list[dict[str, object]]:
+    """Per emitted SuperKernel of `model` (the module's), the buffers its entry needs besides
+    params and cells: the feed-sync-all workspace (`use: workspace`) and the profiling area
+    (`use: profiling`)."""
+    model = model if model is not None else _model(module)
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
     found: list[dict[str, object]] = []
     for sk in model.body.block.ops:
@@ -129,14 +130,15 @@ def _update_slots(module: ModuleOp, original: ModuleOp,
     """SuperKernel -> (stream, seq) -> argument-table slots of each updated member, from the
     plan's update map (`updates`; computed as `plan.json` does when not given)."""
     if updates is None:
-        if not updated_launches(_model(module)):
+        if not any(updated_launches(m) for m in models(module)):
             return {}
         from skir.targets.sk_meta import sk_meta
 
         updates = sk_meta(module, original)["updates"]
     found: dict[str, dict[tuple[str, int], tuple[int, ...]]] = {}
     for entry in updates:
-        found.setdefault(entry["superkernel"], {})[(entry["stream"], entry["seq"])] = tuple(entry["slots"])
+        if entry["slots"]:  # a kernel without params has nothing to forward
+            found.setdefault(entry["superkernel"], {})[(entry["stream"], entry["seq"])] = tuple(entry["slots"])
     return found
 
 
@@ -145,11 +147,19 @@ def emulation_specs(module: ModuleOp, original: ModuleOp,
     """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb; a
     SuperKernel with updated members runs twice, forwarding an update through `updates` (the
     plan's update map; by default the one `plan.json` gets)."""
-    model = _model(module)
     update_slots = _update_slots(module, original, updates)
-    kernels = kernel_table(model)
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
-    graph = TaskGraph(_model(original))
+    before = {qualified_name(m): m for m in models(original)}
+    specs: list[EmulationSpec] = []
+    for model in models(module):  # the model, then each sub-model on its own
+        specs += _specs(model, before[qualified_name(model)], sources, update_slots)
+    return specs
+
+
+def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
+           update_slots: dict[str, dict[tuple[str, int], tuple[int, ...]]]) -> list[EmulationSpec]:
+    kernels = kernel_table(model)
+    graph = TaskGraph(original)
     hb = HappensBefore(graph)
     node_of_seq = {seq: n for n, seq in enumerate(graph.seq)}
     final = _FinalLocks(model)

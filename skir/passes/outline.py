@@ -63,6 +63,7 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import core_class
+from skir.dialects.model_lookup import qualified_name, tree_names
 from skir.dialects.superkernel import (
     SkForm,
     SuperKernelOp,
@@ -81,7 +82,8 @@ from skir.patterns.sweep import rewrite_ops
 
 
 def superkernel_name(model: ModelOp, index: int) -> str:
-    return f"{model.sym_name.data}_sk{index}"
+    """`<model>_sk<index>`; in a sub-model `<model>_<submodel>_sk<index>`."""
+    return f"{qualified_name(model)}_sk{index}"
 
 
 def superkernel_names(model: ModelOp, graph: TaskGraph, groups: list[tuple[int, list[int]]]) -> list[str]:
@@ -89,7 +91,7 @@ def superkernel_names(model: ModelOp, graph: TaskGraph, groups: list[tuple[int, 
     model's launches carry `sk.select_name`, the name its first member carrying one has, unless
     an earlier group took it, else `<model>_sk<k>`, k counting on from one above every number
     carried. A carried name of another form is a `PassFailedException` naming the launch."""
-    pattern = re.compile(re.escape(model.sym_name.data) + r"_sk(\d{1,9})\Z")
+    pattern = re.compile(re.escape(qualified_name(model)) + r"_sk(\d{1,9})\Z")
     hints: dict[int, str] = {}
     for n, op in enumerate(graph.ops):
         hint = op.attributes.get(SELECT_NAME_ATTR)
@@ -97,7 +99,7 @@ def superkernel_names(model: ModelOp, graph: TaskGraph, groups: list[tuple[int, 
             continue
         if not isinstance(hint, StringAttr) or not pattern.match(hint.data):
             raise PassFailedException(f"{SELECT_NAME_ATTR} on @{graph.streams[graph.stream_of[n]].sym_name.data} "
-                                      f"seq {graph.seq[n]}: expected \"{model.sym_name.data}_sk<N>\"")
+                                      f"seq {graph.seq[n]}: expected \"{qualified_name(model)}_sk<N>\"")
         hints[n] = hint.data
     if not hints:
         return [superkernel_name(model, index) for index, _ in groups]
@@ -143,8 +145,7 @@ class _Outliner:
             if len(members) < 2:
                 raise PassFailedException(f"group {index} has {len(members)} kernel task(s); rerun sk-form-scopes")
             sks.append((members, ranges))
-        names = {op.properties["sym_name"].data for op in self.model.body.block.ops  # type: ignore[attr-defined]
-                 if "sym_name" in op.properties}
+        names = tree_names(self.model)  # a new cell is unique across the model and its sub-models
         sk_names = superkernel_names(self.model, g, [(i, m) for i, (m, _) in zip(indices, sks, strict=True)])
         plan = plan_rewrite(g, self.hb, sks, names, sk_names)
         if plan.failures:

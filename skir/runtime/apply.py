@@ -38,6 +38,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
 from skir.dialects.fast_clone import clone_tree
+from skir.dialects.model_lookup import all_submodels, submodels
 from skir.json_reader import JsonReader, parse_json
 from skir.runtime.update import check_updates
 from skir.source_text import read_model
@@ -68,7 +69,7 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
     r = _Reader(source)
     r.obj(plan, "", ("format", "version", "model", "cells", "slots", "superkernels"),
           ("format", "version", "model", "cells", "workspaces", "slots", "update", "superkernels", "updates",
-           "provenance"))
+           "submodels", "provenance"))
     if plan["format"] != FORMAT:
         r.fail("format", f"expected '{FORMAT}', got {plan['format']!r}")
     version = r.int_(plan["version"], "version", 0, 1 << 31)
@@ -81,6 +82,14 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
     model = models[0]
     if r.str_(plan["model"], "model") != model.sym_name.data:
         r.fail("model", f"the plan is for @{plan['model']}, the module holds @{model.sym_name.data}")
+    _apply_model(r, model, plan, "")
+    check_updates(module, plan, source)  # every fused updated member is forwarded, exactly once
+    return module
+
+
+def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str) -> None:
+    """Check and perform the plan of one model (`path`: its JSON path, "" at the top), then of
+    each of its sub-models (`submodels`, docs/design.md §3 "Conditional sub-models")."""
     slots: dict[tuple[str, int], TaskOp] = {}
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
     names = {op.sym_name.data for op in model.body.block.ops if hasattr(op, "sym_name")}
@@ -89,14 +98,15 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
             for task in stream.body.block.ops:
                 if isinstance(task, TaskOp):
                     slots[(stream.sym_name.data, task.seq.data)] = task
-    cells = [r.name(c, f"cells[{i}]") for i, c in enumerate(r.list_(plan["cells"], "cells"))]
+    cells = [r.name(c, f"{path}cells[{i}]") for i, c in enumerate(r.list_(plan["cells"], f"{path}cells"))]
     for i, cell in enumerate(cells):
         if cell in names or cells.index(cell) != i:
-            r.fail(f"cells[{i}]", f"cell '{cell}' is already declared")
-    sks = _superkernels(r, plan["superkernels"])
-    actions = _actions(r, plan["slots"], slots, set(cells), sks)
+            r.fail(f"{path}cells[{i}]", f"cell '{cell}' is already declared")
+    sks = _superkernels(r, plan["superkernels"], path)
+    actions = _actions(r, plan["slots"], slots, set(cells), sks, path)
     taken = {key for key, action in actions.items() if action["action"] != "keep"}
     _check_args(r, sks, slots, taken, kernels, set(cells))
+    subs = {sub.sym_name.data: (cond, branch, sub) for cond, branch, sub in submodels(model)}
     for key, action in actions.items():
         _perform(slots[key], action)
     first_stream = next((op for op in model.body.block.ops if isinstance(op, StreamOp)), None)
@@ -105,14 +115,25 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
             model.body.block.add_op(CellOp(cell))
         else:
             model.body.block.insert_op_before(CellOp(cell), first_stream)
-    check_updates(module, plan, source)  # every fused updated member is forwarded, exactly once
-    return module
+    entries = r.list_(plan.get("submodels", []), f"{path}submodels")
+    for i, entry in enumerate(entries):
+        spath = f"{path}submodels[{i}]"
+        r.obj(entry, spath, ("name", "cells", "slots", "superkernels"),
+              ("name", "cond", "branch", "cells", "workspaces", "slots", "update", "superkernels", "updates",
+               "submodels"))
+        name = r.name(entry["name"], f"{spath}.name")
+        if name not in subs:
+            r.fail(f"{spath}.name", f"@{model.sym_name.data} runs no sub-model '{name}'")
+        _apply_model(r, subs[name][2], entry, f"{spath}.")
+    missing = set(subs) - {e.get("name") for e in entries}
+    if missing:
+        r.fail(f"{path}submodels", f"sub-model '{sorted(missing)[0]}' has no plan (every sub-model needs one)")
 
 
-def _superkernels(r: _Reader, value: Any) -> dict[str, dict[str, Any]]:
+def _superkernels(r: JsonReader, value: Any, prefix: str = "") -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
-    for i, sk in enumerate(r.list_(value, "superkernels")):
-        path = f"superkernels[{i}]"
+    for i, sk in enumerate(r.list_(value, f"{prefix}superkernels")):
+        path = f"{prefix}superkernels[{i}]"
         r.obj(sk, path, ("name", "entry", "blocks", "args"),
               ("name", "entry", "host", "kernel_type", "blocks", "sched_mode", "object", "args"))
         name = r.name(sk["name"], f"{path}.name")
@@ -123,12 +144,12 @@ def _superkernels(r: _Reader, value: Any) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _actions(r: _Reader, value: Any, slots: dict[tuple[str, int], TaskOp], cells: set[str],
-             sks: dict[str, dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+def _actions(r: JsonReader, value: Any, slots: dict[tuple[str, int], TaskOp], cells: set[str],
+             sks: dict[str, dict[str, Any]], prefix: str = "") -> dict[tuple[str, int], dict[str, Any]]:
     actions: dict[tuple[str, int], dict[str, Any]] = {}
     launched: dict[str, str] = {}
-    for i, entry in enumerate(r.list_(value, "slots")):
-        path = f"slots[{i}]"
+    for i, entry in enumerate(r.list_(value, f"{prefix}slots")):
+        path = f"{prefix}slots[{i}]"
         r.obj(entry, path, ("stream", "seq", "action"), ("stream", "seq", "action", *{
             key for keys in _ACTIONS.values() for key in keys}))
         key = (r.name(entry["stream"], f"{path}.stream"), r.int_(entry["seq"], f"{path}.seq", 0, 1 << 62))
@@ -162,14 +183,14 @@ def _actions(r: _Reader, value: Any, slots: dict[tuple[str, int], TaskOp], cells
         actions[key] = entry
     missing = [key for key in slots if key not in actions]
     if missing:
-        r.fail("slots", f"slot @{missing[0][0]} seq {missing[0][1]} has no action (every slot needs one)")
+        r.fail(f"{prefix}slots", f"slot @{missing[0][0]} seq {missing[0][1]} has no action (every slot needs one)")
     for name, sk in sks.items():
         if name not in launched:
             r.fail(sk["_path"], f"SuperKernel '{name}' is launched from no slot")
     return actions
 
 
-def _check_args(r: _Reader, sks: dict[str, dict[str, Any]], slots: dict[tuple[str, int], TaskOp],
+def _check_args(r: JsonReader, sks: dict[str, dict[str, Any]], slots: dict[tuple[str, int], TaskOp],
                 taken: set[tuple[str, int]], kernels: dict[str, KernelOp], cells: set[str]) -> None:
     """Every argument slot has a known source, and a task argument names a param of a task taken out."""
     for sk in sks.values():
@@ -215,10 +236,11 @@ def model_view(module: ModuleOp) -> str:
     """What a runtime sees of the module's model: declarations and task slots as text, without
     `sk.*` annotations and without the `sk.kernel` programs."""
     model = next(op for op in module.ops if isinstance(op, ModelOp)).clone()
-    for op in list(model.body.block.ops):
-        if op.name.startswith("sk."):
-            model.body.block.detach_op(op)
-            op.erase()
+    for each in [model, *all_submodels(model)]:
+        for op in list(each.body.block.ops):
+            if op.name.startswith("sk."):
+                each.body.block.detach_op(op)
+                op.erase()
     for op in model.walk():
         for name in [n for n in op.attributes if n.startswith("sk.")]:
             del op.attributes[name]

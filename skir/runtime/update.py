@@ -22,7 +22,7 @@ so compiling the original with that launch's new arguments gives the same model 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp, TaskOp
 from skir.dialects.aclgraph_decls import BufferOp
 from skir.dialects.fast_clone import clone_tree
-from skir.dialects.model_lookup import updated_launches
+from skir.dialects.model_lookup import models, submodels, updated_launches
 from skir.dialects.superkernel import SuperKernelOp
 from skir.dialects.syntax import symbol_ref
 from skir.json_reader import JsonReader
@@ -42,25 +42,44 @@ def _model(module: ModuleOp) -> ModelOp:
 
 def check_updates(rewritten: ModuleOp, plan: dict[str, Any], source: str = "plan.json") -> dict[tuple[str, int],
                                                                                                   dict[str, Any]]:
-    """(stream, seq) -> the plan's update entry of each fused updated member; raises `SkirError`
-    (naming the JSON path) for a missing, doubled or wrong entry."""
+    """(stream, seq) -> the plan's update entry of each fused updated member, over the model and
+    its sub-models (each plan part checked against its own model); raises `SkirError` (naming
+    the JSON path) for a missing, doubled or wrong entry."""
     r = JsonReader(source)
-    model = _model(rewritten)
+    found: dict[tuple[str, int], dict[str, Any]] = {}
+    for model, part, path in _parts(r, _model(rewritten), plan, ""):
+        found.update(_check_model(r, model, part, path))
+    return found
+
+
+def _parts(r: JsonReader, model: ModelOp, plan: dict[str, Any],
+           path: str) -> Iterator[tuple[ModelOp, dict[str, Any], str]]:
+    """(model, its plan part, the part's JSON path) for `model` and its sub-models."""
+    yield model, plan, path
+    subs = {sub.sym_name.data: sub for _, _, sub in submodels(model)}
+    for i, entry in enumerate(r.list_(plan.get("submodels", []), f"{path}submodels")):
+        if isinstance(entry, dict) and entry.get("name") in subs:
+            yield from _parts(r, subs[entry["name"]], entry, f"{path}submodels[{i}].")
+
+
+def _check_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], prefix: str) -> dict[tuple[str, int],
+                                                                                          dict[str, Any]]:
     launches = updated_launches(model)
     fused = {(s.stream.root_reference.data, s.seq.data): op.sym_name.data
              for op in model.body.block.ops if isinstance(op, SuperKernelOp) for s in op.subtasks()}
     tables = {}
     from_plan: dict[tuple[str, int], str] = {}
-    for i, sk in enumerate(r.list_(plan.get("superkernels", []), "superkernels")):
-        tables[sk["name"]] = (f"superkernels[{i}]", r.list_(sk.get("args", []), f"superkernels[{i}].args"))
+    for i, sk in enumerate(r.list_(plan.get("superkernels", []), f"{prefix}superkernels")):
+        tables[sk["name"]] = (f"{prefix}superkernels[{i}]",
+                              r.list_(sk.get("args", []), f"{prefix}superkernels[{i}].args"))
         for a in tables[sk["name"]][1]:
             if a.get("source") == "task":
                 from_plan[(a.get("stream"), a.get("seq"))] = sk["name"]
     if not fused:  # a model the plan was applied to: the members are those the argument tables name
         fused = from_plan
     found: dict[tuple[str, int], dict[str, Any]] = {}
-    for i, entry in enumerate(r.list_(plan.get("updates", []), "updates")):
-        path = f"updates[{i}]"
+    for i, entry in enumerate(r.list_(plan.get("updates", []), f"{prefix}updates")):
+        path = f"{prefix}updates[{i}]"
         r.obj(entry, path, ("task_group", "stream", "seq", "superkernel", "slots"),
               ("task_group", "stream", "seq", "superkernel", "slots"))
         key = (r.name(entry["stream"], f"{path}.stream"), r.int_(entry["seq"], f"{path}.seq", 0, 1 << 62))
@@ -85,8 +104,8 @@ def check_updates(rewritten: ModuleOp, plan: dict[str, Any], source: str = "plan
         found[key] = entry
     missing = [key for key in launches if key in fused and key not in found]
     if missing:
-        r.fail("updates", f"@{missing[0][0]} seq {missing[0][1]} is a fused updated kernel with no update entry "
-                          "(its re-issued arguments would never reach the SuperKernel)")
+        r.fail(f"{prefix}updates", f"@{missing[0][0]} seq {missing[0][1]} is a fused updated kernel with no "
+                                   "update entry (its re-issued arguments would never reach the SuperKernel)")
     return found
 
 
@@ -99,7 +118,8 @@ def apply_update(rewritten: ModuleOp, plan: dict[str, Any], stream: str, seq: in
     if entry is None:
         r.fail("updates", f"no update entry for @{stream} seq {seq}")
     module = clone_tree(rewritten)
-    model = _model(module)
+    model = next(m for m in models(module) if any(isinstance(s, StreamOp) and s.sym_name.data == stream
+                                                  for s in m.body.block.ops))
     buffers = {op.sym_name.data for op in model.body.block.ops if isinstance(op, BufferOp)}
     if len(args) != len(entry["slots"]):
         r.fail("updates", f"@{stream} seq {seq} takes {len(entry['slots'])} arguments, the update gives {len(args)}")
@@ -107,7 +127,8 @@ def apply_update(rewritten: ModuleOp, plan: dict[str, Any], stream: str, seq: in
         if a not in buffers:
             r.fail("updates", f"the update of @{stream} seq {seq} names '{a}', which is not a buffer of the model")
     task = _slot(model, stream, seq)
-    table = next(sk for sk in plan["superkernels"] if sk["name"] == entry["superkernel"])["args"]
+    table = next(sk for _, part, _ in _parts(r, _model(rewritten), plan, "") for sk in part["superkernels"]
+                 if sk["name"] == entry["superkernel"])["args"]
     old = task if isinstance(task, LaunchOp) else task.was_task()
     assert isinstance(old, LaunchOp) and old.args is not None
     new = [ref.root_reference.data for ref in old.args]

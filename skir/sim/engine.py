@@ -12,7 +12,8 @@ in eager mode, the host has enqueued it. Then, by kind:
 - event record / wait / reset: `event_us`; value write / wait: `value_task_us` (a wait also
   waits for the write that satisfies it, or for an in-kernel notify);
 - opaque task (memcpy, aicpu, ...): `opaque_us`; scope marker or placeholder: `marker_us`;
-  a disabled slot costs nothing.
+  a disabled slot costs nothing; a condition task lasts what `durations` gives for it (the
+  makespan of the sub-model it runs, `skir.sim.modes`).
 
 Modes: `eager` adds the host (one thread enqueueing the tasks in seq order, `host_launch_us`
 per kernel and `host_task_us` per other task); `aclgraph` and `superkernel` start every
@@ -33,6 +34,7 @@ from xdsl.dialects.builtin import DictionaryAttr, FloatData, ModuleOp, StringAtt
 
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
+    CondOp,
     DisabledOp,
     EventTaskOp,
     LaunchOp,
@@ -111,6 +113,8 @@ def _kind(op: object) -> str:
         return "opaque"
     if isinstance(op, DisabledOp):
         return "disabled"
+    if isinstance(op, CondOp):
+        return "cond"
     return "marker"
 
 
@@ -234,6 +238,8 @@ class Engine:
         cost, category = {
             "event": (c.event_us, SYNC), "value": (c.value_task_us, SYNC), "opaque": (c.opaque_us, COMPUTE),
             "marker": (c.marker_us, DISPATCH), "disabled": (0.0, DISPATCH),
+            # a condition task runs a sub-model in its place: the durations give its makespan
+            "cond": (self.durations.get((self.names[self.graph.stream_of[node]], self.graph.seq[node]), 0.0), COMPUTE),
         }[kind]
         end = add(stamp, category, cost)
         self._finish(node, stamp, end)

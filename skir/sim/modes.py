@@ -10,13 +10,13 @@ cmp.runs["superkernel"].makespan, cmp.bound.value, cmp.superkernels[0].after
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.dialects.aclgraph import ModelOp
+from skir.dialects.aclgraph import ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.model_lookup import the_model
+from skir.dialects.model_lookup import submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.sim.bound import Bound, model_bound, superkernel_bound
 from skir.sim.costs import Costs, default_costs
@@ -53,6 +53,10 @@ class Comparison:
     bound: Bound
     superkernels: list[SuperKernelEstimate]
     costs: Costs
+    submodels: list[tuple[str, Comparison]] = field(default_factory=list)
+    """(sub-model, its own comparison) for each sub-model of the model, depth first: a
+    condition task lasts, in each mode, the makespan of its first sub-model (the then branch,
+    a while body once, the first switch case; docs/design.md §3 "Conditional sub-models")."""
 
     def ratio(self, mode: str) -> float | None:
         """Makespan of `mode` over the lower bound (None when the bound is 0: no kernel work)."""
@@ -79,7 +83,19 @@ def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: 
     durations = {**durations_of(before), **comm_durations(before, costs)}
     if measured:
         durations.update(measured)
-    runs = {mode: simulate(after if mode == "superkernel" else before, mode, costs, durations) for mode in modes}
+    subs: list[tuple[str, Comparison]] = []
+    cond: dict[str, dict[tuple[str, int], float]] = {mode: {} for mode in modes}
+    after_subs = {sub.sym_name.data: sub for _, _, sub in submodels(after)}
+    for task, branch, sub in submodels(before):
+        part = compare(sub, after_subs[sub.sym_name.data], costs, modes, measured)
+        subs.append((sub.sym_name.data, part))
+        subs.extend((f"{sub.sym_name.data}/{name}", c) for name, c in part.submodels)
+        if branch == 0:
+            where = (_stream_of(task), task.seq.data)
+            for mode in modes:
+                cond[mode][where] = part.runs[mode].makespan
+    runs = {mode: simulate(after if mode == "superkernel" else before, mode, costs, {**durations, **cond[mode]})
+            for mode in modes}
     bound = model_bound(before, costs, durations)
     estimates: list[SuperKernelEstimate] = []
     sks = [op for op in after.body.block.ops if isinstance(op, SuperKernelOp)]
@@ -99,7 +115,13 @@ def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: 
                 name, sk.type.value, sk.blocks.data, sk.form.data.value, len(sk.subtasks()), old, new,
                 superkernel_bound(sk, kernels, costs, durations, aic, aiv), _span_breakdown(span),
                 _sync_count(sk)))
-    return Comparison(runs, bound, estimates, costs)
+    return Comparison(runs, bound, estimates, costs, subs)
+
+
+def _stream_of(task: object) -> str:
+    stream = task.parent_op()  # type: ignore[attr-defined]
+    assert isinstance(stream, StreamOp)
+    return stream.sym_name.data
 
 
 def _span_breakdown(span: TaskSpan | None) -> dict[str, float]:

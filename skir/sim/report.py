@@ -79,7 +79,7 @@ class Report:
                 "ratio_to_bound": _r(sk.after / value) if value > 0 else None,
                 "syncs": sk.syncs, "breakdown_us": {k: _r(v) for k, v in sk.breakdown.items()},
             })
-        return {
+        out = {
             "note": NOTE,
             "costs": self.costs_source,
             "parameters": {k: _r(v) for k, v in self.costs.as_dict().items()},
@@ -87,6 +87,12 @@ class Report:
             "modes": modes,
             "superkernels": sks,
         }
+        if cmp.submodels:
+            out["submodels"] = [{"name": name, "modes": {mode: {"makespan_us": _r(run.makespan)}
+                                                        for mode, run in sub.runs.items()},
+                                 "superkernels": [sk.name for sk in sub.superkernels]}
+                                for name, sub in cmp.submodels]
+        return out
 
     def table(self) -> str:
         """The table `sk-compile --report` prints."""
@@ -116,4 +122,10 @@ class Report:
                      "kernel and SuperKernel task)")
         lines.append(f"lower bound {b.value:.2f} us = max(critical path {b.critical_path:.2f}, "
                      f"AIC work {b.work_aic:.2f}, AIV work {b.work_aiv:.2f})")
+        if cmp.submodels:
+            lines.append("sub-models, each on its own (a condition task lasts its first sub-model's makespan):")
+            for name, sub in cmp.submodels:
+                spans = ", ".join(f"{mode} {run.makespan:.2f}" for mode, run in sub.runs.items())
+                sks = len(sub.superkernels)
+                lines.append(f"  {name:<24} makespan us: {spans}; {sks} SuperKernel{'s' if sks != 1 else ''}")
         return "\n".join(lines) + "\n"

@@ -52,7 +52,7 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
 )
 from skir.dialects.aclgraph_decls import CellOp
-from skir.dialects.model_lookup import formed, require_passes, the_model
+from skir.dialects.model_lookup import formed, require_passes, submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.hostsim.from_ir import entry_buffers
@@ -80,8 +80,14 @@ def slot_action(task: TaskOp) -> dict[str, Any]:
 
 
 def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
-    """The rewrite plan of a compiled module; `meta` is its SK meta (`skir.targets.sk_meta`)."""
+    """The rewrite plan of a compiled module; `meta` is its SK meta (`skir.targets.sk_meta`).
+    A model with condition tasks gets `submodels`: per sub-model its name, condition task and
+    branch, and its own plan in the same form (docs/design.md §3 "Conditional sub-models")."""
     model = the_model(module)
+    return {"format": FORMAT, "version": VERSION, "model": model.sym_name.data, **_model_plan(module, model, meta)}
+
+
+def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[str, Any]:
     cells_used: set[str] = set()
     slots = []
     for stream in model.body.block.ops:
@@ -102,17 +108,19 @@ def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
             "name": name, "entry": sk["entry"], "host": sk["host"], "kernel_type": sk["kernel_type"],
             "blocks": sk["blocks"], "sched_mode": "batch", "object": f"{name}/build/{name}.o", "args": sk["args"],
         })
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "model": model.sym_name.data,
+    out: dict[str, Any] = {
         "cells": cells,
-        "workspaces": entry_buffers(module),
+        "workspaces": entry_buffers(module, model),
         "slots": slots,
         "update": {"slots": len(slots), "changed": sum(s["action"] != "keep" for s in slots)},
         "superkernels": superkernels,
         "updates": meta["updates"],
     }
+    subs = {sub.sym_name.data: sub for _, _, sub in submodels(model)}
+    if subs:
+        out["submodels"] = [{"name": m["name"], "cond": m["cond"], "branch": m["branch"],
+                             **_model_plan(module, subs[m["name"]], m)} for m in meta.get("submodels", [])]
+    return out
 
 
 def dump_plan(data: dict[str, Any]) -> str:
@@ -121,7 +129,9 @@ def dump_plan(data: dict[str, Any]) -> str:
     items = list(data.items())
     for i, (key, value) in enumerate(items):
         comma = "," if i + 1 < len(items) else ""
-        if key in ("slots", "workspaces") and value:
+        if key == "submodels":
+            lines.append(f' "submodels": {json.dumps(value)}{comma}')
+        elif key in ("slots", "workspaces") and value:
             lines.append(f' "{key}": [')
             lines.append(",\n".join(f"  {json.dumps(v)}" for v in value))
             lines.append(f" ]{comma}")

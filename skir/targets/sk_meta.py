@@ -59,6 +59,7 @@ from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, Task
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
+from skir.dialects.model_lookup import all_submodels, qualified_name, submodels
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
 from skir.errors import ExitCode, SkirError, task_path
@@ -264,9 +265,25 @@ def _unfused(stream: str, task: LaunchOp, reason: str) -> Json:
 def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
             unreset: dict[str, list[tuple[str, str]]] | None = None) -> dict[str, Any]:
     """SK meta of `module` (any point of the pipeline); `original` is the input before rewriting;
-    `unreset` the `unreset_by_superkernel` pairs when the caller has them already."""
+    `unreset` the `unreset_by_superkernel` pairs when the caller has them already. A model with
+    condition tasks gets `submodels`: one entry per sub-model, in the same form (its own
+    SuperKernels, cells, unfused kernels, cuts, updates and summary; docs/design.md §3
+    "Conditional sub-models")."""
     model = _model(module, "module")
     before = None if original is None else _model(original, "original module")
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    originals = {} if before is None else {qualified_name(m): m for m in (before, *all_submodels(before))}
+    part = _model_meta(model, before, unreset, originals)
+    meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "model": model.sym_name.data, **part}
+    imported = _vendor_input(model, kernels)
+    if imported is not None:
+        meta["vendor_input"] = imported
+    return meta
+
+
+def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[tuple[str, str]]] | None,
+                originals: dict[str, ModelOp]) -> dict[str, Any]:
+    """The SK meta of one model (its own tasks; its sub-models under `submodels`)."""
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
     sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
     tasks = _tasks(model)
@@ -312,16 +329,14 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
         notes.append("no original model given: cells lists every cell used by value tasks and locks, "
                      "including cells the input already had.")
     by_reason = Counter(u["reason"] for u in unfused)
+    updates = update_map(model, superkernels)
     meta: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "model": model.sym_name.data,
         "note": " ".join(notes) or None,
         "superkernels": superkernels,
         "cells": cells,
         "unfused": unfused,
         "cuts": cuts,
-        "updates": update_map(model, superkernels),
+        "updates": updates,
         "summary": {
             "kernel_tasks": kernel_tasks,
             "fused": fused,
@@ -329,15 +344,24 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
             "pending": pending,
             "superkernels": len(superkernels),
             "launches_saved": sum(max(len(sk["members"]) - 1, 0) for sk in superkernels),
-            "updated": 0,
+            "updated": len(updates),
             "by_reason": dict(sorted(by_reason.items())),
         },
     }
-    meta["summary"]["updated"] = len(meta["updates"])
-    imported = _vendor_input(model, kernels)
-    if imported is not None:
-        meta["vendor_input"] = imported
+    subs = submodels(model)
+    if subs:
+        meta["submodels"] = [
+            {"name": sub.sym_name.data, "cond": {"stream": _sym_of_stream(cond), "seq": cond.seq.data},
+             "kind": cond.kind.data, "branch": branch,
+             **_model_meta(sub, originals.get(qualified_name(sub)), None, originals)}
+            for cond, branch, sub in subs]
     return meta
+
+
+def _sym_of_stream(task: Operation) -> str:
+    stream = task.parent_op()
+    assert isinstance(stream, StreamOp)
+    return stream.sym_name.data
 
 
 def _vendor_input(model: ModelOp, kernels: dict[str, KernelOp]) -> Json | None:

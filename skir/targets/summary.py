@@ -6,7 +6,7 @@ from collections import Counter
 
 from skir.compile_result import CompileResult
 from skir.dialects.aclgraph import StreamOp
-from skir.dialects.model_lookup import the_model
+from skir.dialects.model_lookup import all_submodels, the_model
 
 _MAX_LISTED = 8
 """Cuts and warnings listed one per line; the rest are counted (all are in SK meta)."""
@@ -40,11 +40,14 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
     """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse;
     with `limit`, at most that many SuperKernels and emulation verdicts, then how many more."""
     model = the_model(result.module)
-    streams = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
+    streams = [op for m in (model, *all_submodels(model)) for op in m.body.block.ops if isinstance(op, StreamOp)]
     tasks = sum(len(list(s.body.block.ops)) for s in streams)
+    subs = all_submodels(model)
     lines = [
         f"model @{model.sym_name.data}: {_count(len(streams), 'stream')}, {_count(tasks, 'task')}, "
-        f"{_count(result.kernel_tasks, 'kernel task')}",
+        f"{_count(result.kernel_tasks, 'kernel task')}"
+        + (f" ({_count(len(subs), 'sub-model')}: {', '.join(m.sym_name.data for m in subs[:_MAX_LISTED])}"
+           + (", ..." if len(subs) > _MAX_LISTED else "") + ")" if subs else ""),
         f"SuperKernels: {len(result.superkernels)}, fusing "
         f"{sum(len(sk.members) for sk in result.superkernels)} kernel tasks; "
         f"launches saved: {result.launches_saved}",

@@ -269,6 +269,8 @@ def random_model(
     spare_slots: bool = False,
     with_comm: bool = False,
     with_updates: bool = False,
+    with_conds: bool = False,
+    with_seqs: bool = False,
 ) -> dict[str, Any]:
     """A random valid capture dict. `max_tasks` bounds the random tasks; the join, reset and
     marker structure around them adds a few more. `spare_slots` puts two placeholders after
@@ -277,7 +279,9 @@ def random_model(
     `tp0` or `ep` (drawn from a generator of its own: the other draws stay as they were).
     `with_updates` makes about three kernel tasks in ten members of a task group, most of them
     updating `args` only, each behind an external wait (and mostly its reset), as a capture of
-    per-step updated attention puts them (a generator of its own too)."""
+    per-step updated attention puts them (a generator of its own too). `with_conds` adds one or two
+    condition tasks, each running one to three random sub-models (a generator of its own; the
+    model then has seqs on every task, as `with_seqs` asks without conditions)."""
     n_streams = rng.randint(1, max(1, max_streams))
     aic, aiv = rng.choice(((24, 48), (20, 40), (24, 48), (rng.randint(1, 32), rng.randint(1, 64))))
     g = _Gen(rng, n_streams, aic, aiv,
@@ -318,13 +322,75 @@ def random_model(
         data["cells"] = g.cells
     data["streams"] = [{"name": f"s{i}", "tasks": tasks} for i, tasks in enumerate(g.streams)]
     r = rng.random()
-    if r < 0.25:
+    cond_rng = random.Random(repr(rng.getstate()[1][16:24])) if with_conds else None
+    if r < 0.25 and not (with_conds or with_seqs):
         for tasks in g.streams:
             for t in tasks:
                 del t["seq"]
     elif r < 0.45:
         _cross_seqs(rng, g.streams, g.phase_of)
+    if cond_rng is not None:
+        _add_conditions(cond_rng, data)
     return data
+
+
+def _add_conditions(rng: random.Random, data: dict[str, Any]) -> None:
+    """One or two condition tasks on random streams of `data`, each running one to three random
+    sub-models of their own names, events and cells (docs/design.md §3 "Conditional sub-models").
+    Seqs are doubled to make room; a sub-model's seqs follow all of the model's."""
+    for stream in data["streams"]:
+        for t in stream["tasks"]:
+            t["seq"] *= 2
+    top = max((t["seq"] for s in data["streams"] for t in s["tasks"]), default=0) + 2  # above every condition
+    used = {t["seq"] for s in data["streams"] for t in s["tasks"]}
+    data.setdefault("cells", [])
+    data.setdefault("events", [])
+    data.setdefault("kernels", {})
+    data.setdefault("buffers", {})
+    subs: list[dict[str, Any]] = []
+    for c in range(rng.randint(1, 2)):
+        kind = rng.choice(("if", "if", "while", "switch"))
+        count = {"if": rng.randint(1, 2), "while": 1, "switch": rng.randint(2, 3)}[kind]
+        names = []
+        for b in range(count):
+            name = f"c{c}b{b}"
+            sub = random_model(rng, max_streams=2, max_tasks=14, with_scopes=False, with_seqs=True)
+            rename = {s["name"]: f"{name}_{s['name']}" for s in sub["streams"]}
+            rename.update({k: f"{name}_{k}" for k in (*sub.get("kernels", {}), *sub.get("buffers", {}),
+                                                      *sub.get("events", []), *sub.get("cells", []))})
+            offset = top  # one offset for the whole sub-model keeps its epochs
+            for s in sub["streams"]:
+                for t in s["tasks"]:
+                    for key in ("kernel", "event", "cell"):
+                        if key in t:
+                            t[key] = rename[t[key]]
+                    if "args" in t:
+                        t["args"] = [rename.get(a, f"{name}_{a}") for a in t["args"]]
+                    t["seq"] += offset
+                    top = max(top, t["seq"] + 1)
+                s["name"] = rename[s["name"]]
+            subs.append({"name": name, "streams": sub["streams"], "decls": (
+                {rename[k]: v for k, v in sub.get("kernels", {}).items()},
+                {rename[k]: v for k, v in sub.get("buffers", {}).items()},
+                [rename[e] for e in sub.get("events", [])], [rename[e] for e in sub.get("cells", [])])})
+            names.append(name)
+        cell = f"cond{c}"
+        stream = rng.choice(data["streams"])["tasks"]
+        at = rng.randint(1, len(stream)) if stream else 0
+        seq = stream[at - 1]["seq"] + 1 if at > 0 else top + 1000
+        if seq in used or (at < len(stream) and stream[at]["seq"] <= seq):
+            continue  # no free seq there: skip this condition (its sub-models would run nowhere)
+        used.add(seq)
+        data["cells"].append(cell)
+        stream.insert(at, {"seq": seq, "type": "cond", "kind": kind, "cell": cell, "submodels": names})
+        for x in subs:
+            if x["name"] in names:
+                kernels, buffers, events, cells = x.pop("decls")
+                data["kernels"].update(kernels)
+                data["buffers"].update(buffers)
+                data["events"] += events
+                data["cells"] += cells
+                data["submodels"] = [*data.get("submodels", []), x]
 
 
 def _cross_seqs(rng: random.Random, streams: list[list[dict[str, Any]]], phase_of: dict[int, int]) -> None:
