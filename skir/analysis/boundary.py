@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.member_order import MemberIndex
 from skir.analysis.task_graph import EventEpoch, TaskGraph
-from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp
+from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp, StreamActiveOp
 
 
 @dataclass(frozen=True)
@@ -219,12 +219,14 @@ class _Planner:
         known = hb.clock(before_host) if before_host is not None else None
         fronts: list[str] = []
         for s, (lo, hi) in sorted(p.ranges.items()):
-            for n in range(lo, hi + 1):
+            # a cascade's stream_active, which ends a range, keeps its slot (docs/design.md §3 "Slots")
+            rewritten = [n for n in range(lo, hi + 1) if type(g.ops[n]) is not StreamActiveOp]
+            for n in rewritten:
                 p.slots[n] = ("disable", None, 0)
             if s == host:
                 continue
             members = p.by_stream()[s][1]
-            order = [n for n in range(lo, hi + 1)] + self._spares_after(hi)
+            order = rewritten + self._spares_after(hi)
             k = 0
             if g.pos[lo] > 0 and (known is None or known[s] < g.pos[lo] - 1):
                 cell = self.new_cell(f"{name}_front_{g.streams[s].sym_name.data}")
@@ -249,7 +251,7 @@ class _Planner:
         spares = self._spares_before(lo)
         wait_slots = spares[len(spares) - min(len(spares), len(fronts)):]
         rest = len(fronts) - len(wait_slots)
-        candidates = list(range(lo, hi + 1))
+        candidates = [n for n in range(lo, hi + 1) if type(g.ops[n]) is not StreamActiveOp]
         wait_slots += candidates[:rest]
         launch = next((n for n in candidates[rest:] if n in p.members and isinstance(g.ops[n], LaunchOp)), None)
         if launch is None:
