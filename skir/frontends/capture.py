@@ -87,6 +87,7 @@ from skir.dialects.aclgraph import (
     ResetOp,
     ScopeBeginOp,
     ScopeEndOp,
+    StreamActiveOp,
     StreamOp,
     TaskOp,
     ValueWaitOp,
@@ -180,6 +181,8 @@ class _Importer(JsonReader):
         self.kernels: dict[str, dict[str, Any]] = {}
         self.args_len: dict[str, tuple[int, str]] = {}  # kernel -> (args length, first path)
         self.args_cache: dict[tuple[str, ...], ArrayAttr] = {}
+        self.stream_names: list[str] = []
+        self.stream_set: set[str] = set()
 
     def declare(self, name: str, kind: str, path: str) -> None:
         other = self.kind_of.get(name)
@@ -244,6 +247,7 @@ class _Importer(JsonReader):
             self.obj(stream, path, ("name", "tasks"), ("name", "tasks"))
             names.append(self.name(stream["name"], path + ".name"))
             self.declare(names[-1], "stream", path + ".name")
+        self.stream_names, self.stream_set = names, set(names)
         task_props = [self.stream_tasks(stream["tasks"], si) for si, stream in enumerate(streams)]
         return self.build(model_name, aic, aiv, soc, names, task_props)
 
@@ -362,6 +366,13 @@ class _Importer(JsonReader):
                 if not notify:
                     self.fail(p("notify"), "a notify name must not be empty")
                 props["notify"] = string_attr(notify)
+        elif kind == "stream_active":
+            cls = StreamActiveOp
+            target = self.ref(task["stream"], p("stream"), "stream", self.stream_set)
+            if target == self.stream_names[si]:
+                self.fail(p("stream"), f"stream_active activates its own stream '{target}'; name the stream "
+                          "the capture continues on")
+            props["stream"] = symbol_ref(target)
         elif kind == "scope_begin" or kind == "scope_end":
             scope = task["scope"]
             if scope is not None:
@@ -433,7 +444,7 @@ class _Importer(JsonReader):
                               f"{'has none' if has else 'has one'}; give every task a seq or none")
         if first is None or first[0]:
             return [[seq for _, _, seq in stream] for stream in tasks]
-        return simulate_capture(tasks, self.fail)
+        return simulate_capture(tasks, self.fail, self.stream_names)
 
     def build(self, model_name: str, aic: int, aiv: int, soc: str | None, names: list[str],
               tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> ModuleOp:
