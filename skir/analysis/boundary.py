@@ -228,7 +228,7 @@ class _Planner:
             members = p.by_stream()[s][1]
             order = rewritten + self._spares_after(hi)
             k = 0
-            if g.pos[lo] > 0 and (known is None or known[s] < g.pos[lo] - 1):
+            if self._needs_front(p, s, lo, known):
                 cell = self.new_cell(f"{name}_front_{g.streams[s].sym_name.data}")
                 fronts.append(cell)
                 p.slots[order[0]] = ("value_write", cell, 1)
@@ -263,6 +263,18 @@ class _Planner:
         p.slots[launch] = ("launch", None, 0)
         p.launch = launch
         self.used.update(wait_slots)
+
+    def _needs_front(self, p: SkPlan, s: int, lo: int, known: object) -> bool:
+        """Whether the launch must wait for member stream `s`'s prefix: its tasks before `lo`, or,
+        when `lo` begins a stream that a `stream_active` task outside this SuperKernel activates,
+        that task (docs/design.md §3 (b)), where the launch does not already follow them."""
+        g = self.graph
+        if g.pos[lo] > 0:
+            return known is None or known[s] < g.pos[lo] - 1  # type: ignore[index]
+        active = g.activator.get(s)
+        if active is None or any(a <= active <= b for a, b in p.ranges.values()):
+            return False  # runs from the start, or activated by a cascade's join this SuperKernel holds
+        return known is None or known[g.stream_of[active]] < g.pos[active]  # type: ignore[index]
 
     def _needs_back(self, p: SkPlan, s: int, hi: int) -> bool:
         g = self.graph
