@@ -35,8 +35,8 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     LaunchSkOp,
     OpaqueOp,
-    StreamActiveOp,
     RecordOp,
+    StreamActiveOp,
     ValueWaitOp,
     ValueWriteOp,
     WaitOp,

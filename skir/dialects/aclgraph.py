@@ -32,7 +32,8 @@ as the verifier's rule: `install_model_rule`).
 The containers live in `skir.dialects.aclgraph_model`, the task base in
 `skir.dialects.aclgraph_task`, the synchronisation tasks in `skir.dialects.aclgraph_events`
 and the slots rewrites leave in `skir.dialects.aclgraph_slots`; this module defines the
-kernel launch, the opaque task, the stream-activate task and the scope markers, and the dialect, and re-exports the rest.
+kernel launch, the opaque task, the stream-activate task and the scope markers, and the
+dialect, and re-exports the rest.
 """
 
 from __future__ import annotations

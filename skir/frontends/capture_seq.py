@@ -2,8 +2,9 @@
 
 Repeatedly take the next task of the lowest-index stream whose next task is not an
 `event_wait` with no record yet in its epoch (a reset starts a new epoch; external waits
-never block), and whose `stream_active` task, if some task activates it, has been taken. A heap of ready streams, re-checked when popped, and streams parked on the
-event they wait for keep it O(V log S).
+never block), and whose `stream_active` task, if some task activates it, has been taken. A
+heap of ready streams, re-checked when popped, and streams parked on the event they wait for
+(or until their activation) keep it O(V log S).
 """
 
 from __future__ import annotations
