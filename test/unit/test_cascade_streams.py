@@ -242,6 +242,16 @@ def test_export_round_trip() -> None:
     assert [op.target for op in ops if isinstance(op, StreamActiveOp)] == ["s1"]
 
 
+def test_the_capture_schema_knows_the_task() -> None:
+    from skir.schemas import validate
+
+    validate("capture", CASCADE)
+    broken = json.loads(json.dumps(CASCADE))
+    del broken["streams"][0]["tasks"][2]["stream"]
+    with pytest.raises(Exception, match="stream"):
+        validate("capture", broken)
+
+
 def test_capture_without_seq_numbers_an_activated_stream_after_its_activation() -> None:
     data = model([("s0", [kern(0), active(0, "s1")]), ("s1", [kern(0), kern(0)])])
     for s in data["streams"]:
@@ -322,8 +332,12 @@ def test_the_vendor_stream_active_names_the_activated_stream(tmp_path: Path) -> 
     module = load_model(cascade_dump(tmp_path / "dump"))
     data = capture.dump(module)
     assert data["streams"][0]["tasks"][2] == {"seq": 2, "type": "stream_active", "stream": "s1"}
-    result = skir.compile(cascade_dump(tmp_path / "again"))
+    folder = cascade_dump(tmp_path / "again")
+    result = skir.compile(folder)
     assert members(result) == [{("s0", 0), ("s0", 1), ("s1", 3), ("s1", 4)}]
+    # the runtime trace alone (no seq ids: capture replayed, the activated stream after its activation)
+    alone = skir.compile(folder / "sk_mdl_origin.json")
+    assert members(alone) == [{("s0", 0), ("s0", 1), ("s1", 3), ("s1", 4)}]
 
 
 def test_a_vendor_stream_active_of_an_unknown_stream_stays_opaque(tmp_path: Path) -> None:
