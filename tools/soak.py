@@ -34,6 +34,8 @@ def main() -> int:
                         help="also emulate every K-th model's entries (0: never)")
     parser.add_argument("--with-comm", action="store_true",
                         help="give the random models communication kernels (groups tp0 and ep)")
+    parser.add_argument("--with-active", action="store_true",
+                        help="split streams into cascade capture streams (stream_active tasks)")
     args = parser.parse_args()
     import warnings
 
@@ -55,7 +57,8 @@ def main() -> int:
         emulate = args.emulate_every > 0 and done % args.emulate_every == 0
         try:
             data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
-                                spare_slots=spare, with_comm=args.with_comm)
+                                spare_slots=spare, with_comm=args.with_comm,
+                                with_active=args.with_active)
             try:
                 if selects_gain(options) or emulate:
                     result = skir.compile(data, options=options, check=True, emulate=emulate)

@@ -31,7 +31,7 @@ from skir.analysis.happens_before import HappensBefore
 from skir.analysis.member_order import MemberIndex
 from skir.analysis.task_graph import EventEpoch, TaskGraph
 from skir.analysis.updated import kept_prefixes
-from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp
+from skir.dialects.aclgraph import LaunchOp, PlaceholderOp, ScopeBeginOp, ScopeEndOp, StreamActiveOp
 
 
 @dataclass(frozen=True)
@@ -227,16 +227,18 @@ class _Planner:
         fronts: list[str] = []
         for s, (lo, hi) in sorted(p.ranges.items()):
             kept = [n for n in range(lo, hi + 1) if n in self.kept]
-            for n in range(lo, hi + 1):
-                if n not in self.kept:
-                    p.slots[n] = ("disable", None, 0)
+            # a kept group prefix, and a cascade's stream_active ending a range, keep their slots
+            # (docs/design.md §3 "Slots")
+            rewritten = [n for n in range(lo, hi + 1) if n not in self.kept and type(g.ops[n]) is not StreamActiveOp]
+            for n in rewritten:
+                p.slots[n] = ("disable", None, 0)
             if s == host:
                 continue
             members = p.by_stream()[s][1]
             # a kept group prefix must end before the launch: the front write goes after it
-            order = [n for n in range(kept[-1] + 1 if kept else lo, hi + 1)] + self._spares_after(hi)
+            order = [n for n in rewritten if not kept or n > kept[-1]] + self._spares_after(hi)
             k = 0
-            if kept or (g.pos[lo] > 0 and (known is None or known[s] < g.pos[lo] - 1)):
+            if kept or self._needs_front(p, s, lo, known):
                 cell = self.new_cell(f"{name}_front_{g.streams[s].sym_name.data}")
                 fronts.append(cell)
                 p.slots[order[0]] = ("value_write", cell, 1)
@@ -259,7 +261,7 @@ class _Planner:
         spares = self._spares_before(lo)
         wait_slots = spares[len(spares) - min(len(spares), len(fronts)):]
         rest = len(fronts) - len(wait_slots)
-        free = [n for n in range(lo, hi + 1) if n not in self.kept]
+        free = [n for n in range(lo, hi + 1) if n not in self.kept and type(g.ops[n]) is not StreamActiveOp]
         wait_slots += free[:rest]
         # the launch follows the front waits and every kept group prefix of the host range
         after = max([*free[:rest], *(n for n in range(lo, hi + 1) if n in self.kept)], default=lo - 1)
@@ -274,6 +276,18 @@ class _Planner:
         p.slots[launch] = ("launch", None, 0)
         p.launch = launch
         self.used.update(wait_slots)
+
+    def _needs_front(self, p: SkPlan, s: int, lo: int, known: object) -> bool:
+        """Whether the launch must wait for member stream `s`'s prefix: its tasks before `lo`, or,
+        when `lo` begins a stream that a `stream_active` task outside this SuperKernel activates,
+        that task (docs/design.md §3 (b)), where the launch does not already follow them."""
+        g = self.graph
+        if g.pos[lo] > 0:
+            return known is None or known[s] < g.pos[lo] - 1  # type: ignore[index]
+        active = g.activator.get(s)
+        if active is None or any(a <= active <= b for a, b in p.ranges.values()):
+            return False  # runs from the start, or activated by a cascade's join this SuperKernel holds
+        return known is None or known[g.stream_of[active]] < g.pos[active]  # type: ignore[index]
 
     def _needs_back(self, p: SkPlan, s: int, hi: int) -> bool:
         g = self.graph

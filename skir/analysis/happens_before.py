@@ -135,6 +135,14 @@ class HappensBefore:
         first = cycle.index(min(cycle, key=g.seq.__getitem__))
         cycle = cycle[first:] + cycle[:first]
         names = " -> ".join(g.name(m) for m in [*cycle, cycle[0]])
+        active = next((m for i, m in enumerate(cycle) if m in g.activates
+                       and cycle[(i + 1) % len(cycle)] == g.start[g.activates[m]]), None)
+        if active is not None:
+            raise TaskVerifyException(
+                g.ops[active],
+                f"{g.name(active)}: stream_active closes a happens-before cycle: {names}; the stream it "
+                "activates must not lead back to it",
+            )
         raise TaskVerifyException(
             g.ops[cycle[0]],
             f"happens-before cycle: {names}; an event or value wait depends on a task that comes "

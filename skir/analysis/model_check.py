@@ -7,8 +7,8 @@ slot count matches its tasks; scope markers are balanced (in seq order, an end c
 the most recent open scope of its name; not checked once a rewrite has used marker
 slots as spares); the happens-before rules of docs/design.md §3 (a non-external wait has a
 record in its epoch; a reset is after every record and wait of the epoch it closes; one
-satisfying write per cell, writes to a cell totally ordered; waits on a cell agree; no
-cycle).
+satisfying write per cell, writes to a cell totally ordered; waits on a cell agree; a stream
+activated at most once and never by itself; no cycle, activations included).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ _SYMBOL_FIELDS: dict[str, tuple[str, str]] = {
     "event": (EventOp.name, "event"),
     "cell": (CellOp.name, "cell"),
     "sk": ("sk.kernel", "SuperKernel"),
+    "stream": (StreamOp.name, "stream"),
 }
 
 

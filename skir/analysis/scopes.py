@@ -27,6 +27,7 @@ from skir.dialects.aclgraph import (
     RecordOp,
     ScopeBeginOp,
     ScopeEndOp,
+    StreamActiveOp,
     WaitOp,
 )
 from skir.dialects.aclgraph_decls import KernelOp
@@ -202,7 +203,7 @@ def compute_runs(graph: TaskGraph, scopes: ScopeInfo, candidate: list[bool]) -> 
             if isinstance(op, OpaqueOp) and _is_fence(op) and label is not None:
                 runs.fences.setdefault(label, []).append(op.seq.data)
             if n not in runs.kept and _is_breaker(graph, n, candidate, has_candidates[s]):
-                if isinstance(op, OpaqueOp | CondOp):  # a condition task runs a sub-model in its place
+                if isinstance(op, OpaqueOp | CondOp | StreamActiveOp):  # a condition runs a sub-model in its place
                     runs.cut_reason[n] = FailReason.DEFAULT_NODE
                 run += 1
                 last_label = None
@@ -214,6 +215,12 @@ def compute_runs(graph: TaskGraph, scopes: ScopeInfo, candidate: list[bool]) -> 
     for seqs in runs.fences.values():
         seqs.sort()
     return runs
+
+
+def is_cascade_join(graph: TaskGraph, n: int) -> bool:
+    """Whether task `n` is a `stream_active` that ends its stream: the capture continues on the
+    stream it activates, so the two are one stream for formation (docs/design.md §3 formation)."""
+    return type(graph.ops[n]) is StreamActiveOp and graph.next_on_stream(n) is None
 
 
 def _is_fence(op: OpaqueOp) -> bool:
@@ -234,6 +241,9 @@ def _is_breaker(graph: TaskGraph, n: int, candidate: list[bool], stream_has_cand
         return epoch.external or not epoch.single_record
     if isinstance(op, OpaqueOp):
         return stream_has_candidates
+    if isinstance(op, StreamActiveOp):
+        # an opaque task on its own stream, except a cascade's join (docs/design.md §3 formation)
+        return stream_has_candidates and not is_cascade_join(graph, n)
     # resets, value tasks, scope markers, already-rewritten slots
     return True
 

@@ -36,6 +36,7 @@ from skir.dialects.aclgraph import (
     LaunchSkOp,
     OpaqueOp,
     RecordOp,
+    StreamActiveOp,
     ValueWaitOp,
     ValueWriteOp,
     WaitOp,
@@ -114,6 +115,8 @@ class SyncMachine:
         self.cells: dict[str, tuple[int, np.ndarray]] = {}
         self.notifies: dict[str, list[np.ndarray]] = defaultdict(list)
         self.notify_waits: dict[str, int] = defaultdict(int)
+        self.activated: dict[int, np.ndarray] = {}
+        """Stream activated by a `stream_active` task that has run -> the knowledge it passed on."""
         self.agents: dict[tuple[int, CoreType], CoreAgent] = {}
         self.running: dict[tuple[int, CoreType], CoreAgent] = {}
         self.finished: dict[int, list[CoreAgent]] = {}
@@ -192,6 +195,9 @@ class SyncMachine:
             return f"value_wait @{cell} {op.rule.data.value} {op.value.data} (cell is {value})"
         if isinstance(op, WaitOp):
             return f"wait @{op.event.root_reference.data} (not recorded in its epoch)"
+        s = self.graph.stream_of[n]
+        if n == self.graph.start[s] and s in self.graph.activator and s not in self.activated:
+            return f"activation by {self.graph.name(self.graph.activator[s])}"
         return op.name
 
     def _step_stream(self, s: int) -> bool:
@@ -223,6 +229,12 @@ class SyncMachine:
 
     def _stream_ready(self, n: int, op: object, clock: np.ndarray) -> bool:
         g = self.graph
+        s = g.stream_of[n]
+        if n == g.start[s] and s in g.activator:  # a cascade stream starts once it is activated
+            knowledge = self.activated.get(s)
+            if knowledge is None:
+                return False
+            np.maximum(clock, knowledge, out=clock)
         if isinstance(op, WaitOp):
             epoch = g.epoch_of[n]
             if op.external is not None and not epoch.records:
@@ -257,6 +269,8 @@ class SyncMachine:
             self.cells[op.cell.root_reference.data] = (op.value.data, clock.copy())
         elif isinstance(op, OpaqueOp) and op.notify is not None and op.kind.data is OpaqueKind.NOTIFY_RECORD:
             self.notifies[op.notify.data].append(clock.copy())
+        elif type(op) is StreamActiveOp:
+            self.activated[self.graph.activates[n]] = clock.copy()
 
     def _launch(self, n: int, op: LaunchSkOp, clock: np.ndarray) -> None:
         self.start(self.sk_index[op.sk.root_reference.data], clock)

@@ -8,7 +8,9 @@ from (docs/design.md §3):
   record (an event's tasks in seq order fall into epochs; each `reset` closes one);
 - `value_write` -> `value_wait` on the same cell when the written value satisfies the
   wait's rule and the initial value 0 does not;
-- `notify_record` -> `notify_wait` opaque tasks naming the same notify.
+- `notify_record` -> `notify_wait` opaque tasks naming the same notify;
+- `stream_active` -> the first task of the stream it activates (a stream is activated at most
+  once and never by itself; `activator` maps each activated stream to its task).
 
 After `sk-outline`, a SuperKernel launch writes (in-kernel notify: 1, reset: 0) and waits
 (lock wait: eq 1) the cells its `sk.kernel`'s lock ops access, as one node.
@@ -31,6 +33,7 @@ from skir.dialects.aclgraph import (
     OpaqueOp,
     RecordOp,
     ResetOp,
+    StreamActiveOp,
     StreamOp,
     TaskOp,
     ValueWaitOp,
@@ -124,7 +127,12 @@ class TaskGraph:
         self._superkernels: dict[str, Operation] | None = None
         self._build_event_edges()
         self._build_cell_edges()
+        self.activator: dict[int, int] = {}
+        """Activated stream -> its `stream_active` node."""
+        self.activates: dict[int, int] = {}
+        """`stream_active` node -> the stream it activates."""
         self._build_notify_edges()
+        self._build_activation_edges()
 
     def __len__(self) -> int:
         return len(self.ops)
@@ -284,3 +292,29 @@ class TaskGraph:
             for r in recs:
                 for w in waits.get(name, ()):
                     self.add_edge(r, w)
+
+    def _build_activation_edges(self) -> None:
+        """`stream_active` -> the first task of the stream it activates (docs/design.md §3)."""
+        index: dict[str, int] | None = None
+        for n, op in enumerate(self.ops):
+            if type(op) is not StreamActiveOp:
+                continue
+            assert isinstance(op, StreamActiveOp)
+            if index is None:
+                index = {stream.sym_name.data: s for s, stream in enumerate(self.streams)}
+            target = op.target
+            s = index.get(target)
+            if s is None:
+                raise TaskVerifyException(op, f"{self.name(n)}: stream_active names @{target}, which is no stream of "
+                                              "the model; name the stream it activates")
+            if s == self.stream_of[n]:
+                raise TaskVerifyException(op, f"{self.name(n)}: stream_active activates its own stream @{target}; "
+                                              "name the stream the capture continues on")
+            first = self.activator.get(s)
+            if first is not None:
+                raise TaskVerifyException(op, f"{self.name(n)}: stream @{target} is already activated by "
+                                              f"{self.name(first)}; a stream is activated once")
+            self.activator[s] = n
+            self.activates[n] = s
+            if self.start[s] < self.start[s + 1]:
+                self.add_edge(n, self.start[s])

@@ -32,7 +32,8 @@ as the verifier's rule: `install_model_rule`).
 The containers live in `skir.dialects.aclgraph_model`, the task base in
 `skir.dialects.aclgraph_task`, the synchronisation tasks in `skir.dialects.aclgraph_events`
 and the slots rewrites leave in `skir.dialects.aclgraph_slots`; this module defines the
-kernel launch, the opaque task and the scope markers, and the dialect, and re-exports the rest.
+kernel launch, the opaque task, the stream-activate task and the scope markers, and the
+dialect, and re-exports the rest.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ __all__ = [
     "MAX_BLOCKS", "MAX_U64", "REENABLEABLE_TASKS", "TASK_OPS", "ACLGraph", "CondKind", "CondOp", "DisabledOp",
     "EventTaskOp",
     "LaunchOp", "LaunchSkOp", "MarkerOp", "ModelOp", "OpaqueOp", "PlaceholderOp", "RecordOp", "ResetOp",
-    "ScopeBeginOp", "ScopeEndOp", "StreamOp", "TaskOp", "ValueWaitOp", "ValueWriteOp", "WaitOp",
+    "ScopeBeginOp", "ScopeEndOp", "StreamActiveOp", "StreamOp", "TaskOp", "ValueWaitOp", "ValueWriteOp", "WaitOp",
     "install_model_rule", "was_props",
 ]
 
@@ -263,6 +264,61 @@ class OpaqueOp(TaskOp):
             )
 
 
+@irdl_op_definition
+class StreamActiveOp(TaskOp):
+    """Activate another stream of the model: `aclgraph.stream_active seq 4 @s1`.
+
+    When a capture stream's submission queue runs out, the runtime continues the capture on a
+    new stream and joins the two with a stream-activate task (a cascade capture stream): the
+    activated stream's tasks all happen after this task (docs/design.md §3 "Happens-before").
+    A stream is activated at most once and never by itself; a stream no task activates runs
+    from the start. The task does no work and is never rewritten.
+
+    ```mlir
+    aclgraph.stream @s0 slots 2 {
+      aclgraph.launch seq 0 @k blocks 8
+      aclgraph.stream_active seq 1 @s1
+    }
+    aclgraph.stream @s1 slots 1 {
+      aclgraph.launch seq 2 @k blocks 8
+    }
+    ```
+    """
+
+    name = "aclgraph.stream_active"
+    KIND: ClassVar[str] = "stream_active"
+
+    stream = prop_def(SymbolRefAttr)
+
+    def __init__(self, seq: int, stream: str, task_group: int | bool | None = None):
+        props: dict[str, Attribute] = {"seq": int_attr(seq), "stream": symbol_ref(stream)}
+        props.update(group_props(task_group))
+        build_op(self, props)
+
+    @classmethod
+    def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
+        return {"stream": parse_symbol(parser)}
+
+    @classmethod
+    def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
+        print_symbol(printer, props["stream"])  # type: ignore[arg-type]
+
+    def verify_(self) -> None:
+        self.verify_group()
+        parent = self.parent_op()
+        target = self.stream.root_reference.data
+        if isinstance(parent, StreamOp) and parent.sym_name.data == target:
+            raise TaskVerifyException(
+                self, f"{task_path(self)}: stream_active activates its own stream @{target}; "
+                      "name the stream the capture continues on"
+            )
+
+    @property
+    def target(self) -> str:
+        """The name of the activated stream."""
+        return self.stream.root_reference.data
+
+
 class MarkerOp(TaskOp, ABC):
     """Base of the scope markers: a scope name, or `none` for a "do not fuse" scope."""
 
@@ -349,6 +405,7 @@ TASK_OPS: tuple[type[TaskOp], ...] = (
     ValueWriteOp,
     ValueWaitOp,
     OpaqueOp,
+    StreamActiveOp,
     ScopeBeginOp,
     ScopeEndOp,
     PlaceholderOp,
@@ -356,7 +413,8 @@ TASK_OPS: tuple[type[TaskOp], ...] = (
     DisabledOp,
 )
 
-REENABLEABLE_TASKS.update({cls.KIND: cls for cls in TASK_OPS if cls not in (LaunchSkOp, DisabledOp)})
+# a stream_active task is never rewritten, so no slot ever held one (`was`)
+REENABLEABLE_TASKS.update({cls.KIND: cls for cls in TASK_OPS if cls not in (LaunchSkOp, DisabledOp, StreamActiveOp)})
 
 ACLGraph = Dialect(
     "aclgraph",

@@ -89,6 +89,7 @@ from skir.dialects.aclgraph import (
     ResetOp,
     ScopeBeginOp,
     ScopeEndOp,
+    StreamActiveOp,
     StreamOp,
     TaskOp,
     ValueWaitOp,
@@ -191,6 +192,8 @@ class _Importer(JsonReader):
         self.owner: str | None = None  # the sub-model being read
         self.subs = SubmodelReader(self)
         self.stream_paths: dict[StreamOp, str] = {}
+        self.stream_names: list[str] = []
+        self.stream_set: set[str] = set()
 
     def declare(self, name: str, kind: str, path: str) -> None:
         other = self.kind_of.get(name)
@@ -255,6 +258,7 @@ class _Importer(JsonReader):
             self.obj(stream, path, ("name", "tasks"), ("name", "tasks"))
             names.append(self.name(stream["name"], path + ".name"))
             self.declare(names[-1], "stream", path + ".name")
+        self.stream_names, self.stream_set = names, set(names)
         self.subs.declare(d.get("submodels", []))
         task_props = [self.stream_tasks(stream["tasks"], si) for si, stream in enumerate(streams)]
         self.subs.read_tasks(d.get("submodels", []))
@@ -379,6 +383,13 @@ class _Importer(JsonReader):
         elif kind == "cond":
             cls = CondOp
             props.update(self.subs.cond_props(task, p))
+        elif kind == "stream_active":
+            cls = StreamActiveOp
+            target = self.ref(task["stream"], p("stream"), "stream", self.stream_set)
+            if target == self.stream_names[si]:
+                self.fail(p("stream"), f"stream_active activates its own stream '{target}'; name the stream "
+                          "the capture continues on")
+            props["stream"] = symbol_ref(target)
         elif kind == "scope_begin" or kind == "scope_end":
             scope = task["scope"]
             if scope is not None:
@@ -471,7 +482,7 @@ class _Importer(JsonReader):
                                       "a capture with submodels gives every task a seq")
         if first is None or first[0]:
             return [[seq for _, _, seq in stream] for stream in tasks]
-        return simulate_capture(tasks, self.fail)
+        return simulate_capture(tasks, self.fail, self.stream_names)
 
     def build(self, model_name: str, aic: int, aiv: int, soc: str | None, names: list[str],
               tasks: list[list[tuple[type[TaskOp], dict[str, Attribute], Any]]]) -> ModuleOp:

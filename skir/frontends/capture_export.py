@@ -56,6 +56,7 @@ from skir.dialects.aclgraph import (
     ResetOp,
     ScopeBeginOp,
     ScopeEndOp,
+    StreamActiveOp,
     StreamOp,
     ValueWaitOp,
     ValueWriteOp,
@@ -82,6 +83,7 @@ TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "value_write": (("cell", "value"), ()),
     "value_wait": (("cell", "value", "rule"), ("external",)),
     "default": (("kind",), ("notify",)),
+    "stream_active": (("stream",), ()),
     "scope_begin": (("scope",), ("options",)),
     "scope_end": (("scope",), ()),
     "placeholder": ((), ()),
@@ -174,6 +176,9 @@ def _task(op: Operation) -> dict[str, Any]:
         out["kind"] = p["kind"].data.value  # type: ignore[attr-defined]
         if (notify := p.get("notify")) is not None:
             out["notify"] = notify.data  # type: ignore[attr-defined]
+    elif cls is StreamActiveOp:
+        out["type"] = "stream_active"
+        out["stream"] = p["stream"].root_reference.data  # type: ignore[attr-defined]
     elif cls is ScopeBeginOp or cls is ScopeEndOp:
         out["type"] = "scope_begin" if cls is ScopeBeginOp else "scope_end"
         scope = p.get("scope")

@@ -74,11 +74,14 @@ class SubmodelReader:
 
     def read_tasks(self, value: Any) -> None:
         r = self.r
+        streams = (r.stream_names, r.stream_set)
         for i, sub in enumerate(r.list_(value, "submodels")):
             entry = self.subs[sub["name"]]
             r.prefix, r.owner = f"submodels[{i}].", entry.name
+            r.stream_names, r.stream_set = entry.streams, set(entry.streams)  # a stream_active names its own
             entry.tasks = [r.stream_tasks(stream["tasks"], si) for si, stream in enumerate(sub["streams"])]
         r.prefix, r.owner = "", None
+        r.stream_names, r.stream_set = streams
 
     def cond_props(self, task: dict[str, Any], p: Callable[[str | None], str]) -> dict[str, Attribute]:
         """The properties of a `cond` task: kind, cell and (while it is read) its sub-models."""

@@ -1,7 +1,8 @@
 """The discrete-event model of one device running a model in one mode.
 
 Resources are the model's cube (AIC) and vector (AIV) cores; streams are FIFOs; events,
-value cells and named notifies order tasks across streams (the `TaskGraph` edges). A task
+value cells and named notifies order tasks across streams (the `TaskGraph` edges), and a stream activated by a
+`stream_active` task starts when that task has run. A task
 begins when its stream predecessor has ended, every task it depends on has ended and,
 in eager mode, the host has enqueued it. Then, by kind:
 
@@ -41,6 +42,7 @@ from skir.dialects.aclgraph import (
     LaunchSkOp,
     ModelOp,
     OpaqueOp,
+    StreamActiveOp,
     ValueWaitOp,
     ValueWriteOp,
     WaitOp,
@@ -111,6 +113,8 @@ def _kind(op: object) -> str:
         return "value"
     if isinstance(op, OpaqueOp):
         return "opaque"
+    if isinstance(op, StreamActiveOp):
+        return "event"  # a synchronisation task: it starts its stream (docs/design.md §3)
     if isinstance(op, DisabledOp):
         return "disabled"
     if isinstance(op, CondOp):
@@ -164,12 +168,13 @@ class Engine:
             if nxt is not None:
                 self.succ[node].append(nxt)
                 self.remaining[nxt] += 1
+        activates = g.activates
         for target, preds in g.cross_pred.items():
-            if not isinstance(g.ops[target], WaitOp | OpaqueOp):
-                continue  # cell edges are signals (below)
+            waits = isinstance(g.ops[target], WaitOp | OpaqueOp)
             for p in preds:
-                self.succ[p].append(target)
-                self.remaining[target] += 1
+                if waits or p in activates:  # cell edges are signals (below); an activated stream
+                    self.succ[p].append(target)  # starts when its stream_active task has run
+                    self.remaining[target] += 1
         for node, op in enumerate(g.ops):
             if isinstance(op, ValueWaitOp) and not rule_holds(op.rule.data, 0, op.value.data) and not (
                 op.external is not None and not g.cells[op.cell.root_reference.data].satisfying

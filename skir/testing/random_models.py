@@ -20,6 +20,10 @@ A model is built in capture order, one or more *phases* long:
   is ordered after its epoch; the next phase starts with stream 0 recording a fresh `go<p>` event
   that every other stream waits for, and reuses the other event names (new epochs).
 
+With `with_active`, a stream or two is split into a cascade (docs/design.md §3): its head ends
+with a `stream_active` task naming a new stream that holds its tail (sometimes followed by a
+spare slot, so that it is an ordinary breaker rather than a cascade's join).
+
 Every synchronisation edge points forward in capture order, so the model is acyclic and
 can also be written without `seq` (then the importer's simulated capture gives the same
 epochs); about one model in four is. About one in five is renumbered as a *crossed* capture:
@@ -271,6 +275,7 @@ def random_model(
     with_updates: bool = False,
     with_conds: bool = False,
     with_seqs: bool = False,
+    with_active: bool = False,
 ) -> dict[str, Any]:
     """A random valid capture dict. `max_tasks` bounds the random tasks; the join, reset and
     marker structure around them adds a few more. `spare_slots` puts two placeholders after
@@ -281,7 +286,8 @@ def random_model(
     updating `args` only, each behind an external wait (and mostly its reset), as a capture of
     per-step updated attention puts them (a generator of its own too). `with_conds` adds one or two
     condition tasks, each running one to three random sub-models (a generator of its own; the
-    model then has seqs on every task, as `with_seqs` asks without conditions)."""
+    model then has seqs on every task, as `with_seqs` asks without conditions).
+    `with_active` splits one or two streams into cascades (a generator of its own too)."""
     n_streams = rng.randint(1, max(1, max_streams))
     aic, aiv = rng.choice(((24, 48), (20, 40), (24, 48), (rng.randint(1, 32), rng.randint(1, 64))))
     g = _Gen(rng, n_streams, aic, aiv,
@@ -320,8 +326,10 @@ def random_model(
         data["events"] = g.events
     if g.cells or rng.random() < 0.5:
         data["cells"] = g.cells
-    data["streams"] = [{"name": f"s{i}", "tasks": tasks} for i, tasks in enumerate(g.streams)]
     r = rng.random()
+    if with_active:  # not stream 0 in a crossed capture, whose renumbering keeps stream 0's join last
+        _cascades(random.Random(repr(rng.getstate()[1][8:16])), g.streams, g.phase_of, 0.25 <= r < 0.45)
+    data["streams"] = [{"name": f"s{i}", "tasks": tasks} for i, tasks in enumerate(g.streams)]
     cond_rng = random.Random(repr(rng.getstate()[1][16:24])) if with_conds else None
     if r < 0.25 and not (with_conds or with_seqs):
         for tasks in g.streams:
@@ -391,6 +399,29 @@ def _add_conditions(rng: random.Random, data: dict[str, Any]) -> None:
                 data["events"] += events
                 data["cells"] += cells
                 data["submodels"] = [*data.get("submodels", []), x]
+def _cascades(rng: random.Random, streams: list[list[dict[str, Any]]], phase_of: dict[int, int],
+              crossed: bool) -> None:
+    """Split one or two streams as the runtime splits a capture stream whose queue ran out: the
+    head keeps the stream and ends with `stream_active` naming a new stream, which gets the tail.
+    Seqs are multiplied by 4 first, so the new tasks take the free seqs right after the head's last."""
+    for _ in range(rng.randint(1, 2)):
+        splittable = [s for s, tasks in enumerate(streams) if len(tasks) >= 2 and (s > 0 or not crossed)]
+        if not splittable:
+            return
+        for tasks in streams:
+            for t in tasks:
+                t["seq"] *= 4
+        s = rng.choice(splittable)
+        cut = rng.randint(1, len(streams[s]) - 1)
+        head, tail = streams[s][:cut], streams[s][cut:]
+        last = head[-1]
+        added = [{"seq": last["seq"] + 1, "type": "stream_active", "stream": f"s{len(streams)}"}]
+        if rng.random() < 0.25:  # not at the end of its stream: an ordinary breaker
+            added.append({"seq": last["seq"] + 2, "type": "placeholder"})
+        for t in added:
+            phase_of[id(t)] = phase_of[id(last)]
+        streams[s] = head + added
+        streams.append(tail)
 
 
 def _cross_seqs(rng: random.Random, streams: list[list[dict[str, Any]]], phase_of: dict[int, int]) -> None:
@@ -430,11 +461,13 @@ def models(
     spare_slots: bool = False,
     with_comm: bool = False,
     with_updates: bool = False,
+    with_conds: bool = False,
+    with_active: bool = False,
 ) -> Any:
     """Hypothesis strategy of random valid capture dicts (see `random_model`)."""
     from hypothesis import strategies as st
 
     return st.randoms(use_true_random=False).map(
         lambda rng: random_model(rng, max_streams, max_tasks, with_scopes, with_opaque, with_values, spare_slots,
-                                 with_comm, with_updates)
+                                 with_comm, with_updates, with_conds, with_active=with_active)
     )

@@ -102,6 +102,27 @@ def test_random_models_through_the_pipeline(seed: int, options: str, spare: bool
     check_unreset_warnings(original, module)
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=False), spare=st.booleans())
+# a SuperKernel hosted on another stream holding the first task of a stream that a stream_active
+# task outside it activates: the launch must wait for that activation (a front wait)
+@example(seed=41, options="", spare=False)
+def test_random_cascade_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
+    """Random models whose streams are split into cascades (`stream_active`, docs/design.md §3)."""
+    data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
+                        spare_slots=spare, with_active=True)
+    try:
+        original, module = compile_counting_syncs(data, options)
+    except SkirError as err:
+        if not expected_refusal(options, err):
+            pytest.fail(f"{options}: {err}")
+        return
+    check_rewrite(original, module)
+    report = check_module(module)
+    assert report.ok, report.violations
+    check_unreset_warnings(original, module)
+
+
 def test_option_space_covers_every_option() -> None:
     """The property tests draw every documented option (`skir.options.OPTION_KEYS`), each value
     of which parses."""
@@ -145,7 +166,7 @@ def test_random_models_select_gain(seed: int, options: str) -> None:
 @example(seed=817, options="early-start=1:sync-mode=data")
 def test_random_models_emulate_clean(tmp_path: Path, seed: int, options: str) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0,
-                        spare_slots=seed % 3 == 0)
+                        spare_slots=seed % 3 == 0, with_active=seed % 4 == 0)
     result = _compile_or_refused(data, options, emulate=True)
     for emu in result.emulation if result is not None else ():
         assert emu.ok, (emu.verdict, emu.problems)

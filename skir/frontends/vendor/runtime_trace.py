@@ -7,7 +7,8 @@ end of the text) is accepted. `ts` / `dur` are positions, not timings, and are n
 What skir takes from it (docs/design.md §11 "Inputs"): per stream (by `Stream Id`) and
 position, the runtime `Task Type` (the real kind behind the SK dump's DEFAULT tasks), the
 `Schem Mode` of kernels, the `Kernel Args Size` of kernels (only in a verbose trace), the
-notify id of notify tasks (the name's `_<id>` suffix).
+notify id of notify tasks (the name's `_<id>` suffix), the `Active Stream Id` of stream-activate
+tasks (the runtime stream a cascade capture continues on).
 
 ```python
 trace = read_trace(text, "sk_mdl_origin.json")
@@ -46,6 +47,8 @@ class TraceTask:
     ratio: int | None = None
     args_size: int | None = None
     """`Kernel Args Size` (bytes; only a verbose trace has it)."""
+    active_stream: int | None = None
+    """`Active Stream Id` of a `STREAM_ACTIVE` task: the runtime id of the stream it activates."""
 
     @property
     def suffix(self) -> str | None:
@@ -106,8 +109,12 @@ def read_trace(data: Any, source: str) -> RuntimeTrace:
         size = args.get("Kernel Args Size")
         if size is not None:
             size = reader.int_(size, f'{path}.args["Kernel Args Size"]', 0, MAX_ARGS_BYTES)
+        active = args.get("Active Stream Id")
+        if active is not None:
+            active = reader.int_(active, f'{path}.args["Active Stream Id"]', 0, (1 << 63) - 1)
         trace.tasks.setdefault(stream, []).append(
             TraceTask(task_type, name, mode, path,
-                      blocks if type(blocks) is int else None, ratio if type(ratio) is int else None, size))
+                      blocks if type(blocks) is int else None, ratio if type(ratio) is int else None, size,
+                      active))
     return trace
 

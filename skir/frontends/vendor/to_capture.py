@@ -84,8 +84,11 @@ class _State:
     """Device address -> cell name."""
     counts: dict[str, int] = field(default_factory=lambda: {"default": 0, "sched": 0, "sched_untraced": 0,
                                                              "paired_value": 0, "scope_names": 0,
-                                                             "args_missing": 0, "args_odd": 0, "comm": 0})
+                                                             "args_missing": 0, "args_odd": 0, "comm": 0,
+                                                             "active_unknown": 0})
     open_scopes: list[str | None] = field(default_factory=list)
+    stream_of_id: dict[int, str] = field(default_factory=dict)
+    """Runtime stream id -> the capture stream's name (a stream-activate task names its stream by id)."""
 
 
 class _Names:
@@ -108,6 +111,7 @@ def to_capture(dump: GraphDump, trace: RuntimeTrace | None, source: str, cores: 
     info = VendorInfo(source, dump.layout, dump.model_id, cores or DEFAULT_CORES, cores is not None)
     st = _State(info, _Names())
     stream_names = [st.names.fresh(f"s{si}") for si in range(len(dump.streams))]
+    st.stream_of_id = {sid: name for sid, name in zip(dump.stream_ids, stream_names) if sid is not None}
     traced = None
     if trace is not None and dump.layout == "trace":  # the trace is the model: its nodes are its tasks
         traced = [trace.tasks[sid] for sid in dump.stream_ids if sid is not None]
@@ -224,6 +228,13 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
                 task["external"] = True
         return task
     kind = "other"
+    if traced is not None and traced.task_type.startswith("STREAM_ACTIVE"):
+        # a cascade capture stream: the capture continues on the stream it activates (docs/design.md §11)
+        target = st.stream_of_id.get(traced.active_stream) if traced.active_stream is not None else None
+        if target is not None:
+            task.update(type="stream_active", stream=target)
+            return task
+        st.counts["active_unknown"] += 1  # it activates no stream of this model: an opaque fence
     if traced is not None:
         kind = OPAQUE_KIND_OF_TYPE.get(traced.task_type, "other")
         if kind.startswith("notify_") and traced.notify_id is not None:
@@ -283,6 +294,9 @@ def _say_unknowns(info: VendorInfo, counts: dict[str, int]) -> None:
     if counts["default"]:
         info.notes.append(f"kind unknown for {counts['default']} DEFAULT task(s) (no sk_mdl_origin.json): "
                           "imported as opaque 'other'")
+    if counts["active_unknown"]:
+        info.notes.append(f"{counts['active_unknown']} STREAM_ACTIVE task(s) activate no stream of the model (no or "
+                          "an unknown \"Active Stream Id\"): imported as opaque 'other'")
     if counts["paired_value"]:
         info.notes.append(f"{counts['paired_value']} value task(s) the vendor paired carry no value in the dump: "
                           "taken as write 1 (notify) / write 0 (reset) / wait >= 1")

@@ -465,6 +465,64 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // -----
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s0 {
+    aclgraph.stream_active seq 0 @s0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: stream_active activates its own stream @s0; name the stream the capture continues on
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.event @e
+  aclgraph.stream @s0 {
+    aclgraph.stream_active seq 0 @e
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: @e is declared by 'aclgraph.event', not by 'aclgraph.stream'; name a stream
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s0 {
+    aclgraph.stream_active seq 0 @s2
+  }
+  aclgraph.stream @s1 {
+    aclgraph.stream_active seq 1 @s2
+  }
+  aclgraph.stream @s2 {
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s1/seq 1: stream @s2 is already activated by @m/@s0/seq 0; a stream is activated once
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s0 {
+    aclgraph.stream_active seq 0 @s1
+  }
+  aclgraph.stream @s1 {
+    aclgraph.stream_active seq 1 @s0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: stream_active closes a happens-before cycle: @m/@s0/seq 0 -> @m/@s1/seq 1 -> @m/@s0/seq 0; the stream it activates must not lead back to it
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.stream @s0 {
+    aclgraph.stream_active seq 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}symbol
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in)
   aclgraph.stream @s0 {
     aclgraph.launch seq 0 @a blocks 8 task_group 0

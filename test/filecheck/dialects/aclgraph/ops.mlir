@@ -143,3 +143,25 @@ aclgraph.model @comm cores(aic = 24, aiv = 48) {
 
 // GENERIC-LABEL: "aclgraph.model"() <{sym_name = "comm"
 // GENERIC:       "aclgraph.launch"() <{kernel = @ar, blocks = #builtin.int<16>, args = [@x], comm_group = "tp0", comm_op = #aclgraph<comm_op all_reduce>, comm_bytes = #builtin.int<8192>, seq = #builtin.int<0>}> : () -> ()
+
+// -----
+
+// Cascade capture streams: `stream_active` activates the stream the capture continues on.
+aclgraph.model @cascade cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @k aiv_only params(inout)
+  aclgraph.buffer @x
+  aclgraph.stream @s0 slots 2 {
+    aclgraph.launch seq 0 @k blocks 8 args(@x)
+    aclgraph.stream_active seq 1 @s1 task_group
+  }
+  aclgraph.stream @s1 slots 1 {
+    aclgraph.launch seq 2 @k blocks 8 args(@x)
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @cascade cores(aic = 24, aiv = 48) {
+// CHECK:         aclgraph.stream_active seq 1 @s1 task_group
+// CHECK-NEXT:  }
+
+// GENERIC-LABEL: "aclgraph.model"() <{sym_name = "cascade"
+// GENERIC:       "aclgraph.stream_active"() <{stream = @s1, seq = #builtin.int<1>, task_group = #builtin.int<0>}> : () -> ()
