@@ -552,3 +552,62 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: 'update args' needs a task group (task_group N update ...)
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @flag
+  aclgraph.stream @s0 {
+    aclgraph.cond seq 0 while @flag {
+      aclgraph.model @a cores(aic = 24, aiv = 48) {
+      }
+    } {
+      aclgraph.model @b cores(aic = 24, aiv = 48) {
+      }
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: a 'while' condition has exactly one sub-model (its body), got 2
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @flag
+  aclgraph.stream @s0 {
+    aclgraph.cond seq 0 maybe @flag {
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:25: error: a condition kind is one of if, while, switch, got 'maybe'
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @k aiv_only params(inout)
+  aclgraph.cell @flag
+  aclgraph.stream @s0 {
+    aclgraph.cond seq 0 if @flag {
+      aclgraph.model @a cores(aic = 24, aiv = 48) {
+        aclgraph.kernel @k aic_only params(inout)
+      }
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: sub-model @a: aclgraph.kernel @k is not declared so in @m; a sub-model declares what it uses as its parent does
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.cell @flag
+  aclgraph.stream @s0 {
+    aclgraph.cond seq 0 if @flag {
+      aclgraph.model @a cores(aic = 20, aiv = 40) {
+      }
+    }
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:{{[0-9]+}}:5: error: @m/@s0/seq 0: sub-model @a has cores(aic = 20, aiv = 40); a sub-model runs on its parent's device

@@ -165,3 +165,40 @@ aclgraph.model @cascade cores(aic = 24, aiv = 48) {
 
 // GENERIC-LABEL: "aclgraph.model"() <{sym_name = "cascade"
 // GENERIC:       "aclgraph.stream_active"() <{stream = @s1, seq = #builtin.int<1>, task_group = #builtin.int<0>}> : () -> ()
+
+// -----
+
+// A condition task runs the sub-model its cell picks: one region per branch, each holding the
+// sub-model, which declares what it uses as the parent does.
+aclgraph.model @cond cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @k aiv_only params(inout)
+  aclgraph.buffer @x
+  aclgraph.cell @flag
+  aclgraph.stream @s0 slots 2 {
+    aclgraph.launch seq 0 @k blocks 8 args(@x)
+    aclgraph.cond seq 1 switch @flag {
+      aclgraph.model @case0 cores(aic = 24, aiv = 48) {
+        aclgraph.kernel @k aiv_only params(inout)
+        aclgraph.buffer @x
+        aclgraph.stream @s1 slots 1 {
+          aclgraph.launch seq 2 @k blocks 8 args(@x)
+        }
+      }
+    } {
+      aclgraph.model @case1 cores(aic = 24, aiv = 48) {
+        aclgraph.stream @s2 slots 0 {
+        }
+      }
+    }
+  }
+}
+
+// CHECK-LABEL: aclgraph.model @cond cores(aic = 24, aiv = 48) {
+// CHECK:         aclgraph.cond seq 1 switch @flag {
+// CHECK-NEXT:      aclgraph.model @case0 cores(aic = 24, aiv = 48) {
+// CHECK:           aclgraph.launch seq 2 @k blocks 8 args(@x)
+// CHECK:         } {
+// CHECK-NEXT:      aclgraph.model @case1 cores(aic = 24, aiv = 48) {
+
+// GENERIC-LABEL: "aclgraph.model"() <{sym_name = "cond"
+// GENERIC:       "aclgraph.cond"() <{kind = "switch", cell = @flag, seq = #builtin.int<1>}> ({
