@@ -36,6 +36,10 @@ def main() -> int:
                         help="give the random models communication kernels (groups tp0 and ep)")
     parser.add_argument("--with-active", action="store_true",
                         help="split streams into cascade capture streams (stream_active tasks)")
+    parser.add_argument("--with-updates", action="store_true",
+                        help="give the random models updated task groups behind their external waits")
+    parser.add_argument("--with-conds", action="store_true",
+                        help="give the random models condition tasks running random sub-models")
     args = parser.parse_args()
     import warnings
 
@@ -58,7 +62,8 @@ def main() -> int:
         try:
             data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                                 spare_slots=spare, with_comm=args.with_comm,
-                                with_active=args.with_active)
+                                with_active=args.with_active, with_updates=args.with_updates,
+                                with_conds=args.with_conds)
             try:
                 if selects_gain(options) or emulate:
                     result = skir.compile(data, options=options, check=True, emulate=emulate)

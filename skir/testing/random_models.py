@@ -331,10 +331,11 @@ def random_model(
         _cascades(random.Random(repr(rng.getstate()[1][8:16])), g.streams, g.phase_of, 0.25 <= r < 0.45)
     data["streams"] = [{"name": f"s{i}", "tasks": tasks} for i, tasks in enumerate(g.streams)]
     cond_rng = random.Random(repr(rng.getstate()[1][16:24])) if with_conds else None
-    if r < 0.25 and not (with_conds or with_seqs):
-        for tasks in g.streams:
-            for t in tasks:
-                del t["seq"]
+    if r < 0.25:
+        if not (with_conds or with_seqs):  # a capture without seqs (a model with sub-models has them)
+            for tasks in g.streams:
+                for t in tasks:
+                    del t["seq"]
     elif r < 0.45:
         _cross_seqs(rng, g.streams, g.phase_of)
     if cond_rng is not None:
@@ -385,8 +386,8 @@ def _add_conditions(rng: random.Random, data: dict[str, Any]) -> None:
         cell = f"cond{c}"
         stream = rng.choice(data["streams"])["tasks"]
         at = rng.randint(1, len(stream)) if stream else 0
-        seq = stream[at - 1]["seq"] + 1 if at > 0 else top + 1000
-        if seq in used or (at < len(stream) and stream[at]["seq"] <= seq):
+        seq = stream[at - 1]["seq"] + 1 if at > 0 else (1 << 40) + c  # an empty stream: above everything
+        if seq in used or seq % 2 == 0 and at > 0 or (at < len(stream) and stream[at]["seq"] <= seq):
             continue  # no free seq there: skip this condition (its sub-models would run nowhere)
         used.add(seq)
         data["cells"].append(cell)

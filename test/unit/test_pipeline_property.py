@@ -123,6 +123,27 @@ def test_random_cascade_models_through_the_pipeline(seed: int, options: str, spa
     check_unreset_warnings(original, module)
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=False), spare=st.booleans())
+def test_random_changing_models_through_the_pipeline(seed: int, options: str, spare: bool) -> None:
+    """Random models of graphs that change between replays, all at once: updated task groups
+    behind their external waits, condition tasks with sub-models and cascades (docs/design.md §3
+    "Updated kernels", "Conditional sub-models", `stream_active`); the model and each sub-model
+    are proved, the model also by the independent oracle."""
+    data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
+                        spare_slots=spare, with_updates=True, with_conds=seed % 3 != 0, with_active=seed % 2 == 1)
+    try:
+        original, module = compile_counting_syncs(data, options)
+    except SkirError as err:
+        if not expected_refusal(options, err):
+            pytest.fail(f"{options}: {err}")
+        return
+    check_rewrite(original, module)
+    report = check_module(module)
+    assert report.ok, report.violations
+    check_unreset_warnings(original, module)
+
+
 def test_option_space_covers_every_option() -> None:
     """The property tests draw every documented option (`skir.options.OPTION_KEYS`), each value
     of which parses."""
