@@ -387,7 +387,7 @@ def _add_conditions(rng: random.Random, data: dict[str, Any]) -> None:
         stream = rng.choice(data["streams"])["tasks"]
         at = rng.randint(1, len(stream)) if stream else 0
         seq = stream[at - 1]["seq"] + 1 if at > 0 else (1 << 40) + c  # an empty stream: above everything
-        if seq in used or seq % 2 == 0 and at > 0 or (at < len(stream) and stream[at]["seq"] <= seq):
+        if seq in used or (seq % 2 == 0 and at > 0) or (at < len(stream) and stream[at]["seq"] <= seq):
             continue  # no free seq there: skip this condition (its sub-models would run nowhere)
         used.add(seq)
         data["cells"].append(cell)
