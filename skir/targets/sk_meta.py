@@ -414,7 +414,14 @@ def render_fail_reasons(meta: dict[str, Any]) -> str:
     )
     if summary["by_reason"]:
         lines.append("by reason: " + ", ".join(f"{r} {n}" for r, n in summary["by_reason"].items()))
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    for sub in meta.get("submodels", []):  # each sub-model's own report, under its name
+        cond = sub["cond"]
+        text += f"# sub-model @{sub['name']}: branch {sub['branch']} of the {sub['kind']} condition at " \
+                f"@{cond['stream']} seq {cond['seq']}\n"
+        text += render_fail_reasons({**sub, "model": sub["name"], "format": meta["format"],
+                                     "version": meta["version"]}).split("\n", 1)[1]
+    return text
 
 
 @dataclass(frozen=True)
