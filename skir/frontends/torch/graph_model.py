@@ -30,6 +30,7 @@ from torch import fx
 
 from skir.errors import SkirError
 from skir.frontends.torch import scope_ops
+from skir.frontends.torch.cond_capture import capture_cond, is_cond, renumber
 from skir.frontends.torch.op_refine import attribute_view, refine
 from skir.frontends.torch.op_registry import registered
 from skir.frontends.torch.op_table import (
@@ -115,6 +116,30 @@ class GraphCapture:
         """Scopes open by super_kernel_scope_begin calls: (name, options, stream, where)."""
         self._unmapped: dict[str, list[Any]] = {}
         """Op name without a kernel mapping -> [tasks, where the first one is]."""
+        self.cells: list[str] = []
+        """Condition cells (`torch.cond`, `skir.frontends.torch.cond_capture`)."""
+        self.submodels: list[dict[str, Any]] = []
+        """The branches of every `torch.cond`, as capture JSON sub-models."""
+        self.extra_events: list[str] = []
+        """The sub-models' own events (declared by the model, used only inside them)."""
+
+    def buffer_of(self, node: fx.Node) -> Any:
+        """The buffer (or tuple of them, or None) of a captured node."""
+        return self._buffer_of.get(node)
+
+    def bind(self, node: fx.Node, buffer: Any) -> None:
+        """Give a placeholder of a branch graph the buffer of the operand it stands for."""
+        self._buffer_of[node] = buffer
+
+    def result_buffers(self, node: fx.Node) -> list[Any]:
+        """Declare the result buffer(s) of `node` (a `torch.cond`) and return them as a list."""
+        outs = self._new_buffer(f"{node.name}.out", node_info(node))
+        self._buffer_of[node] = outs
+        return list(outs) if isinstance(outs, tuple) else [outs]
+
+    def op(self, node: fx.Node) -> None:
+        """Capture one call node (a branch graph's, for `cond_capture`)."""
+        self._op(node)
 
     # -- buffers -------------------------------------------------------------------------------
 
@@ -247,6 +272,11 @@ class GraphCapture:
 
     def _op(self, node: fx.Node) -> None:
         if self._scope_call(node):
+            return
+        if is_cond(node):  # torch.cond: a condition task, its branches sub-models
+            stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
+            self._enter_scopes(node, stream)
+            capture_cond(self, node, stream, where(node))
             return
         raw = self._op_name(node)
         name, in_place = base_name(raw)
@@ -471,8 +501,13 @@ class GraphCapture:
         model["cores"] = {"aic": self.cores[0], "aiv": self.cores[1]}
         model["kernels"] = self.kernels
         model["buffers"] = self.buffers
-        model["events"] = list(self.streams.events)
+        model["events"] = [*self.streams.events, *self.extra_events]
+        if self.cells:
+            model["cells"] = list(self.cells)
+        if self.submodels:
+            model["submodels"] = self.submodels
         model["streams"] = streams
+        renumber(model)
         return model
 
 
