@@ -66,9 +66,7 @@ def _branch(capture: GraphCapture, graph: fx.GraphModule, name: str, operands: l
             where: str) -> list[dict[str, Any]]:
     """The streams of one branch graph, captured into a child of `capture` that shares its
     kernels and buffers."""
-    from skir.frontends.torch.graph_model import GraphCapture
-
-    child = GraphCapture(graph, name, capture.cores, capture.soc, capture.peaks)
+    child = type(capture)(graph, name, capture.cores, capture.soc, capture.peaks)
     child.buffers, child.kernels, child._kernel_keys = capture.buffers, capture.kernels, capture._kernel_keys
     child._source_paths = capture._source_paths
     child.streams = StreamCapture(main=f"{name}_s0")
