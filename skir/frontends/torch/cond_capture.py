@@ -17,7 +17,7 @@ its own (prefixed with the sub-model's name); its seqs follow every seq of the m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 from torch import fx
@@ -25,8 +25,8 @@ from torch import fx
 from skir.errors import SkirError
 from skir.frontends.torch.stream_capture import StreamCapture
 
-if TYPE_CHECKING:
-    from skir.frontends.torch.graph_model import GraphCapture
+GraphCapture = Any
+"""A `skir.frontends.torch.graph_model.GraphCapture` (not imported: it imports this module)."""
 
 
 def is_cond(node: fx.Node) -> bool:
