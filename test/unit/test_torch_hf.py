@@ -200,6 +200,27 @@ def test_the_hf_decode_example_script(tmp_path: Any, config: str) -> None:
     assert (tmp_path / f"{name}.json").is_file() and (tmp_path / "out" / "sk_meta.json").is_file()
 
 
+def test_the_hf_decode_example_with_npu_attention(tmp_path: Any, capsys: Any) -> None:
+    """`--npu-attention`: the attention is torch_npu's fused attention updated every step; with
+    fuse-updated=0 each layer splits around it, with fuse-updated=1 one SuperKernel a layer."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "examples" / "torch" / "hf_decode.py"
+    spec = importlib.util.spec_from_file_location("skir_example_hf_decode_fia", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["LlamaConfig", "-o", str(tmp_path), "--per-layer", "--npu-attention"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line.strip()[:1] in ("0", "1")]
+    assert [r[0] for r in rows] == ["0", "1"]
+    assert rows[0][3] == "2" and rows[1][3] == "0"  # dynamic_task: the two attentions, then none
+    assert int(rows[1][1]) < int(rows[0][1]) and int(rows[1][2]) < int(rows[0][2])
+    meta = json.loads((tmp_path / "out_fuse1" / "sk_meta.json").read_text())
+    assert len(meta["updates"]) == 2  # one forwarded update per layer's attention
+
+
 def test_the_skir_backend_on_a_llama_prefill() -> None:
     """`torch.compile(backend="skir", fullgraph=True)` on the same kind of model: proved, and
     no aicpu task (the cache's `torch.tensor` is a host copy, a memcpy task)."""

@@ -54,6 +54,7 @@ from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us,
 from skir.frontends.torch.scope_ops import is_scope_op
 from skir.frontends.torch.stream_capture import StreamCapture
 from skir.frontends.torch.tensor_info import TensorInfo, UnknownSize, node_info
+from skir.frontends.torch.updated_ops import group_prefix, per_step_lengths
 from skir.frontends.torch.user_code import is_user_file
 from skir.marks import STREAM_KEY, scope_stream, scopes_of
 from skir.names import identifier
@@ -352,7 +353,11 @@ class GraphCapture:
         if comm is not None:
             moved = [self._info_of_buffer(node, b) for b in writes[len(updated):]] or read_infos[:1]
             task["comm"] = {**comm, "bytes": sum(i.nbytes for i in moved if isinstance(i, TensorInfo))}
-        self.streams.data_task(stream, task, reads, writes)
+        prefix = None
+        if per_step_lengths(node, qualified):  # re-issued before every replay (docs/design.md §3)
+            event, prefix = group_prefix(task, len(self.extra_events) + 1)
+            self.extra_events.append(event)
+        self.streams.data_task(stream, task, reads, writes, prefix)
 
     def _kernel_task(self, node: fx.Node, name: str, qualified: str | None, cls: OpClass, infos: list[Any],
                      reads: list[str], writes: list[str], updated: int) -> dict[str, Any]:

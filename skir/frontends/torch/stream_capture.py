@@ -81,8 +81,10 @@ class StreamCapture:
             if third != stream:
                 mine[third] = max(mine.get(third, -1), seen)
 
-    def data_task(self, stream: str, task: dict[str, Any], reads: list[str], writes: list[str]) -> None:
-        """Append a task that reads and writes the named buffers, after the waits it needs."""
+    def data_task(self, stream: str, task: dict[str, Any], reads: list[str], writes: list[str],
+                  prefix: list[dict[str, Any]] | None = None) -> None:
+        """Append a task that reads and writes the named buffers, after the waits it needs (and
+        after `prefix`, tasks that must come right before it: an updated kernel's group wait)."""
         for buffer in reads:
             if buffer in self._writer:
                 self.wait_for(stream, *self._writer[buffer])
@@ -91,6 +93,8 @@ class StreamCapture:
                 self.wait_for(stream, *self._writer[buffer])
             for other, index in self._readers.get(buffer, {}).items():
                 self.wait_for(stream, other, index)
+        for before in prefix or ():
+            self.append(stream, before)
         index = self.append(stream, task)
         for buffer in reads:
             self._readers.setdefault(buffer, {})[stream] = index
