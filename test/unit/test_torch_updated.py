@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import skir  # noqa: E402
-import skir.frontends.torch.npu_ops  # noqa: E402, F401
+import skir.frontends.torch.npu_ops  # noqa: E402
 from skir.frontends.torch import capture_dict  # noqa: E402
 
 
