@@ -29,12 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class, core_demand
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class, core_demand, task_ratio
 from skir.errors import SkirError
 from skir.options import SkOptions
-
-_HAS_AIC = (KernelType.MIX_AIC_1_0, KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2)
-_HAS_AIV = (KernelType.MIX_AIV_1_0, KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2)
 
 
 @dataclass(frozen=True)
@@ -49,13 +46,11 @@ class SkShape:
     @property
     def aiv_per_block(self) -> int:
         """AIV sub-cores per block of the launch (2 under a 1:2 SuperKernel)."""
-        return 2 if self.kernel_type is KernelType.MIX_AIC_1_2 else 1
+        return max(1, task_ratio(self.kernel_type)[1])
 
     def demand(self) -> tuple[int, int]:
         """Cube and vector cores the launch holds (batch mode: all of them for its whole run)."""
-        aic = self.blocks if self.kernel_type in _HAS_AIC else 0
-        aiv = self.blocks * self.aiv_per_block if self.kernel_type in _HAS_AIV else 0
-        return aic, aiv
+        return core_demand(self.kernel_type, self.blocks)
 
     def cores_of(self, kernel_type: KernelType) -> int:
         """The block count a member of `kernel_type` sees when it runs on every core of its
@@ -192,13 +187,3 @@ def _forced_shape(d: Demand, options: SkOptions, cores: tuple[int, int]) -> SkSh
             )
     return SkShape(kernel_type, aic or aiv, d.max_aic, d.max_aiv)
 
-
-TASK_RATIO = {
-    KernelType.MIX_AIV_1_0: (0, 1),
-    KernelType.AIV_ONLY: (0, 1),
-    KernelType.MIX_AIC_1_0: (1, 0),
-    KernelType.AIC_ONLY: (1, 0),
-    KernelType.MIX_AIC_1_1: (1, 1),
-    KernelType.MIX_AIC_1_2: (1, 2),
-}
-"""(aic, aiv) sub-cores per block of a launch of each kernel type."""

@@ -41,7 +41,7 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
     WaitOp,
 )
-from skir.dialects.aclgraph_enums import KernelType, OpaqueKind, rule_holds
+from skir.dialects.aclgraph_enums import OpaqueKind, rule_holds
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -59,12 +59,6 @@ from skir.dialects.superkernel import (
 )
 
 _TYPES = (CoreType.AIC, CoreType.AIV)
-_USES = {
-    KernelType.MIX_AIV_1_0: (CoreType.AIV,),
-    KernelType.MIX_AIC_1_0: (CoreType.AIC,),
-    KernelType.MIX_AIC_1_1: _TYPES,
-    KernelType.MIX_AIC_1_2: _TYPES,
-}
 
 
 @dataclass
@@ -278,7 +272,7 @@ class SyncMachine:
     def start(self, k: int, clock: np.ndarray) -> None:
         """Start SuperKernel `k`'s core agents with the launching stream's knowledge."""
         sk = self.sks[self.names[k]]
-        uses = _USES.get(sk.type, _TYPES)
+        uses = sk.core_types()
         for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
             ops = list(region.block.ops)
             if core not in uses:

@@ -1,4 +1,5 @@
-"""Symbolic enumerations of the `aclgraph` dialect and the facts derived from them.
+"""Symbolic enumerations of the `aclgraph` dialect and the facts derived from them, among them
+the one hardware model of kernel types (task ratio, class, core demand and types, vendor names).
 
 Kernel types, parameter roles, schedule modes, value-wait rules and opaque task kinds
 are never numbers in skir: each is a `StrEnum` with an `EnumAttribute` wrapper, printed
@@ -15,6 +16,8 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.str_enum import StrEnum
+
+from skir.dialects.hardware import CoreType
 
 
 class KernelType(StrEnum):
@@ -36,31 +39,61 @@ class CoreClass(StrEnum):
     MIX = auto()
 
 
-_CLASS_OF = {
-    KernelType.AIC_ONLY: CoreClass.AIC,
-    KernelType.MIX_AIC_1_0: CoreClass.AIC,
-    KernelType.AIV_ONLY: CoreClass.AIV,
-    KernelType.MIX_AIV_1_0: CoreClass.AIV,
-    KernelType.MIX_AIC_1_1: CoreClass.MIX,
-    KernelType.MIX_AIC_1_2: CoreClass.MIX,
+# ---- the hardware model: every fact about kernel types lives here ---------------------------
+
+_RATIO = {
+    KernelType.AIC_ONLY: (1, 0),
+    KernelType.MIX_AIC_1_0: (1, 0),
+    KernelType.AIV_ONLY: (0, 1),
+    KernelType.MIX_AIV_1_0: (0, 1),
+    KernelType.MIX_AIC_1_1: (1, 1),
+    KernelType.MIX_AIC_1_2: (1, 2),
 }
+_VENDOR_NAME = {
+    KernelType.AIV_ONLY: "AIV_ONLY", KernelType.AIC_ONLY: "AIC_ONLY", KernelType.MIX_AIV_1_0: "MIX_AIV_1_0",
+    KernelType.MIX_AIC_1_0: "MIX_AIC_1_0", KernelType.MIX_AIC_1_1: "MIX_1_1", KernelType.MIX_AIC_1_2: "MIX_1_2",
+}
+SK_KERNEL_TYPES = (KernelType.MIX_AIV_1_0, KernelType.MIX_AIC_1_0, KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2)
+"""The kernel types a SuperKernel launches as (the `mix_*` types: its entry has the mix trailer)."""
+
+
+def task_ratio(kernel_type: KernelType) -> tuple[int, int]:
+    """(cube, vector) sub-cores per block of a launch (the descriptor's `taskRation`)."""
+    return _RATIO[kernel_type]
 
 
 def core_class(kernel_type: KernelType) -> CoreClass:
     """The class (aic, aiv or mix) of `kernel_type`."""
-    return _CLASS_OF[kernel_type]
+    aic, aiv = _RATIO[kernel_type]
+    return CoreClass.MIX if aic and aiv else CoreClass.AIC if aic else CoreClass.AIV
 
 
 def core_demand(kernel_type: KernelType, blocks: int) -> tuple[int, int]:
     """Cube and vector cores that a launch of `blocks` blocks occupies."""
-    cls = _CLASS_OF[kernel_type]
-    if cls is CoreClass.AIC:
-        return blocks, 0
-    if cls is CoreClass.AIV:
-        return 0, blocks
-    if kernel_type is KernelType.MIX_AIC_1_1:
-        return blocks, blocks
-    return blocks, 2 * blocks
+    aic, aiv = _RATIO[kernel_type]
+    return blocks * aic, blocks * aiv
+
+
+def core_types(kernel_type: KernelType) -> tuple[CoreType, ...]:
+    """The sub-core types a launch of `kernel_type` runs on (AIC before AIV)."""
+    aic, aiv = _RATIO[kernel_type]
+    return (*((CoreType.AIC,) if aic else ()), *((CoreType.AIV,) if aiv else ()))
+
+
+def vendor_kernel_type(kernel_type: KernelType) -> str:
+    """The vendor's name of `kernel_type` (its dumps and fail log: `MIX_1_2`, ...)."""
+    return _VENDOR_NAME[kernel_type]
+
+
+def from_vendor_kernel_type(name: str) -> KernelType | None:
+    """The kernel type the vendor calls `name`, if any."""
+    return next((k for k, v in _VENDOR_NAME.items() if v == name), None)
+
+
+def from_task_ratio(ratio: tuple[int, int]) -> KernelType | None:
+    """The plain kernel type of a (cube, vector) task ratio (`aic_only`, `aiv_only`, 1:1, 1:2)."""
+    return {(1, 0): KernelType.AIC_ONLY, (0, 1): KernelType.AIV_ONLY, (1, 1): KernelType.MIX_AIC_1_1,
+            (1, 2): KernelType.MIX_AIC_1_2}.get(ratio)
 
 
 class ParamRole(StrEnum):

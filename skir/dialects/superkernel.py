@@ -42,7 +42,7 @@ from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
-from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
+from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, core_demand, core_types, kernel_type_attr
 from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.superkernel_base import CoreType, SkCoreAttr, SkProgramOp
 from skir.dialects.superkernel_depend import DEPEND_ATTRS, DEPEND_OPS, DependOp, DependRule
@@ -238,6 +238,15 @@ class SuperKernelOp(IRDLOperation):
     @property
     def type(self) -> KernelType:
         return self.kernel_type.data
+
+    def cores(self) -> dict[CoreType, int]:
+        """Cores of each type the SuperKernel launches (its blocks times its task ratio)."""
+        aic, aiv = core_demand(self.type, self.blocks.data)
+        return {CoreType.AIC: aic, CoreType.AIV: aiv}
+
+    def core_types(self) -> tuple[CoreType, ...]:
+        """The core types it launches (`mix_aiv_1_0`: AIVs only, `mix_aic_1_0`: AICs only)."""
+        return core_types(self.type)
 
     def program(self) -> list[SkProgramOp]:
         """Both regions merged in id order (for a chain SuperKernel: the program order)."""

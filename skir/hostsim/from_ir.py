@@ -27,7 +27,6 @@ from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
 from skir.options import parse_options
-from skir.passes.insert_debug import sk_cores
 from skir.targets.ascendc import emit_source
 
 
@@ -54,7 +53,7 @@ def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]
         elif isinstance(op, ProfilingHelpersOp):
             per_core, aic_offset = op.per_core.value.data, op.aic_offset.value.data
         elif isinstance(op, ProfilingInitOp) and per_core is not None and aic_offset is not None:
-            cores = sk_cores(sk)
+            cores = sk.cores()
             areas = max(aic_offset + cores[CoreType.AIC], cores[CoreType.AIV])
             found[op.slot.value.data] = 64 + areas * per_core
     if workspace is not None and size is not None:

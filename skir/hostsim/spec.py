@@ -11,9 +11,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from skir.dialects.aclgraph_enums import KernelType
+
 CORE_CLASSES = ("aic", "aiv", "mix")
-SK_KERNEL_TYPES = ("mix_aiv_1_0", "mix_aic_1_0", "mix_aic_1_1", "mix_aic_1_2")
-LAUNCH_KERNEL_TYPES = (*SK_KERNEL_TYPES, "aiv_only", "aic_only")
+LAUNCH_KERNEL_TYPES = tuple(t.value for t in KernelType)
+"""The kernel types the shim launches (a SuperKernel's `mix_*` type, or a plain kernel's)."""
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 

@@ -41,7 +41,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
-from skir.analysis.superkernel_shape import TASK_RATIO
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.dialects.hardware import CoreType
@@ -62,19 +61,12 @@ def _named(kernel: KernelOp, names: tuple[str, ...]) -> bool:
     return kernel.sym_name.data in names or kernel.sub_symbol in names
 
 
-def sk_cores(sk: SuperKernelOp) -> dict[CoreType, int]:
-    """Cores of each type a SuperKernel launches."""
-    aic, aiv = TASK_RATIO[sk.type]
-    blocks = sk.blocks.data
-    return {CoreType.AIC: blocks * aic, CoreType.AIV: blocks * aiv}
-
-
 def needs_feed(sk: SuperKernelOp, kernel: KernelOp, blocks: int) -> bool:
     """Whether a batch-mode sub-kernel leaves cores of its types out of its `SyncAll` rounds."""
     if not kernel.is_batch:
         return False
     if core_class(kernel.type) is CoreClass.AIV:
-        return blocks < sk_cores(sk)[CoreType.AIV]
+        return blocks < sk.cores()[CoreType.AIV]
     return blocks < sk.blocks.data
 
 

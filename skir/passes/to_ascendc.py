@@ -56,7 +56,6 @@ from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.ascendc import (
     CoreFunctionOp,
     DeclareOp,
@@ -99,7 +98,6 @@ from skir.dialects.superkernel import (
 from skir.names import entry_symbol
 from skir.options import SkOptions
 from skir.passes.common import kernel_table, models, pass_options, pattern_names
-from skir.passes.insert_debug import sk_cores
 from skir.patterns.sk_to_ascendc import (
     BARRIER_FLAG,
     PATTERN_KINDS,
@@ -128,7 +126,7 @@ class _Skeleton:
         if not any(op.feed is not None for op in ops):
             return
         types = sk_types(self.sk)
-        cores = self.sk.blocks.data * (2 if self.sk.type is KernelType.MIX_AIC_1_2 else 1)
+        cores = max(self.sk.cores().values())
         base = 512
         while cores * base <= 2 * 64 * len(ops):
             base *= 2
@@ -150,7 +148,7 @@ class _Skeleton:
         low.prof_slot = slot = self.sk.arg_slots.data - 2
         records = 2 + 2 * len(subtasks) + 2 * locks
         per_core = -(-(HEADER_BYTES + RECORD_BYTES * records) // 64) * 64
-        aic_offset = max(AIC_AREA_OFFSET, sk_cores(self.sk)[CoreType.AIV])
+        aic_offset = max(AIC_AREA_OFFSET, self.sk.cores()[CoreType.AIV])
         for core in sk_types(self.sk):
             body.add_ops(guarded(core, [ProfilingInitOp(slot),
                                         ProfilingRecordOp(slot, 0, RECORD_TYPES["superkernel"], False)]))

@@ -87,12 +87,7 @@ def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
 
 def sk_types(sk: SuperKernelOp) -> tuple[CoreType, ...]:
     """The core types a SuperKernel launches (`mix_aiv_1_0`: AIVs only, `mix_aic_1_0`: AICs only)."""
-    name = sk.type.value
-    if name == "mix_aiv_1_0":
-        return (CoreType.AIV,)
-    if name == "mix_aic_1_0":
-        return (CoreType.AIC,)
-    return CoreType.AIC, CoreType.AIV
+    return sk.core_types()
 
 
 def depend_core(op: DependOp) -> tuple[SuperKernelOp, CoreType]:

@@ -17,8 +17,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
-from skir.analysis.superkernel_shape import TASK_RATIO
-from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.aclgraph_enums import KernelType, task_ratio
 from skir.dialects.ascendc import (
     BlockIndex,
     CallOp,
@@ -310,7 +309,7 @@ def _meta_section(w: _Writer, name: str, side: str, main: str, ratio: tuple[int,
 
 
 def _emit_trailer(w: _Writer, name: str, kernel_type: KernelType) -> None:
-    ratio = TASK_RATIO[kernel_type]
+    ratio = task_ratio(kernel_type)
     if kernel_type is KernelType.MIX_AIV_1_0:
         w.line("#if TILING_KEY_VAR == 0UL")
         _meta_section(w, name, "aiv", "K_TYPE_MIX_AIV_MAIN", ratio)

@@ -13,7 +13,7 @@ names the variable and exits 2; a missing tool or sub-kernel object exits 2 nami
 from __future__ import annotations
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.dialects.superkernel import SuperKernelOp
 from skir.options import SkOptions
 from skir.targets.descriptor import compile_defines
@@ -94,7 +94,7 @@ def build_script(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
              _MLLVM]
     if copies > 1:
         flags.append(_SPLIT)
-    if kernel_type in (KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2):
+    if core_class(kernel_type) is CoreClass.MIX:
         flags.append("-D__MIX_CORE_MACRO__=1")
         if kernel_type is KernelType.MIX_AIC_1_1:
             flags.append("-D__MIX_CORE_AIC_RATION__=1")

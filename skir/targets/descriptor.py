@@ -27,8 +27,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.target import Target
 
-from skir.analysis.superkernel_shape import TASK_RATIO
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import task_ratio
 from skir.dialects.model_lookup import formed, kernel_table, models, require_passes
 from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.errors import SkirError
@@ -112,7 +112,7 @@ def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions 
         "entry": entry_symbol(sk.sym_name.data),
         "blockDim": sk.blocks.data,
         "coreType": sk.type.value,
-        "taskRation": list(TASK_RATIO[sk.type]),
+        "taskRation": list(task_ratio(sk.type)),
         "schedMode": "batch",
         "form": sk.form.data.value,
         "argSlots": sk.arg_slots.data,

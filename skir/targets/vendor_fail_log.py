@@ -48,11 +48,10 @@ from skir.analysis.scopes import scope_labels
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ScopeBeginOp, ScopeEndOp
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import vendor_kernel_type
 from skir.dialects.aclgraph_slots import PlaceholderOp
 from skir.dialects.model_lookup import the_model
 
-VENDOR_KERNEL_TYPE = {"aiv_only": "AIV_ONLY", "aic_only": "AIC_ONLY", "mix_aiv_1_0": "MIX_AIV_1_0",
-                      "mix_aic_1_0": "MIX_AIC_1_0", "mix_aic_1_1": "MIX_1_1", "mix_aic_1_2": "MIX_1_2"}
 """skir's kernel types as the vendor's log prints them."""
 SCOPE_STATUS = ("RESOURCE_INSUFFICIENT", "NO_TARGET_NODE", "UNRECOVERABLE_FAIL")
 """Sub-details the vendor prints in brackets after `SCOPE_FUSE_PART`."""
@@ -88,7 +87,7 @@ def render_vendor_fail_log(meta: dict[str, Any], original: ModuleOp) -> str:
         launch = graph.ops[n]
         assert isinstance(launch, LaunchOp)
         kernel = kernels.get(u["kernel"])
-        kind = VENDOR_KERNEL_TYPE.get(kernel.kernel_type.data.value, "DEFAULT") if kernel is not None else "DEFAULT"
+        kind = vendor_kernel_type(kernel.type) if kernel is not None else "DEFAULT"
         fail = FailReason(u["reason"])
         reason = "SKIR_NO_GAIN" if fail is FailReason.NO_GAIN else fail.vendor_reason
         if fail.vendor_detail in SCOPE_STATUS:

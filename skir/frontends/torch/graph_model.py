@@ -28,6 +28,7 @@ from typing import Any
 import torch
 from torch import fx
 
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.errors import SkirError
 from skir.frontends.torch import scope_ops
 from skir.frontends.torch.cond_capture import capture_cond, is_cond, renumber
@@ -404,9 +405,9 @@ class GraphCapture:
             tensor_outs = [o for o in outs if isinstance(o, TensorInfo)]
             if custom.blocks is not None:
                 blocks = custom.blocks(infos, tensor_outs) if callable(custom.blocks) else custom.blocks
-            elif kernel_type in ("aiv_only", "mix_aiv_1_0"):
+            elif core_class(KernelType(kernel_type)) is CoreClass.AIV:
                 blocks = vector_blocks(largest, aiv, self.peaks)
-            blocks = max(1, min(int(blocks), aiv if kernel_type == "aiv_only" else aic))
+            blocks = max(1, min(int(blocks), aiv if core_class(KernelType(kernel_type)) is CoreClass.AIV else aic))
         inout = set(writes[:updated])
         roles = tuple(["inout" if b in inout else "in" for b in reads] + ["out"] * (len(writes) - updated))
         users = (qualified is not None and qualified.split("::")[0] not in TABLE_NAMESPACES

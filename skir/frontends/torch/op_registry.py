@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.errors import SkirError
 from skir.frontends.torch.op_table import qualified_name
 
@@ -41,7 +41,7 @@ class RegisteredOp:
 
     @property
     def cube(self) -> bool:
-        return self.kernel_type != "aiv_only" and self.kernel_type != "mix_aiv_1_0"
+        return core_class(KernelType(self.kernel_type)) is not CoreClass.AIV
 
 
 _REGISTRY: dict[str, RegisteredOp] = {}

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from skir.dialects.aclgraph_enums import KernelType, from_task_ratio, from_vendor_kernel_type, vendor_kernel_type
 from skir.frontends.capture_export import FORMAT, VERSION
 from skir.frontends.vendor.graph_dump import NO_FUSE_SCOPE, GraphDump, Node
 from skir.frontends.vendor.runtime_trace import OPAQUE_KIND_OF_TYPE, RuntimeTrace, TraceTask
@@ -30,9 +31,6 @@ from skir.names import NAME_MAX_BYTES, identifier, shown
 DEFAULT_CORES = (24, 48)
 """Atlas A2/A3: 24 cube and 48 vector cores, used when the user gives no `--cores`."""
 
-_KERNEL_TYPES = {"AIC_ONLY": "aic_only", "AIV_ONLY": "aiv_only", "MIX_AIV_1_0": "mix_aiv_1_0",
-                 "MIX_AIC_1_0": "mix_aic_1_0", "MIX_1_1": "mix_aic_1_1", "MIX_1_2": "mix_aic_1_2"}
-_BY_RATIO = {(1, 0): "aic_only", (0, 1): "aiv_only", (1, 1): "mix_aic_1_1", (1, 2): "mix_aic_1_2"}
 _WAIT_RULES = ("geq", "eq", "and", "nor")
 _CAP_WAIT, _CAP_SET, _CAP_NO_DCCI, _CAP_NO_BATCH_CHECK, _CAP_SCALE_UP = 1, 2, 4, 8, 16
 _SLOT_BYTES = 8
@@ -248,13 +246,14 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
 def _kernel_spec(node: Node, sched: str | None, slots: int) -> dict[str, Any]:
     k = node.kernel
     assert k is not None
-    kernel_type = _KERNEL_TYPES.get(k.kernel_type)
-    if kernel_type is None and k.ratio is not None:
-        kernel_type = _BY_RATIO.get(k.ratio)
-    if kernel_type is None:
+    found = from_vendor_kernel_type(k.kernel_type)
+    if found is None and k.ratio is not None:
+        found = from_task_ratio(k.ratio)
+    if found is None:
+        known = ", ".join(vendor_kernel_type(t) for t in KernelType)
         JsonReader("").fail(node.path, f"kernelType {k.kernel_type!r} with taskRatio {list(k.ratio or ())} names "
-                            f"no dav-c220 kernel type (one of {', '.join(_KERNEL_TYPES)})")
-    spec: dict[str, Any] = {"kernel_type": kernel_type, "params": slots}  # roles unknown: a count
+                            f"no dav-c220 kernel type (one of {known})")
+    spec: dict[str, Any] = {"kernel_type": found.value, "params": slots}  # roles unknown: a count
     if sched == "batch":
         spec["sched_mode"] = "batch"
     if k.cap & _CAP_SCALE_UP:
