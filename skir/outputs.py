@@ -118,8 +118,8 @@ def _emulate(result: CompileResult, stage: Path, cache: bool = True) -> None:
     `verdict.txt`; objects, binaries and the timing-dependent logs stay out so that
     identical inputs give byte-identical outputs.
     """
-    from skir.hostsim.from_ir import emulation_specs
     from skir.hostsim.runner import emulate, include_dir
+    from skir.targets.emulation import emulation_specs
 
     assert result.original is not None
     keep = stage / "emulation"

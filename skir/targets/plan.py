@@ -55,8 +55,8 @@ from skir.dialects.aclgraph_decls import CellOp
 from skir.dialects.model_lookup import formed, require_passes, submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
-from skir.hostsim.from_ir import entry_buffers
 from skir.provenance import stamp
+from skir.targets.emulation import entry_buffers
 
 FORMAT = "skir.rewrite_plan"
 VERSION = 1

@@ -294,8 +294,8 @@ def test_emulation_holds_a_collectives_blocks_at_a_rendezvous(tmp_path: Path) ->
     """A communication sub-kernel spins on its peers: in host emulation its stub waits until all
     its blocks are inside. The fused layer emulates clean; planted, an all-reduce of 32 blocks in
     a SuperKernel with 24 vector cores (a hazard formation never forms) deadlocks, naming it."""
-    from skir.hostsim.from_ir import emulation_specs
     from skir.hostsim.runner import emulate
+    from skir.targets.emulation import emulation_specs
 
     result = skir.compile(copy.deepcopy(TP_LAYER), emulate=True)
     assert all(e.ok for e in result.emulation)

@@ -58,8 +58,8 @@ def test_my_compiler_composes_skir_patterns(model: str, capsys: pytest.CaptureFi
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_my_compilers_entries_run_clean_in_emulation() -> None:
-    from skir.hostsim.from_ir import emulation_specs
     from skir.hostsim.runner import emulate
+    from skir.targets.emulation import emulation_specs
 
     example = _example()
     path = ROOT / "examples" / "chain.mlir"

@@ -14,9 +14,9 @@ from skir.api import make_context
 from skir.dialects.ascendc import SourceOp
 from skir.dialects.superkernel import BarrierOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitFlagOp
 from skir.errors import CheckFailedError
-from skir.hostsim.from_ir import emulation_specs
 from skir.hostsim.runner import emulate
 from skir.passes.to_ascendc import ToAscendCPass
+from skir.targets.emulation import emulation_specs
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 

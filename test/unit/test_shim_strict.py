@@ -22,9 +22,9 @@ import pytest
 
 import skir
 from skir.hostsim import emulate
-from skir.hostsim.from_ir import emulation_specs
 from skir.hostsim.runner import include_dir
 from skir.targets.ascendc import emit_source, sources
+from skir.targets.emulation import emulation_specs
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 

@@ -218,8 +218,8 @@ def test_a_wrong_update_map_is_refused(edit: Any, message: str) -> None:
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_emulation_runs_again_after_the_update_and_catches_a_wrong_map(tmp_path: Path) -> None:
-    from skir.hostsim.from_ir import emulation_specs
     from skir.hostsim.runner import emulate
+    from skir.targets.emulation import emulation_specs
 
     result = skir.compile(copy.deepcopy(CROSS), options="fuse-updated=1", emulate=True)
     (emu,) = result.emulation

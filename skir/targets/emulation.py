@@ -1,4 +1,5 @@
-"""Emulation specs from a compiled module: what to run, and which orders to prove.
+"""Emulation specs from a compiled module: what to run, and which orders to prove (the
+adapter between the IR and `skir.hostsim`, which takes emitted sources and specs only).
 
 The dependency edges come from the *original* model's happens-before relation, not
 from the SuperKernel IR, so the emulation checks the emitted entry against the input
