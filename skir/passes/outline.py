@@ -248,6 +248,11 @@ class _Outliner:
         rest = [op for stream in g.streams for op in stream.body.block.ops if op in outside]
         rewrite_ops(launches, [OutlineGroup(dict(zip(launches, kernel_plans)), slots)])
         rewrite_ops(rest, [RewriteSlot(SlotPlan(outside))])
+        for p in plan.superkernels:  # a slot a range keeps (a group prefix, a cascade's join) is no member
+            for lo, hi in p.ranges.values():
+                for n in range(lo, hi + 1):
+                    if n not in p.slots:
+                        g.ops[n].attributes.pop(GROUP_ATTR, None)
         if plan.cells:
             first_stream = next(op for op in self.model.body.block.ops if isinstance(op, StreamOp))
             for cell in plan.cells:
