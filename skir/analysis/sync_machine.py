@@ -126,7 +126,8 @@ class SyncMachine:
         self.sync_all: dict[tuple[int, int], dict] = defaultdict(dict)  # type: ignore[type-arg]
         self.notify_names = {o.notify.data for o in graph.ops if isinstance(o, OpaqueOp) and o.notify is not None
                              and o.kind.data is OpaqueKind.NOTIFY_RECORD} if graph is not None else set()
-        self.isolated = graph is None
+        self.alone = graph is None
+        """A machine of one SuperKernel without its model (`isolated`): its lock waits pass."""
         self.errors: list[str] = []
 
     # ---- knowledge ---------------------------------------------------------------------
@@ -355,7 +356,7 @@ class SyncMachine:
             self.cells[op.cell.root_reference.data] = (1, a.block0.copy())
         elif isinstance(op, WaitLockOp):
             value, knowledge = self.cells.get(op.cell.root_reference.data, (0, None))
-            if value != 1 and not self.isolated:
+            if value != 1 and not self.alone:
                 return False
             if knowledge is not None:
                 np.maximum(a.block0, knowledge, out=a.block0)
