@@ -63,3 +63,10 @@ def test_bench_compile_sets_the_passes_against_their_product() -> None:
     for ratio, floor in ((per_in, floor_in), (per_out, floor_out)):  # each shown to 0.005 s
         low, high = (passes - 0.005) / (floor + 0.005), (passes + 0.005) / max(floor - 0.005, 1e-3)
         assert low - 0.005 <= ratio <= high + 0.005
+
+
+def test_bench_startup_prints_its_table() -> None:
+    out = _run("tools/bench_startup.py", "--repeat", "1")
+    lines = out.splitlines()
+    assert lines[0].split() == ["what", "seconds", "goal"]
+    assert any(line.startswith("import skir.registry") for line in lines)
