@@ -59,13 +59,13 @@ from skir.analysis.scopes import (
     scope_labels,
     task_options,
 )
-from skir.analysis.sk_program import class_types, program_steps, queue_nodes
+from skir.analysis.sk_program import program_steps, queue_nodes
 from skir.analysis.superkernel_cycles import cycle_victims, superkernel_on_cycle
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, SkShape, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, PlaceholderOp, RecordOp, WaitOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import core_class, core_demand
+from skir.dialects.aclgraph_enums import class_types, core_class, core_demand
 from skir.errors import SkirError
 from skir.options import SkOptions
 

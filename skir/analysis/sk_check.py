@@ -60,7 +60,7 @@ class CheckReport:
     """Happens-before edges checked."""
     superkernels: int = 0
     syncs: int = 0
-    """Sync and lock ops in the SuperKernels' programs (an op in both programs counts once)."""
+    """Sync and lock ops in the SuperKernels' programs (an op both core types run counts once)."""
     subtasks: int = 0
 
     @property
@@ -99,10 +99,10 @@ _NO_STEP = EarlyWait(False, False, False)
 def _check_local(report: CheckReport, sk: SuperKernelOp) -> None:
     """A sub-task that directly follows one it depends on, on the same core, needs at least a
     barrier between them (a pipe barrier when nothing else: the core's pipes must drain)."""
-    for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
+    for core in CoreType:
         last: SubtaskOp | None = None
         separated = True
-        for op in region.block.ops:
+        for op in sk.program_for(core):
             if isinstance(op, SubtaskOp):
                 if last is not None and not separated and last.ident in op.dep_ids:
                     report.violations.append(
@@ -142,8 +142,8 @@ class _Members:
         self.index: dict[tuple[int, CoreType, int], int] = {}
         for k, name in enumerate(machine.names):
             sk = sks[name]
-            for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
-                for i, op in enumerate(region.block.ops):
+            for core in CoreType:
+                for i, op in enumerate(sk.program_for(core)):
                     if isinstance(op, SubtaskOp):
                         self.of_seq[op.seq.data] = (k, op.ident)
                         self.index[(k, core, op.ident)] = i
@@ -311,8 +311,8 @@ def _check_cells(report: CheckReport, model: ModelOp, machine: SyncMachine) -> N
 def _check_pending(report: CheckReport, sk: SuperKernelOp) -> None:
     """The most credits one core type can hold on a flag, over every schedule."""
     waited: dict[tuple[CoreType, int], int] = defaultdict(int)
-    for core, region in ((CoreType.AIC, sk.aic), (CoreType.AIV, sk.aiv)):
-        for op in region.block.ops:
+    for core in CoreType:
+        for op in sk.program_for(core):
             if isinstance(op, WaitFlagOp):
                 waited[(core, op.flag.data)] += 1
     for (core, flag), total in sorted(waited.items()):

@@ -28,13 +28,6 @@ def lock_core(cls: CoreClass) -> CoreType:
     return CoreType.AIV if cls is CoreClass.AIV else CoreType.AIC
 
 
-def class_types(cls: CoreClass) -> tuple[CoreType, ...]:
-    """The core types a sub-task of class `cls` runs on."""
-    if cls is CoreClass.MIX:
-        return CoreType.AIC, CoreType.AIV
-    return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
-
-
 @dataclass(frozen=True)
 class ProgramStep:
     """`subtask` (of `member`, after the members `deps`) or a `notify` / `wait` / `reset` of `cell`."""

@@ -29,9 +29,9 @@ import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
-from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
+from skir.analysis.sk_program import ProgramStep, queue_nodes
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import core_class
+from skir.dialects.aclgraph_enums import class_types, core_class
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -73,17 +73,15 @@ _SYNC_KINDS = frozenset({BarrierOp, SetFlagOp, WaitFlagOp, EarlyStartSetOp, Earl
 
 
 def count_syncs(sk: SuperKernelOp) -> tuple[int, int]:
-    """(sync ops counted once per id, sub-tasks) of a SuperKernel."""
-    syncs: set[int] = set()
-    subtasks: set[int] = set()
-    for region in (sk.aic, sk.aiv):
-        for op in region.block.ops:
-            kind = type(op)
-            if kind is SubtaskOp:
-                subtasks.add(op.ident)  # type: ignore[attr-defined]
-            elif kind in _SYNC_KINDS:
-                syncs.add(op.ident)  # type: ignore[attr-defined]
-    return len(syncs), len(subtasks)
+    """(sync ops, sub-tasks) of a SuperKernel."""
+    syncs = subtasks = 0
+    for op in sk.body.block.ops:
+        kind = type(op)
+        if kind is SubtaskOp:
+            subtasks += 1
+        elif kind in _SYNC_KINDS:
+            syncs += 1
+    return syncs, subtasks
 
 
 def implied_syncs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
@@ -146,10 +144,7 @@ class _Queues:
     """Per core type: the ops of its program and the position of each node and sync in it."""
 
     def __init__(self, sk: SuperKernelOp):
-        self.ops: dict[CoreType, list[SkProgramOp]] = {
-            CoreType.AIC: list(sk.aic.block.ops),  # type: ignore[arg-type]
-            CoreType.AIV: list(sk.aiv.block.ops),  # type: ignore[arg-type]
-        }
+        self.ops: dict[CoreType, list[SkProgramOp]] = {core: sk.program_for(core) for core in CoreType}
         self.pos: dict[CoreType, dict[int, int]] = {}
         for core, ops in self.ops.items():
             self.pos[core] = {op.ident: i for i, op in enumerate(ops) if isinstance(op, SubtaskOp | LockOp)}

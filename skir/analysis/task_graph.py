@@ -267,16 +267,11 @@ class TaskGraph:
         sk = self._superkernels.get(launch.sk.root_reference.data)
         if sk is None:
             return
-        seen: set[int] = set()
-        for region in (sk.aic, sk.aiv):
-            for op in region.block.ops:
-                if op.id.data in seen:  # type: ignore[attr-defined]
-                    continue
-                seen.add(op.id.data)  # type: ignore[attr-defined]
-                if isinstance(op, NotifyOp | ResetLockOp):
-                    self._cell(op.cell.root_reference.data).add_write(n, 1 if isinstance(op, NotifyOp) else 0)
-                elif isinstance(op, WaitLockOp):
-                    self._cell(op.cell.root_reference.data).add_wait(n, WaitRule.EQ, 1)
+        for op in sk.body.block.ops:
+            if isinstance(op, NotifyOp | ResetLockOp):
+                self._cell(op.cell.root_reference.data).add_write(n, 1 if isinstance(op, NotifyOp) else 0)
+            elif isinstance(op, WaitLockOp):
+                self._cell(op.cell.root_reference.data).add_wait(n, WaitRule.EQ, 1)
 
     def _build_notify_edges(self) -> None:
         records: dict[str, list[int]] = defaultdict(list)

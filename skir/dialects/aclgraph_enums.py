@@ -80,6 +80,20 @@ def core_types(kernel_type: KernelType) -> tuple[CoreType, ...]:
     return (*((CoreType.AIC,) if aic else ()), *((CoreType.AIV,) if aiv else ()))
 
 
+def class_types(cls: CoreClass) -> tuple[CoreType, ...]:
+    """The core types that run something of class `cls` (AIC before AIV)."""
+    if cls is CoreClass.MIX:
+        return CoreType.AIC, CoreType.AIV
+    return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
+
+
+def types_class(types: tuple[CoreType, ...] | frozenset[CoreType] | set[CoreType]) -> CoreClass:
+    """The class of a non-empty set of core types (both: `mix`)."""
+    if len(set(types)) == 2:
+        return CoreClass.MIX
+    return CoreClass.AIC if CoreType.AIC in types else CoreClass.AIV
+
+
 def vendor_kernel_type(kernel_type: KernelType) -> str:
     """The vendor's name of `kernel_type` (its dumps and fail log: `MIX_1_2`, ...)."""
     return _VENDOR_NAME[kernel_type]

@@ -1,21 +1,18 @@
-"""The `sk` dialect: the program of one SuperKernel, per core type.
+"""The `sk` dialect: the program of one SuperKernel.
 
-An `sk.kernel` lives in the `aclgraph.model` after the declarations and streams. It has
-exactly two single-block regions, `aic` and `aiv`: the programs run by the cube and
-the vector cores. Every op in them carries an `id`; a mix sub-task, and a sync that
-involves both core types, appears in both regions with one `id`. In a `chain`
-SuperKernel ids follow one program order shared by both core types.
+An `sk.kernel` lives in the `aclgraph.model` after the declarations and streams. Its one
+region holds its program in order, ids increasing along it; each op says which core types run
+it (`on aic|aiv|mix` on a sub-task: the class of its kernel; a barrier by its kind; a sync op
+by its `on`). The program each core type runs is the sub-sequence of the ops it runs
+(`SuperKernelOp.program_for`). In a `chain` SuperKernel both core types follow that one order
+through barriers; in a `queue` SuperKernel each core type runs its own sub-sequence, ordered
+against the other's by cross-core flag pairs.
 
 ```mlir
 sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-  aic {
-    sk.barrier id 1 sync_all
-    sk.subtask id 2 @matmul blocks 24 offset 4 from @s0 seq 3 after [0]
-  }
-  aiv {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 2
-    sk.barrier id 1 sync_all
-  }
+  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 2 on aiv
+  sk.barrier id 1 sync_all
+  sk.subtask id 2 @matmul blocks 24 offset 4 from @s0 seq 3 on aic after [0]
 }
 ```
 """
@@ -42,11 +39,19 @@ from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph import MAX_BLOCKS, ModelOp
-from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, core_demand, core_types, kernel_type_attr
+from skir.dialects.aclgraph_enums import (
+    CoreClass,
+    KernelType,
+    KernelTypeAttr,
+    core_demand,
+    core_types,
+    kernel_type_attr,
+)
 from skir.dialects.fast_verify import fast_verify_all
-from skir.dialects.superkernel_base import CoreType, SkCoreAttr, SkProgramOp
+from skir.dialects.superkernel_base import CLASS_ATTRS, CoreType, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
 from skir.dialects.superkernel_depend import DEPEND_ATTRS, DEPEND_OPS, DependOp, DependRule
 from skir.dialects.superkernel_sync import (
+    BARRIER_TYPES,
     SYNC_ATTRS,
     SYNC_OPS,
     BarrierKind,
@@ -82,6 +87,7 @@ from skir.errors import SkirError, TaskVerifyException, task_path
 from skir.options import parse_options
 
 __all__ = [
+    "BARRIER_TYPES",
     "BarrierKind",
     "BarrierKindAttr",
     "BarrierOp",
@@ -128,7 +134,8 @@ class SubtaskOp(SkProgramOp):
 
     `@kernel` is the `aclgraph.kernel`, `blocks` the task's blocks (the call is guarded
     to them), `offset` the first arg-table slot of its params, `from @stream seq N` the
-    original task, `after [ids]` the sub-tasks it directly depends on, `feed N` (with
+    original task, `on` the class of its kernel (the core types that run it), `after [ids]`
+    the sub-tasks it directly depends on, `feed N` (with
     feed-sync-all) that the sub-kernel calls `SyncAll` on fewer cores than the SuperKernel
     has, so the idle cores mirror its rounds, with config slot N of the workspace.
     """
@@ -140,11 +147,13 @@ class SubtaskOp(SkProgramOp):
     offset = prop_def(IntAttr)
     stream = prop_def(SymbolRefAttr)
     seq = prop_def(IntAttr)
+    cores = prop_def(SkClassAttr)
     deps = opt_prop_def(ArrayAttr[IntAttr])
     feed = opt_prop_def(IntAttr)
 
     def __init__(
-        self, ident: int, kernel: str, blocks: int, offset: int, stream: str, seq: int, deps: list[int]
+        self, ident: int, kernel: str, blocks: int, offset: int, stream: str, seq: int, cores: CoreClass,
+        deps: list[int],
     ):
         props: dict[str, Attribute] = {
             "id": int_attr(ident),
@@ -153,6 +162,7 @@ class SubtaskOp(SkProgramOp):
             "offset": int_attr(offset),
             "stream": symbol_ref(stream),
             "seq": int_attr(seq),
+            "cores": CLASS_ATTRS[cores],
         }
         build_op(self, with_deps(props, deps))
 
@@ -173,6 +183,7 @@ class SubtaskOp(SkProgramOp):
         props["stream"] = parse_symbol(parser)
         parser.parse_keyword("seq")
         props["seq"] = int_attr(parse_int_in(parser, 0, (1 << 63) - 1, "seq"))
+        props["cores"] = CLASS_ATTRS[parse_on_class(parser)]
         if parser.parse_optional_keyword("after"):
             deps = parser.parse_comma_separated_list(
                 Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")
@@ -188,7 +199,7 @@ class SubtaskOp(SkProgramOp):
         print_symbol(printer, self.kernel)
         printer.print_string(f" blocks {self.blocks.data} offset {self.offset.data} from")
         print_symbol(printer, self.stream)
-        printer.print_string(f" seq {self.seq.data}")
+        printer.print_string(f" seq {self.seq.data} on {self.cores.data.value}")
         if self.deps is not None:
             printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
         if self.feed is not None:
@@ -198,7 +209,11 @@ class SubtaskOp(SkProgramOp):
 
 @irdl_op_definition
 class SuperKernelOp(IRDLOperation):
-    """One SuperKernel: its type, launch blocks, form, arg-table size and two programs."""
+    """One SuperKernel: its type, launch blocks, form, arg-table size and program.
+
+    The program is one region in program order (ids increase along it); each op says which
+    core types run it, and `program_for(core)` is what one core type runs.
+    """
 
     name = "sk.kernel"
 
@@ -208,8 +223,7 @@ class SuperKernelOp(IRDLOperation):
     form = prop_def(SkFormAttr)
     arg_slots = prop_def(IntAttr)
     options = opt_prop_def(StringAttr)
-    aic = region_def("single_block")
-    aiv = region_def("single_block")
+    body = region_def("single_block")
 
     traits = traits_def(SymbolOpInterface(), NoTerminator(), HasParent(ModelOp))
 
@@ -221,8 +235,7 @@ class SuperKernelOp(IRDLOperation):
         form: SkForm,
         arg_slots: int,
         options: str = "",
-        aic: Region | None = None,
-        aiv: Region | None = None,
+        body: Region | None = None,
     ):
         props: dict[str, Attribute] = {
             "sym_name": StringAttr(sym_name),
@@ -233,7 +246,7 @@ class SuperKernelOp(IRDLOperation):
         }
         if options:
             props["options"] = StringAttr(options)
-        build_op(self, props, [aic or Region(Block()), aiv or Region(Block())])
+        build_op(self, props, [body or Region(Block())])
 
     @property
     def type(self) -> KernelType:
@@ -249,16 +262,16 @@ class SuperKernelOp(IRDLOperation):
         return core_types(self.type)
 
     def program(self) -> list[SkProgramOp]:
-        """Both regions merged in id order (for a chain SuperKernel: the program order)."""
-        merged: dict[int, SkProgramOp] = {}
-        for region in (self.aic, self.aiv):
-            for op in region.block.ops:
-                merged.setdefault(op.ident, op)  # type: ignore[attr-defined]
-        return [merged[k] for k in sorted(merged)]
+        """The program, in order (ids increase along it)."""
+        return list(self.body.block.ops)  # type: ignore[arg-type]  (the verifier admits program ops only)
+
+    def program_for(self, core: CoreType) -> list[SkProgramOp]:
+        """What one core type runs: the ops of the program it runs, in order."""
+        return [op for op in self.body.block.ops if core in op.core_set()]  # type: ignore[attr-defined]
 
     def subtasks(self) -> list[SubtaskOp]:
-        """Every sub-task once, in id order."""
-        return [op for op in self.program() if type(op) is SubtaskOp]  # type: ignore[misc]
+        """Every sub-task, in program order."""
+        return [op for op in self.body.block.ops if type(op) is SubtaskOp]  # type: ignore[misc]
 
     @classmethod
     def parse(cls, parser: Parser) -> SuperKernelOp:
@@ -271,13 +284,7 @@ class SuperKernelOp(IRDLOperation):
         slots = parse_int_in(parser, 1, 1 << 31, "slots")
         options = parser.parse_str_literal() if parser.parse_optional_keyword("options") else ""
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        parser.parse_punctuation("{")
-        parser.parse_keyword("aic")
-        aic = parse_body(parser)
-        parser.parse_keyword("aiv")
-        aiv = parse_body(parser)
-        parser.parse_punctuation("}")
-        op = cls(name, kernel_type, blocks, form, slots, options, aic, aiv)
+        op = cls(name, kernel_type, blocks, form, slots, options, parse_body(parser))
         if attrs is not None:
             op.attributes.update(attrs.data)
         return op
@@ -291,14 +298,8 @@ class SuperKernelOp(IRDLOperation):
         if self.options is not None:
             printer.print_string(" options " + quoted(self.options.data))
         printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" {")
-        with printer.indented():
-            for label, region in (("aic", self.aic), ("aiv", self.aiv)):
-                printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
-                printer.print_string(label + " ")
-                printer.print_region(region, print_entry_block_args=False, print_empty_block=False)
-        printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
-        printer.print_string("}")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     def verify_(self) -> None:
         where = task_path(self)
@@ -307,62 +308,40 @@ class SuperKernelOp(IRDLOperation):
                 parse_options(self.options.data)
             except SkirError as err:
                 raise TaskVerifyException(self, f"{where}: options: {err}") from None
-        seen: dict[int, Operation] = {}
-        shared: set[int] = set()
-        for label, region in (("aic", self.aic), ("aiv", self.aiv)):
-            last = -1
-            for op in region.block.ops:
-                if not isinstance(op, SkProgramOp):
-                    raise TaskVerifyException(op, f"{where}: '{op.name}' cannot appear in the {label} program")
-                ident = op.id.data
-                if self.form.data is SkForm.CHAIN and ident <= last:
-                    raise TaskVerifyException(
-                        op,
-                        f"{where}: ids must increase along the {label} program of a chain SuperKernel "
-                        f"(id {ident} after {last})",
-                    )
-                last = ident
-                other = seen.get(ident)
-                if other is not None and (other.parent is op.parent or other.properties != op.properties):
-                    raise TaskVerifyException(
-                        op,
-                        f"{where}: id {ident} names two different ops; an op shared by both programs must "
-                        "be identical in each",
-                    )
-                if other is not None:
-                    shared.add(ident)
-                seen[ident] = op
-                if isinstance(op, BarrierOp):
-                    _check_barrier_region(where, label, op)
-                core = op.runs_on()
-                if core is not None and core.value != label:
-                    raise TaskVerifyException(
-                        op, f"{where}: {op.name} {ident} runs on {core.value} but is in the {label} program"
-                    )
-        for op in seen.values():
-            if isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL and op.ident not in shared:
+        launched = set(self.core_types())
+        before: dict[int, Operation] = {}
+        last = -1
+        for op in self.body.block.ops:
+            if not isinstance(op, SkProgramOp):
+                raise TaskVerifyException(op, f"{where}: '{op.name}' cannot appear in a SuperKernel program")
+            ident = op.ident
+            if ident <= last:
                 raise TaskVerifyException(
-                    op, f"{where}: sync_all barrier {op.ident} must appear in both the aic and the aiv program"
-                )
-            if isinstance(op, SubtaskOp | NotifyOp | WaitLockOp):
-                what = {SubtaskOp: "sub-task", NotifyOp: "notify", WaitLockOp: "lock wait"}[type(op)]
+                    op, f"{where}: ids must increase along the program (id {ident} after {last})")
+            last = ident
+            cores = op.core_set()
+            if not cores:
+                raise TaskVerifyException(op, f"{where}: {op.name} {ident} names no core type to run it")
+            stray = [c.value for c in cores if c not in launched]
+            if stray:
+                raise TaskVerifyException(
+                    op, f"{where}: {op.name} {ident} runs on {', '.join(stray)}, which the "
+                    f"{self.type.value} SuperKernel does not launch")
+            if isinstance(op, SubtaskOp | NotifyOp):
+                what = "sub-task" if isinstance(op, SubtaskOp) else "notify"
                 for dep in op.dep_ids:
-                    if not isinstance(seen.get(dep), SubtaskOp):
+                    if not isinstance(before.get(dep), SubtaskOp):
                         raise TaskVerifyException(
-                            op, f"{where}: {what} {op.ident} depends on id {dep}, which is not a sub-task"
-                        )
-
-
-def _check_barrier_region(where: str, label: str, op: BarrierOp) -> None:
-    kind = op.kind.data
-    if (kind is BarrierKind.ALL_AIV and label != "aiv") or (kind is BarrierKind.ALL_AIC and label != "aic"):
-        raise TaskVerifyException(
-            op,
-            f"{where}: barrier {op.id.data} ({kind.value}) is in the {label} program; "
-            f"move it to the {'aiv' if kind is BarrierKind.ALL_AIV else 'aic'} program",
-        )
+                            op, f"{where}: {what} {ident} depends on id {dep}, which is not an earlier sub-task")
+            before[ident] = op
+        for op in self.body.block.ops:
+            if isinstance(op, WaitLockOp):
+                for dep in op.dep_ids:
+                    if not isinstance(before.get(dep), SubtaskOp) or dep <= op.ident:
+                        raise TaskVerifyException(
+                            op, f"{where}: lock wait {op.ident} precedes id {dep}, which is not a later sub-task")
 
 
 SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS, *DEPEND_OPS],
-             [SkFormAttr, SkCoreAttr, *SYNC_ATTRS, *DEPEND_ATTRS])
+             [SkFormAttr, SkCoreAttr, SkClassAttr, *SYNC_ATTRS, *DEPEND_ATTRS])
 fast_verify_all(SK.operations)

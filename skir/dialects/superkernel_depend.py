@@ -2,18 +2,18 @@
 
 `sk-lower-sync` decides, for each dependency between the sub-tasks of a SuperKernel, how it is
 kept (docs/design.md §3), and records the decision as an `sk.depend` at the place in the program
-where the synchronisation goes, in the program of every core type that takes part; the patterns
-of `skir.patterns.sync_lowering` then replace each by the `sk` sync ops of its rule:
+where the synchronisation goes, `on` the core types that take part; the patterns of
+`skir.patterns.sync_lowering` then replace each by the `sk` sync ops of its rule:
 
 ```mlir
-sk.depend id 8 barrier aiv -> mix           // chain: the class-pair barrier (sync_all here)
-sk.depend id 8 pipe                         // sync-mode=data: a local pipe barrier
-sk.depend id 8 early_start aiv -> aic set_idle 8 of aiv wait_idle 4
+sk.depend id 8 barrier aiv -> mix on mix    // chain: the class-pair barrier (sync_all here)
+sk.depend id 8 pipe on aiv                  // sync-mode=data: a local pipe barrier
+sk.depend id 8 early_start aiv -> aic set_idle 8 of aiv wait_idle 4 on mix
                                             // the early-start handshake
-sk.depend id 8 lock_release aiv             // before a notify: a barrier of the producer's class
-sk.depend id 8 lock_acquire aic             // after a lock wait: a barrier of the consumer's class
-sk.depend id 8 flag_signal 15               // queue: this core type's half of a flag pair, set
-sk.depend id 8 flag_await 15                //        and taken on the other core type
+sk.depend id 8 lock_release aiv on aiv      // before a notify: a barrier of the producer's class
+sk.depend id 8 lock_acquire aic on aic      // after a lock wait: a barrier of the consumer's class
+sk.depend id 8 flag_signal 15 on aiv        // queue: one core type's half of a flag pair, set
+sk.depend id 8 flag_await 15 on aic         //        and taken on the other core type
 ```
 
 Classes are the core classes of the sub-tasks ordered (`aic`, `aiv`, `mix`; for a handshake at
@@ -35,7 +35,7 @@ from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import CoreClass
-from skir.dialects.superkernel_base import SkProgramOp, parse_id, print_attrs
+from skir.dialects.superkernel_base import CLASS_ATTRS, SkClassAttr, SkProgramOp, parse_id, parse_on_class, print_attrs
 from skir.dialects.superkernel_sync import RESERVED_FLAGS
 from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, with_attrs
 from skir.errors import TaskVerifyException
@@ -60,24 +60,20 @@ class DependRuleAttr(EnumAttribute[DependRule], SpacedOpaqueSyntaxAttribute):
     name = "sk.depend_rule"
 
 
-@irdl_attr_definition
-class SkClassAttr(EnumAttribute[CoreClass], SpacedOpaqueSyntaxAttribute):
-    name = "sk.class"
-
-
 _RULES = {rule: DependRuleAttr(rule) for rule in DependRule}
-CLASS_ATTRS = {cls: SkClassAttr(cls) for cls in CoreClass}
 _PAIRED = (DependRule.BARRIER, DependRule.EARLY_START)
 _FLAGS = (DependRule.FLAG_SIGNAL, DependRule.FLAG_AWAIT)
 
 
 @irdl_op_definition
 class DependOp(SkProgramOp):
-    """An ordering obligation and its rule: `sk.depend id 8 barrier aiv -> mix` (see the module)."""
+    """An ordering obligation and its rule: `sk.depend id 8 barrier aiv -> mix on mix` (see the
+    module); `on` names the core types whose programs take part."""
 
     name = "sk.depend"
 
     rule = prop_def(DependRuleAttr)
+    cores = prop_def(SkClassAttr)
     src = opt_prop_def(SkClassAttr)
     """The class of what must finish first (barrier, handshake, lock release)."""
     dst = opt_prop_def(SkClassAttr)
@@ -90,10 +86,10 @@ class DependOp(SkProgramOp):
     wait_idle = opt_prop_def(IntAttr)
     """Handshake: the sub-task after waits itself; the others wait from block `wait_idle` on."""
 
-    def __init__(self, ident: int, rule: DependRule, src: CoreClass | None = None, dst: CoreClass | None = None,
-                 flag: int | None = None, set_idle: tuple[int, CoreClass] | None = None,
+    def __init__(self, ident: int, rule: DependRule, cores: CoreClass, src: CoreClass | None = None,
+                 dst: CoreClass | None = None, flag: int | None = None, set_idle: tuple[int, CoreClass] | None = None,
                  wait_idle: int | None = None):
-        props: dict[str, Attribute] = {"id": int_attr(ident), "rule": _RULES[rule]}
+        props: dict[str, Attribute] = {"id": int_attr(ident), "rule": _RULES[rule], "cores": CLASS_ATTRS[cores]}
         if src is not None:
             props["src"] = CLASS_ATTRS[src]
         if dst is not None:
@@ -134,7 +130,8 @@ class DependOp(SkProgramOp):
                 set_idle = (blocks, parse_enum(parser, CoreClass, "core class"))
             if parser.parse_optional_keyword("wait_idle"):
                 wait_idle = parse_int_in(parser, 1, 1 << 16, "wait_idle")
-        return with_attrs(parser, cls(ident, rule, src, dst, flag, set_idle, wait_idle))
+        cores = parse_on_class(parser)
+        return with_attrs(parser, cls(ident, rule, cores, src, dst, flag, set_idle, wait_idle))
 
     def print(self, printer: Printer) -> None:
         text = f" id {self.id.data} {self.kind.value}"
@@ -150,7 +147,7 @@ class DependOp(SkProgramOp):
             text += f" set_idle {self.set_idle.data} of {self.set_class.data.value}"
         if self.wait_idle is not None:
             text += f" wait_idle {self.wait_idle.data}"
-        printer.print_string(text)
+        printer.print_string(f"{text} on {self.cores.data.value}")
         print_attrs(printer, self)
 
     def verify_(self) -> None:
@@ -169,6 +166,10 @@ class DependOp(SkProgramOp):
             raise TaskVerifyException(self, f"sk.depend {self.ident}: only an early_start takes set_idle / wait_idle")
         if handshake[0] != handshake[1]:
             raise TaskVerifyException(self, f"sk.depend {self.ident}: set_idle needs the class of the setter (of ...)")
+        if rule in _FLAGS and self.cores.data is CoreClass.MIX:
+            raise TaskVerifyException(
+                self, f"sk.depend {self.ident}: a {rule.value} is one core type's half of a flag pair; "
+                "put it on aic or aiv")
         if self.flag is not None and self.flag.data in RESERVED_FLAGS:
             raise TaskVerifyException(
                 self, f"sk.depend {self.ident}: flag ids 11-14 are reserved for SyncAll, barriers and early-start; "
@@ -176,4 +177,4 @@ class DependOp(SkProgramOp):
 
 
 DEPEND_OPS = (DependOp,)
-DEPEND_ATTRS = (DependRuleAttr, SkClassAttr)
+DEPEND_ATTRS = (DependRuleAttr,)

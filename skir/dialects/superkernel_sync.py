@@ -1,7 +1,7 @@
 """Synchronisation, lock, preload and cache ops of the `sk` dialect.
 
-Each op sits in the program (`aic` or `aiv` region of an `sk.kernel`) of the core type
-that runs it; an op both types run (`sk.barrier ... sync_all`) sits in both with one id.
+Each op says the core types that run it (`on aic|aiv`; a barrier by its kind, `pipe_all`
+with `on aic|aiv|mix`).
 
 ```mlir
 sk.barrier id 3 all_aiv                        // every AIV reaches it (mode-0 flag 14)
@@ -24,19 +24,23 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, SymbolRefAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
+from skir.dialects.aclgraph_enums import CoreClass, class_types
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel_base import (
+    CLASS_ATTRS,
     CORE_ATTRS,
+    SkClassAttr,
     SkCoreAttr,
     SkProgramOp,
     parse_id,
     parse_on,
+    parse_on_class,
     print_attrs,
 )
 from skir.dialects.syntax import (
@@ -88,25 +92,52 @@ _PIPES = {pipe: SkPipeAttr(pipe) for pipe in Pipe}
 class BarrierOp(SkProgramOp):
     """A barrier: `sk.barrier id 3 all_aiv`.
 
-    `all_aiv` belongs in the `aiv` program, `all_aic` in the `aic` program, `sync_all` in
-    both with one id; `pipe_all` (`pipe_barrier(PIPE_ALL)`, one core's pipes only) in either.
+    `all_aiv` runs on the AIVs, `all_aic` on the AICs, `sync_all` on both; `pipe_all`
+    (`pipe_barrier(PIPE_ALL)`, one core's pipes only) names the core types that run it:
+    `sk.barrier id 6 pipe_all on mix`.
     """
 
     name = "sk.barrier"
 
     kind = prop_def(BarrierKindAttr)
+    cores = opt_prop_def(SkClassAttr)
 
-    def __init__(self, ident: int, kind: BarrierKind):
-        build_op(self, {"id": int_attr(ident), "kind": _BARRIER_KINDS[kind]})
+    def __init__(self, ident: int, kind: BarrierKind, cores: CoreClass | None = None):
+        props: dict[str, Attribute] = {"id": int_attr(ident), "kind": _BARRIER_KINDS[kind]}
+        if cores is not None:
+            props["cores"] = CLASS_ATTRS[cores]
+        build_op(self, props)
+
+    def core_set(self) -> tuple[CoreType, ...]:
+        kind = self.kind.data
+        if kind is BarrierKind.PIPE_ALL:
+            return class_types(self.cores.data) if self.cores is not None else ()
+        return BARRIER_TYPES[kind]
 
     @classmethod
     def parse(cls, parser: Parser) -> BarrierOp:
         ident = parse_id(parser)
-        return with_attrs(parser, cls(ident, parse_enum(parser, BarrierKind, "barrier kind")))
+        kind = parse_enum(parser, BarrierKind, "barrier kind")
+        cores = parse_on_class(parser) if kind is BarrierKind.PIPE_ALL else None
+        return with_attrs(parser, cls(ident, kind, cores))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} {self.kind.data.value}")
+        on = f" on {self.cores.data.value}" if self.cores is not None else ""
+        printer.print_string(f" id {self.id.data} {self.kind.data.value}{on}")
         print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        if (self.kind.data is BarrierKind.PIPE_ALL) != (self.cores is not None):
+            raise TaskVerifyException(
+                self, f"barrier {self.ident}: a pipe_all barrier, and only it, names its core types (on aic|aiv|mix)")
+
+
+BARRIER_TYPES = {
+    BarrierKind.ALL_AIV: (CoreType.AIV,),
+    BarrierKind.ALL_AIC: (CoreType.AIC,),
+    BarrierKind.SYNC_ALL: (CoreType.AIC, CoreType.AIV),
+}
+"""The core types that run a barrier of each kind but `pipe_all`."""
 
 
 class LockOp(SkProgramOp):

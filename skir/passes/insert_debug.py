@@ -17,17 +17,13 @@ Per sub-task, on each core type it runs on:
   workspace (the arg slot after the lock slots).
 
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
 ```
-becomes with `debug-dcci-all=1:debug-sync-all=1`
+becomes with `debug-dcci-all=1:debug-sync-all=1` (in a `mix_aiv_1_0` chain SuperKernel)
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.dcci id 1 on aiv
-  sk.barrier id 2 all_aiv
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.dcci id 1 on aiv
+sk.barrier id 2 all_aiv
 ```
 """
 
@@ -42,18 +38,15 @@ from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
+from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class, types_class
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import BarrierKind, BarrierOp, DcciOp, SkForm, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
 from skir.passes.common import pass_options, reject_depends, superkernels
-from skir.passes.program_edit import Program, read_program, rebuild
+from skir.passes.program_edit import Program, rebuild
 
-_SK_BARRIER = {
-    KernelType.MIX_AIV_1_0: (BarrierKind.ALL_AIV, (CoreType.AIV,)),
-    KernelType.MIX_AIC_1_0: (BarrierKind.ALL_AIC, (CoreType.AIC,)),
-}
+_SK_BARRIER = {KernelType.MIX_AIV_1_0: BarrierKind.ALL_AIV, KernelType.MIX_AIC_1_0: BarrierKind.ALL_AIC}
 _TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
 
 
@@ -83,43 +76,43 @@ def kernels_insert(kernels: dict[str, KernelOp]) -> bool:
 
 def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions) -> None:
     """Insert the debug, cache and feed-sync-all ops `options` asks for into one SuperKernel."""
-    program = read_program(sk)
+    program = sk.program()
     chain = sk.form.data is SkForm.CHAIN
     early = options.early_start != 0
-    subtasks = [i for i, (op, _) in enumerate(program) if type(op) is SubtaskOp]
+    subtasks = [i for i, op in enumerate(program) if type(op) is SubtaskOp]
     next_sub = dict(pairwise(subtasks))
     out: Program = []
     updates: dict[Operation, dict[str, Attribute]] = {}
     fed = 0
-    for i, (op, cores) in enumerate(program):
+    for i, op in enumerate(program):
         if not isinstance(op, SubtaskOp):
-            out.append((op, cores))
+            out.append(op)
             continue
+        cores = op.core_set()
         kernel = kernels[op.kernel.root_reference.data]
         disabled = kernel.dcci_disable is not None or _named(kernel, options.dcci_disable_on_kernel)
         before = kernel.dcci_before is not None or _named(kernel, options.dcci_before_kernel_start)
         after = kernel.dcci_after is not None or _named(kernel, options.dcci_after_kernel_end)
         if before and not disabled:
-            out += [(DcciOp(0, core), (core,)) for core in cores]
+            out += [DcciOp(0, core) for core in cores]
         if options.feed_sync_all and needs_feed(sk, kernel, op.blocks.data):
             updates[op] = {"feed": int_attr(fed)}
             fed += 1
-        out.append((op, cores))
+        out.append(op)
         if (after or options.debug_dcci_all) and not disabled:
-            out += [(DcciOp(0, core), (core,)) for core in cores]
+            out += [DcciOp(0, core) for core in cores]
         if options.debug_sync_all:
             if not chain:
                 for core in cores:
-                    out += [(BarrierOp(0, BarrierKind.PIPE_ALL), (core,)), (BarrierOp(0, _TYPE_BARRIER[core]), (core,))]
+                    out += [BarrierOp(0, BarrierKind.PIPE_ALL, types_class((core,))), BarrierOp(0, _TYPE_BARRIER[core])]
                 continue
             following = next_sub.get(i)
             waits_next = following is not None and kernels[
-                program[following][0].kernel.root_reference.data  # type: ignore[attr-defined]
+                program[following].kernel.root_reference.data  # type: ignore[attr-defined]
             ].early_start_wait is not None
             if early and (kernel.early_start_set is not None or waits_next):
                 continue
-            kind, types = _SK_BARRIER.get(sk.type, (BarrierKind.SYNC_ALL, (CoreType.AIC, CoreType.AIV)))
-            out.append((BarrierOp(0, kind), types))
+            out.append(BarrierOp(0, _SK_BARRIER.get(sk.type, BarrierKind.SYNC_ALL)))
     if len(out) != len(program) or fed:
         rebuild(sk, out, updates=updates)
 

@@ -13,21 +13,17 @@
 Preloads change no order; `sk-check` ignores them.
 
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier id 1 all_aiv
+sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
 ```
 becomes (`a` declares `code_bytes 3000`, `b` `code_bytes 9000`)
 ```mlir
-aiv {
-  sk.preload id 0 @a units 2 blocks 48 on aiv
-  sk.preload id 1 @b units 5 blocks 8 on aiv
-  sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 3 all_aiv
-  sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 after [2]
-}
+sk.preload id 0 @a units 2 blocks 48 on aiv
+sk.preload id 1 @b units 5 blocks 8 on aiv
+sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier id 3 all_aiv
+sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [2]
 ```
 """
 
@@ -45,8 +41,7 @@ from skir.dialects.superkernel import PreloadOp, SubtaskOp, SuperKernelOp
 from skir.dialects.superkernel_sync import ICACHE_UNITS
 from skir.options import SkOptions
 from skir.passes.common import pass_options, reject_depends, superkernels
-from skir.passes.program_edit import Program, read_program, rebuild
-from skir.patterns.sync_lowering import sk_types
+from skir.passes.program_edit import Program, rebuild
 
 UNIT_BYTES = 2048
 MAX_PRELOAD_BYTES = 16 * 1024
@@ -67,27 +62,27 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
     """Insert the preloads `options.preload_code` asks for into one SuperKernel."""
     if options.preload_code == "none":
         return
-    program = read_program(sk)
+    program: Program = list(sk.program())
     if options.preload_code == "max":
-        rebuild(sk, [(PreloadOp(0, core), (core,)) for core in sk_types(sk)] + program)
+        rebuild(sk, [PreloadOp(0, core) for core in sk.core_types()] + program)
         return
     # For each core type: its sub-tasks in order, as indexes into `program`.
     order: dict[CoreType, list[int]] = {core: [] for core in CoreType}
-    for i, (op, cores) in enumerate(program):
+    for i, op in enumerate(program):
         if isinstance(op, SubtaskOp):
-            for core in cores:
+            for core in op.core_set():
                 order[core].append(i)
     before: dict[int, Program] = {}  # program index -> preloads to put before it
     after: dict[int, Program] = {}  # program index -> preloads to put after it
 
-    def preload(index: int, core: CoreType) -> tuple[PreloadOp, tuple[CoreType, ...]]:
-        sub = program[index][0]
+    def preload(index: int, core: CoreType) -> PreloadOp:
+        sub = program[index]
         assert isinstance(sub, SubtaskOp)
         kernel = kernels[sub.kernel.root_reference.data]
-        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data), (core,)
+        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data)
 
     def kernel_of(index: int) -> str:
-        return program[index][0].kernel.root_reference.data  # type: ignore[attr-defined]
+        return program[index].kernel.root_reference.data  # type: ignore[attr-defined]
 
     for core, subs in order.items():
         if not subs:

@@ -22,26 +22,20 @@ applies `skir.patterns.sync_lowering` (one pattern per rule; `patterns=` names a
 keeps the depends).
 
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
 ```
 becomes (`patterns="none"`)
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.depend id 1 barrier aiv -> aiv
-  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.depend id 1 barrier aiv -> aiv on aiv
+sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
 ```
 and then (every pattern)
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier id 1 all_aiv
+sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
 ```
 """
 
@@ -59,12 +53,13 @@ from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.data_deps import Access, launch_access, launches_by_seq
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
-from skir.analysis.sk_program import ProgramStep, class_types, queue_nodes
+from skir.analysis.sk_program import ProgramStep, queue_nodes
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, core_class
+from skir.dialects.aclgraph_enums import CoreClass, class_types, core_class, types_class
 from skir.dialects.hardware import CoreType, early_ordered_types
 from skir.dialects.superkernel import (
+    BARRIER_TYPES,
     BarrierKind,
     DependOp,
     DependRule,
@@ -82,14 +77,11 @@ from skir.passes.common import pass_options, pattern_names, superkernels
 from skir.passes.program_edit import rebuild
 from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_lowering import (
-    BARRIER_TYPES,
     CLASS_BARRIER,
     CLASS_CODE,
     SYNC_PATTERN_KINDS,
-    TYPE_CLASS,
     barrier_kind,
     depend_span,
-    sk_types,
     sync_lowering_patterns,
 )
 
@@ -106,7 +98,7 @@ class _Lowering:
         self.group_types: set[CoreType] = set()
         self.cover: set[CoreType] = set(CoreType)
         """Core types the last real sync between sub-tasks ordered after everything before it."""
-        self.program: list[tuple[Operation, tuple[CoreType, ...]]] = []
+        self.program: list[Operation] = []
 
     def kernel(self, sub: SubtaskOp) -> KernelOp:
         return self.kernels[sub.kernel.root_reference.data]
@@ -114,14 +106,14 @@ class _Lowering:
     def cls(self, sub: SubtaskOp) -> CoreClass:
         return core_class(self.kernel(sub).type)
 
-    def emit(self, op: Operation, cores: tuple[CoreType, ...]) -> None:
+    def emit(self, op: Operation) -> None:
         if op.parent is not None:
             op.detach()
-        self.program.append((op, cores))
+        self.program.append(op)
 
     def depend(self, rule: DependRule, cores: tuple[CoreType, ...], src: CoreClass | None = None,
                dst: CoreClass | None = None) -> None:
-        self.emit(DependOp(0, rule, src, dst), cores)
+        self.emit(DependOp(0, rule, types_class(cores), src, dst))
 
     def run(self) -> None:
         ops = self.sk.program()
@@ -131,7 +123,7 @@ class _Lowering:
             self.chain(ops)
         else:
             self.queue(ops)
-        types = sk_types(self.sk)
+        types = self.sk.core_types()
         self.sk = rebuild(self.sk, self.program, lambda op: depend_span(op, types) if type(op) is DependOp else 1)
 
     # ---- chain -------------------------------------------------------------------------
@@ -153,7 +145,7 @@ class _Lowering:
                 assert isinstance(op, SubtaskOp)
                 self.between(prev, op, notifies, waits, early)
                 notifies, waits = [], []
-                self.emit(op, class_types(self.cls(op)))
+                self.emit(op)
                 prev = op
         self.between(prev, None, notifies, waits, early)
         # A reset clears what every wait on its cell consumed: one waiting on the other core
@@ -163,7 +155,7 @@ class _Lowering:
                if other is not lk.core.data):
             self.depend(DependRule.BARRIER, BARRIER_TYPES[BarrierKind.SYNC_ALL], CoreClass.MIX, CoreClass.MIX)
         for op in resets:
-            self.emit(op, (op.core.data,))
+            self.emit(op)
 
     def between(self, prev: SubtaskOp | None, cur: SubtaskOp | None, notifies: list[LockOp],
                 waits: list[LockOp], early: bool) -> None:
@@ -186,7 +178,7 @@ class _Lowering:
         prev_cls = self.run_class(prev)
         self.group, self.group_types = [], set()
         if early and not notifies and not waits:
-            cover = set(sk_types(self.sk))  # at the entry's start nothing came before
+            cover = set(self.sk.core_types())  # at the entry's start nothing came before
             if (prev is not None and cur is not None) or sets_itself or waits_itself:
                 cfg = self.early_start(prev, cur, prev_cls)
                 if prev is not None:
@@ -201,7 +193,7 @@ class _Lowering:
             if prev_cls is not None:
                 self.depend(DependRule.LOCK_RELEASE, BARRIER_TYPES[CLASS_BARRIER[prev_cls]], src=prev_cls)
             for op in notifies:
-                self.emit(op, (op.core.data,))
+                self.emit(op)
         if prev_cls is not None and cur is not None:
             cur_cls = self.cls(cur)
             cores = BARRIER_TYPES[barrier_kind(prev_cls, cur_cls)]
@@ -209,7 +201,7 @@ class _Lowering:
             self.cover = set(cores)
         if waits:
             for op in waits:
-                self.emit(op, (op.core.data,))
+                self.emit(op)
             if cur is not None:
                 cur_cls = self.cls(cur)
                 cores = BARRIER_TYPES[CLASS_BARRIER[cur_cls]]
@@ -256,8 +248,8 @@ class _Lowering:
     def early_start(self, prev: SubtaskOp | None, cur: SubtaskOp | None, prev_cls: CoreClass | None = None) -> int:
         """The early-start handshake between `prev` (of class `prev_cls`) and `cur` (None: the
         entry's start or end), on every core type the SuperKernel launches; returns its cfg."""
-        types = sk_types(self.sk)
-        all_class = CoreClass.MIX if len(types) == 2 else (CoreClass.AIC if types == (CoreType.AIC,) else CoreClass.AIV)
+        types = self.sk.core_types()
+        all_class = types_class(types)
         if prev_cls is None:
             prev_cls = self.cls(prev) if prev is not None else all_class
         cur_cls = self.cls(cur) if cur is not None else all_class
@@ -265,8 +257,8 @@ class _Lowering:
         waits_itself = cur is not None and self.kernel(cur).early_start_wait is not None
         set_idle = (prev.blocks.data, self.cls(prev)) if sets_itself and prev is not None else None
         wait_idle = cur.blocks.data if waits_itself and cur is not None else None
-        self.emit(DependOp(0, DependRule.EARLY_START, prev_cls, cur_cls, set_idle=set_idle, wait_idle=wait_idle),
-                  types)
+        self.emit(DependOp(0, DependRule.EARLY_START, all_class, prev_cls, cur_cls, set_idle=set_idle,
+                           wait_idle=wait_idle))
         return 4 * CLASS_CODE[prev_cls] + CLASS_CODE[cur_cls]
 
     # ---- queue -------------------------------------------------------------------------
@@ -295,10 +287,11 @@ class _Lowering:
                 if item.kind == "node":
                     entries.append((by_id[item.key], item.key))  # type: ignore[index]
                 elif item.kind == "barrier":
-                    entries.append((DependOp(0, DependRule.BARRIER, TYPE_CLASS[core], TYPE_CLASS[core]), None))
+                    own = types_class((core,))
+                    entries.append((DependOp(0, DependRule.BARRIER, own, own, own), None))
                 else:
                     rule = DependRule.FLAG_SIGNAL if item.kind == "set" else DependRule.FLAG_AWAIT
-                    entries.append((DependOp(0, rule, flag=plan.pairs[item.pair].flag), None))
+                    entries.append((DependOp(0, rule, types_class((core,)), flag=plan.pairs[item.pair].flag), None))
         self.merge(ops, per_core)
 
     def merge(self, ops: list[SkProgramOp], per_core: dict[CoreType, list[tuple[Operation, int | None]]]) -> None:
@@ -320,7 +313,7 @@ class _Lowering:
                 entries, i = per_core[core], heads[core]
                 if i < len(entries) and next_node[core][i] == key:
                     while entries[i][1] is None:
-                        self.emit(entries[i][0], (core,))
+                        self.emit(entries[i][0])
                         i += 1
                         if i == len(entries):
                             break
@@ -329,7 +322,8 @@ class _Lowering:
                         i += 1
                 heads[core] = i
             if cores:
-                self.emit(by_key[key], tuple(cores))
+                assert key is not None and tuple(cores) == by_key[key].core_set(), "a queue runs an op off its cores"
+                self.emit(by_key[key])
         assert all(heads[core] == len(per_core[core]) for core in CoreType)
 
 def plan_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
@@ -349,7 +343,7 @@ def _rule(op: Operation) -> DependRule:
 def apply_sync_patterns(sk: SuperKernelOp, patterns: list[RewritePattern]) -> list[Operation]:
     """Replace the `sk.depend`s of one SuperKernel by `patterns` (one sweep of each program);
     the depends none of them applied to."""
-    depends = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if type(op) is DependOp]
+    depends = [op for op in sk.body.block.ops if type(op) is DependOp]
     return rewrite_ops(depends, patterns, key=_rule) if patterns else depends
 
 

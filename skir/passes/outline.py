@@ -26,12 +26,8 @@ aclgraph.stream @s0 slots 2 {
   aclgraph.disabled seq 1 was launch @b blocks 8 args(@y, @z)
 }
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
-  aic {
-  }
-  aiv {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-    sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-  }
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
 }
 ```
 """
@@ -52,7 +48,7 @@ from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
 from skir.analysis.fail_reasons import SELECT_NAME_ATTR
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.scopes import scope_labels, task_options
-from skir.analysis.sk_program import class_types, program_steps
+from skir.analysis.sk_program import program_steps
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, launch_shape
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
@@ -62,7 +58,7 @@ from skir.dialects.aclgraph import (
     TaskOp,
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
-from skir.dialects.aclgraph_enums import core_class
+from skir.dialects.aclgraph_enums import class_types, core_class
 from skir.dialects.model_lookup import qualified_name, tree_names
 from skir.dialects.superkernel import (
     SkForm,

@@ -8,22 +8,18 @@ SuperKernel loses the barriers a later, at least as wide barrier of the same gap
 With `stats=true` it prints the syncs per sub-task before and after on stderr.
 
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.notify id 2 @c slot 3 on aiv
-  sk.barrier id 3 all_aiv
-  sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier id 1 all_aiv
+sk.notify id 2 @c slot 3 on aiv
+sk.barrier id 3 all_aiv
+sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
 ```
 becomes
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aiv
-  sk.notify id 2 @c slot 3 on aiv
-  sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier id 1 all_aiv
+sk.notify id 2 @c slot 3 on aiv
+sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
 ```
 (the barrier after the notify repeats the one before it: nothing ran in between).
 """
@@ -49,7 +45,7 @@ def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
     """Erase the syncs of `sk` the others imply (`EraseImpliedSync`)."""
     implied = implied_syncs(sk, kernels)
     if implied:
-        ops = [op for region in (sk.aic, sk.aiv) for op in region.block.ops if op.ident in implied]  # type: ignore[attr-defined]
+        ops = [op for op in sk.body.block.ops if op.ident in implied]  # type: ignore[attr-defined]
         rewrite_ops(ops, [EraseImpliedSync(implied)])
 
 

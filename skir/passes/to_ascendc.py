@@ -4,8 +4,8 @@ The `sk.kernel` ops stay (so `sk-check` still runs on the final module); one
 `ascendc.source @<name>` per SuperKernel is appended to the top-level module.
 
 A *chain* SuperKernel becomes one entry body in program order: each sub-task a guarded call
-per core type it runs on, each sync its intrinsics under the core-type guard of the
-program(s) it sits in (`SyncAll<false>` unguarded). A plain sub-task call and a cross-core
+per core type it runs on, each sync its intrinsics under the guard of the core types
+that run it (`SyncAll<false>` unguarded). A plain sub-task call and a cross-core
 flag barrier are one statement group each (`ascendc.guarded_call`, `ascendc.flag_barrier`,
 with their comment as `note`); a call with profiling records or feed-sync-all is spelled out.
 A *queue* SuperKernel becomes two straight-line functions, `auto_gen_<name>_kernel_aic` and
@@ -18,13 +18,9 @@ in one sweep (`apply_lowering`); a compiler of its own can put its patterns besi
 
 ```mlir
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 {
-  aic {
-  }
-  aiv {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-    sk.barrier id 1 all_aiv
-    sk.subtask id 2 @b blocks 8 offset 2 from @s0 seq 1 after [0]
-  }
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.barrier id 1 all_aiv
+  sk.subtask id 2 @b blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
 }
 ```
 adds
@@ -106,7 +102,6 @@ from skir.patterns.sk_to_ascendc import (
     sk_to_ascendc_patterns,
 )
 from skir.patterns.sweep import rewrite_ops
-from skir.patterns.sync_lowering import sk_types
 
 
 class _Skeleton:
@@ -125,7 +120,7 @@ class _Skeleton:
         self.lowering.subtasks = len(ops)
         if not any(op.feed is not None for op in ops):
             return
-        types = sk_types(self.sk)
+        types = self.sk.core_types()
         cores = max(self.sk.cores().values())
         base = 512
         while cores * base <= 2 * 64 * len(ops):
@@ -149,7 +144,7 @@ class _Skeleton:
         records = 2 + 2 * len(subtasks) + 2 * locks
         per_core = -(-(HEADER_BYTES + RECORD_BYTES * records) // 64) * 64
         aic_offset = max(AIC_AREA_OFFSET, self.sk.cores()[CoreType.AIV])
-        for core in sk_types(self.sk):
+        for core in self.sk.core_types():
             body.add_ops(guarded(core, [ProfilingInitOp(slot),
                                         ProfilingRecordOp(slot, 0, RECORD_TYPES["superkernel"], False)]))
         return [ProfilingHelpersOp(per_core, aic_offset)]
@@ -161,8 +156,8 @@ class _Skeleton:
     def queue(self, body: Block) -> list[Operation]:
         """One `__aicore__` function per core type holding its program; the entry invokes them."""
         functions: list[Operation] = []
-        for core, region in ((CoreType.AIC, self.sk.aic), (CoreType.AIV, self.sk.aiv)):
-            ops: list[SkProgramOp] = list(region.block.ops)  # type: ignore[arg-type]
+        for core in CoreType:
+            ops = self.sk.program_for(core)
             if not ops:
                 continue
             self.lowering.scan(ops)
@@ -187,7 +182,7 @@ class _Skeleton:
             self.lowering.plan_chain(program)
             body.add_ops(clone_tree(op) for op in program)
             if self.lowering.prof_slot is not None:
-                for core in sk_types(self.sk):
+                for core in self.sk.core_types():
                     body.add_ops(guarded(core, self.profiling_end()))
         else:
             functions = self.queue(body)

@@ -24,13 +24,9 @@ aclgraph.stream @s0 slots 3 {
   aclgraph.disabled seq 2 was launch @v blocks 4
 }
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 {
-  aic {
-  }
-  aiv {
-    sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
-    sk.notify id 1 @e_cell slot 2 on aiv
-    sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 after [0]
-  }
+  sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
+  sk.notify id 1 @e_cell slot 2 on aiv
+  sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 on aiv after [0]
 }
 ```
 (the in-kernel notify stands for the disabled record: the SuperKernel writes `@e_cell` itself).
@@ -41,13 +37,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from skir.dialects.aclgraph import ModelOp, TaskOp
-from skir.dialects.aclgraph_enums import KernelType
-from skir.dialects.fast_clone import clone_tree
+from skir.dialects.aclgraph_enums import KernelType, types_class
 from skir.dialects.formation_attrs import LABEL_ATTR
 from skir.dialects.superkernel import (
     CoreType,
@@ -108,20 +103,16 @@ class KernelPlan:
 
 
 def build_superkernel(plan: KernelPlan) -> SuperKernelOp:
-    """The `sk.kernel` of a plan: each step an op with its index as id, in the program of each
-    of its core types (one copy per program)."""
-    aic, aiv = Block(), Block()
+    """The `sk.kernel` of a plan: each step an op with its index as id, in plan order."""
+    body = Block()
     for ident, step in enumerate(plan.steps):
-        op: Operation
         if isinstance(step, SubtaskStep):
-            op, cores = SubtaskOp(ident, step.kernel, step.blocks, step.offset, step.stream, step.seq,
-                                  list(step.deps)), step.cores
+            body.add_op(SubtaskOp(ident, step.kernel, step.blocks, step.offset, step.stream, step.seq,
+                                  types_class(step.cores), list(step.deps)))
         else:
-            op, cores = _LOCK_OPS[step.kind](ident, step.cell, step.slot, step.core, step.deps), (step.core,)
-        for i, core in enumerate(cores):
-            (aic if core is CoreType.AIC else aiv).add_op(op if i == 0 else clone_tree(op))
+            body.add_op(_LOCK_OPS[step.kind](ident, step.cell, step.slot, step.core, step.deps))
     sk = SuperKernelOp(plan.name, plan.kernel_type, plan.blocks, plan.form, plan.arg_slots, plan.options,
-                       Region(aic), Region(aiv))
+                       Region(body))
     if plan.label:
         sk.attributes[LABEL_ATTR] = ArrayAttr(StringAttr(name) for name in plan.label)
     return sk

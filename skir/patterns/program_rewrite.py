@@ -1,27 +1,22 @@
-"""`ReplacePrograms`: an `sk.kernel` with the programs an analysis planned for it.
+"""`ReplaceProgram`: an `sk.kernel` with the program an analysis planned for it.
 
-The passes that insert into a SuperKernel's programs (`sk-lower-sync` its depends,
+The passes that insert into a SuperKernel's program (`sk-lower-sync` its depends,
 `sk-insert-preload` the preloads, `sk-insert-debug` the debug syncs and cache cleans) decide
-the whole new program as a list in id order, each op with the core types whose programs hold
-it (`skir.passes.program_edit.Program`). The pattern applies that plan: it replaces the
-`sk.kernel` by one with the same name, shape and attributes whose ops are numbered in list
-order (an op may take more than one id, `span`, for the ops a later pattern will make of it),
-sub-task deps renumbered with them, one copy per program:
+the whole new program as a list (`skir.passes.program_edit.Program`), each op saying the core
+types that run it. The pattern applies that plan: it replaces the `sk.kernel` by one with the
+same name, shape and attributes whose ops are numbered in list order (an op may take more than
+one id, `span`, for the ops a later pattern will make of it), sub-task deps renumbered with them:
 
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
 ```
 with the plan [sub-task @a, dcci on aiv, sub-task @b, dcci on aiv] becomes
 ```mlir
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.dcci id 1 on aiv
-  sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 after [0]
-  sk.dcci id 3 on aiv
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.dcci id 1 on aiv
+sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+sk.dcci id 3 on aiv
 ```
 """
 
@@ -34,17 +29,15 @@ from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from skir.dialects.fast_clone import clone_tree
-from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.dialects.syntax import int_attr, new_op
 
-Program = list[tuple[Operation, tuple[CoreType, ...]]]
+Program = list[Operation]
 
 
 @dataclass
 class ProgramPlan:
-    """The planned programs of one SuperKernel (and, once applied, the kernel that holds them)."""
+    """The planned program of one SuperKernel (and, once applied, the kernel that holds it)."""
 
     program: Program
     span: Callable[[Operation], int] | None = None
@@ -54,56 +47,48 @@ class ProgramPlan:
     built: SuperKernelOp | None = field(default=None, init=False)
 
 
-def program_blocks(plan: ProgramPlan, old: SuperKernelOp) -> tuple[Block, Block]:
-    """The AIC and AIV blocks of a plan: `old`'s blocks, taken out of it (so each insertion's
-    ancestry check is one step) and edited in place. An op the plan keeps stays where it is
-    (most of them: a plan inserts ops between the old ones), a new op is inserted before the
-    next kept one, an op the plan leaves out is erased; an op of both core types is the
-    plan's op in its first program and a fresh copy of it in the second."""
+def program_block(plan: ProgramPlan, old: SuperKernelOp) -> Block:
+    """The block of a plan: `old`'s block, taken out of it (so each insertion's ancestry check
+    is one step) and edited in place. An op the plan keeps stays where it is (most of them: a
+    plan inserts ops between the old ones), a new op is inserted before the next kept one, an
+    op the plan leaves out is erased."""
     ids: list[int] = []
     top = 0
-    for op, _ in plan.program:
+    for op in plan.program:
         ids.append(top)
         top += 1 if plan.span is None else plan.span(op)
-    new_id = {op.ident: ident for ident, (op, _) in zip(ids, plan.program) if type(op) is SubtaskOp}
-    wanted: dict[CoreType, list[Operation]] = {CoreType.AIC: [], CoreType.AIV: []}
+    new_id = {op.ident: ident for ident, op in zip(ids, plan.program) if type(op) is SubtaskOp}  # type: ignore[attr-defined]
     updates = plan.updates
-    for ident, (op, cores) in zip(ids, plan.program):
+    for ident, op in zip(ids, plan.program):
         op.properties["id"] = int_attr(ident)
         if updates:
             op.properties.update(updates.get(op, ()))
         if (type(op) is SubtaskOp or type(op) is NotifyOp or type(op) is WaitLockOp) \
                 and op.deps is not None:  # type: ignore[attr-defined]
             op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)  # type: ignore[attr-defined]
-        for i, core in enumerate(cores):
-            wanted[core].append(op if i == 0 else clone_tree(op))
-    blocks = {CoreType.AIC: old.aic.detach_block(0), CoreType.AIV: old.aiv.detach_block(0)}
-    placed = {id(op) for ops in wanted.values() for op in ops}  # by id: an op's hash is a Python call
-    for core, block in blocks.items():
-        keep = {id(op) for op in wanted[core]}
-        for op in list(block.ops):
-            if id(op) not in keep:
-                block.detach_op(op)
-                if id(op) not in placed:
-                    op.erase()
-    for core, block in blocks.items():
-        at = block.first_op
-        for op in wanted[core]:
-            if op is at:
-                at = op.next_op
-                continue
-            if op.parent is not None:
-                op.detach()
-            if at is None:
-                block.add_op(op)
-            else:
-                block.insert_op_before(op, at)
-    return blocks[CoreType.AIC], blocks[CoreType.AIV]
+    block = old.body.detach_block(0)
+    keep = {id(op) for op in plan.program}  # by id: an op's hash is a Python call
+    for op in list(block.ops):
+        if id(op) not in keep:
+            block.detach_op(op)
+            op.erase()
+    at = block.first_op
+    for op in plan.program:
+        if op is at:
+            at = op.next_op
+            continue
+        if op.parent is not None:
+            op.detach()
+        if at is None:
+            block.add_op(op)
+        else:
+            block.insert_op_before(op, at)
+    return block
 
 
 @dataclass
-class ReplacePrograms(RewritePattern):
-    """An `sk.kernel` with a plan → the same SuperKernel holding the planned programs."""
+class ReplaceProgram(RewritePattern):
+    """An `sk.kernel` with a plan → the same SuperKernel holding the planned program."""
 
     plans: dict[SuperKernelOp, ProgramPlan]
 
@@ -112,6 +97,6 @@ class ReplacePrograms(RewritePattern):
         plan = self.plans.get(op)
         if plan is None or plan.built is not None:
             return
-        aic, aiv = program_blocks(plan, op)
-        plan.built = new_op(SuperKernelOp, op.properties, [Region(aic), Region(aiv)], op.attributes, op.location)
+        block = program_block(plan, op)
+        plan.built = new_op(SuperKernelOp, op.properties, [Region(block)], op.attributes, op.location)
         rewriter.replace(op, plan.built)

@@ -2,8 +2,8 @@
 
 `sk-to-ascendc` builds each SuperKernel's `ascendc.source` skeleton (declarations, the entry
 with its prologue, for a queue SuperKernel one `ascendc.core_function` per core type) and
-stages a copy of each program op where its statements go: a chain entry gets the merged
-program in order, a core function its core type's program. `AscendcLowering` holds what the
+stages a copy of each program op where its statements go: a chain entry gets the
+program in order, a core function what its core type runs. `AscendcLowering` holds what the
 analysis decided for the whole program (each op's core types, its comment, the early-start
 configuration it needs, the core class of each sub-task and of each idle guard, the profiling
 slots); the patterns replace each staged op by its statements, op by op:
@@ -11,7 +11,7 @@ slots); the patterns replace each staged op by its statements, op by op:
 ```mlir
 ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
   ascendc.ffts_base
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
   sk.barrier id 1 all_aiv
 }
 ```
@@ -23,7 +23,7 @@ ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
   ascendc.flag_barrier mte3 mode 0 flag 14 on aiv note "begin inter ops barrier"
 }
 ```
-In a chain entry a statement runs under the core-type guard of each program it belongs to
+In a chain entry a statement runs under the guard of each core type that runs its op
 (`SyncAll` unguarded); in a core function it is unguarded. A plain call and a flag barrier are
 one statement group each; the expansion stays for what a group cannot say.
 """
@@ -138,9 +138,8 @@ class AscendcLowering:
 
     def plan_chain(self, program: list[SkProgramOp]) -> None:
         """Each op's core types, comment and early-start configuration in a chain entry."""
-        for core, region in ((CoreType.AIC, self.sk.aic), (CoreType.AIV, self.sk.aiv)):
-            for op in region.block.ops:
-                self.cores[op.id.data].append(core)  # type: ignore[attr-defined]
+        for op in program:
+            self.cores[op.ident] = list(op.core_set())
         config: int | None = None
         in_handshake = False
         for op in program:

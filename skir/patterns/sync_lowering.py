@@ -1,33 +1,23 @@
 """Sync lowering: one RewritePattern per rule, each replacing the `sk.depend`s of its rule.
 
 `sk-lower-sync` decides how every dependency inside a SuperKernel is kept and places an
-`sk.depend` naming the rule where the synchronisation goes, in the program of each core type
-that takes part (`skir.dialects.superkernel_depend`). These patterns apply the rules, one
-`sk.depend` (one core type's copy) at a time; the ops they build are numbered from the
-depend's id upwards, in the order the rule gives, and a copy in both programs gets one id:
+`sk.depend` naming the rule where the synchronisation goes, `on` the core types that take part
+(`skir.dialects.superkernel_depend`). These patterns apply the rules, one `sk.depend` at a
+time; the ops they build are numbered from the depend's id upwards, in the order the rule gives:
 
 ```mlir
-aic {
-  sk.depend id 1 early_start aiv -> aic
-  sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 after [0]
-}
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.depend id 1 early_start aiv -> aic
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.depend id 1 early_start aiv -> aic on mix
+sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
 ```
 becomes (`LowerEarlyStartHandshake`: the AIVs, which ran the sub-task before, set; both core
 types wait with cfg 4 x aiv + aic = 4; the handshake's three ops take ids 1 to 3)
 ```mlir
-aic {
-  sk.early_start_wait id 2 cfg 4 on aic
-  sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 after [0]
-}
-aiv {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-  sk.early_start_set id 1 on aiv
-  sk.early_start_wait id 3 cfg 4 on aiv
-}
+sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.early_start_set id 1 on aiv
+sk.early_start_wait id 2 cfg 4 on aic
+sk.early_start_wait id 3 cfg 4 on aiv
+sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
 ```
 The rules (docs/design.md §3): the class-pair barrier of a chain (aiv → aiv an all-AIV barrier,
 aic → aic an all-AIC barrier, any other pair `SyncAll`); a queue's producer barrier (the same
@@ -43,8 +33,7 @@ from __future__ import annotations
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from skir.analysis.sk_program import class_types
-from skir.dialects.aclgraph_enums import CoreClass
+from skir.dialects.aclgraph_enums import CoreClass, class_types
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -67,13 +56,6 @@ CLASS_BARRIER = {
 """The barrier over every core of a class."""
 CLASS_CODE = {CoreClass.AIC: 0, CoreClass.AIV: 1, CoreClass.MIX: 2}
 """A class's code in an early-start configuration."""
-BARRIER_TYPES = {
-    BarrierKind.ALL_AIV: (CoreType.AIV,),
-    BarrierKind.ALL_AIC: (CoreType.AIC,),
-    BarrierKind.SYNC_ALL: (CoreType.AIC, CoreType.AIV),
-}
-"""The core types whose programs hold a barrier of each kind."""
-TYPE_CLASS = {CoreType.AIC: CoreClass.AIC, CoreType.AIV: CoreClass.AIV}
 
 
 def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
@@ -85,22 +67,16 @@ def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
     return BarrierKind.SYNC_ALL
 
 
-def sk_types(sk: SuperKernelOp) -> tuple[CoreType, ...]:
-    """The core types a SuperKernel launches (`mix_aiv_1_0`: AIVs only, `mix_aic_1_0`: AICs only)."""
-    return sk.core_types()
-
-
-def depend_core(op: DependOp) -> tuple[SuperKernelOp, CoreType]:
-    """The SuperKernel holding `op` and the core type of the program it stands in."""
+def depend_kernel(op: DependOp) -> SuperKernelOp:
+    """The SuperKernel holding `op`."""
     sk = op.parent_op()
     if not isinstance(sk, SuperKernelOp):
         raise ValueError(f"sk.depend {op.ident} stands outside an sk.kernel program")
-    return sk, CoreType.AIC if op.parent_region() is sk.aic else CoreType.AIV
+    return sk
 
 
 def depend_span(op: DependOp, types: tuple[CoreType, ...]) -> int:
-    """How many ids the ops of `op`'s rule take, over both programs (its sets and waits for a
-    handshake, else one op, in both programs for a `sync_all`)."""
+    """How many ids the ops of `op`'s rule take (its sets and waits for a handshake, else one op)."""
     if op.kind is not DependRule.EARLY_START:
         return 1
     assert op.src is not None
@@ -133,7 +109,7 @@ def _replace(op: DependOp, rewriter: PatternRewriter, ops: list[tuple[int, Opera
 
 class LowerClassBarrier(RewritePattern):
     """`sk.depend barrier <before> -> <after>` → `sk.barrier` of the class pair: `all_aiv` for
-    aiv → aiv, `all_aic` for aic → aic, else `sync_all` (in both programs, one id)."""
+    aiv → aiv, `all_aic` for aic → aic, else `sync_all`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
@@ -150,21 +126,22 @@ class LowerPipeBarrier(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
         if op.kind is DependRule.PIPE:
-            _replace(op, rewriter, [(0, BarrierOp(0, BarrierKind.PIPE_ALL))])
+            _replace(op, rewriter, [(0, BarrierOp(0, BarrierKind.PIPE_ALL, op.cores.data))])
 
 
 class LowerEarlyStartHandshake(RewritePattern):
-    """`sk.depend early_start <before> -> <after>` → on this core type, its
+    """`sk.depend early_start <before> -> <after>` → on each of its core types, its
     `sk.early_start_set` (if it runs the sub-task before: from `set_idle` on when that sub-kernel
     sets itself) and its `sk.early_start_wait cfg 4·before+after` (from `wait_idle` on when the
-    sub-kernel after waits itself)."""
+    sub-kernel after waits itself); every set before every wait."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
         if op.kind is not DependRule.EARLY_START:
             return
-        sk, core = depend_core(op)
-        _replace(op, rewriter, handshake(op, sk_types(sk), core))
+        types = depend_kernel(op).core_types()
+        ops = [step for core in op.core_set() for step in handshake(op, types, core)]
+        _replace(op, rewriter, sorted(ops, key=lambda step: step[0]))
 
 
 class LowerLockBarriers(RewritePattern):
@@ -180,15 +157,15 @@ class LowerLockBarriers(RewritePattern):
 
 
 class LowerFlagPair(RewritePattern):
-    """`sk.depend flag_signal F` → `sk.set_flag mode 2 flag F` on this core type (the AIC sets
-    from its FIX pipe, an AIV from MTE3); `sk.depend flag_await F` → `sk.wait_flag flag F`."""
+    """`sk.depend flag_signal F on <type>` → `sk.set_flag mode 2 flag F` on that core type (the
+    AIC sets from its FIX pipe, an AIV from MTE3); `sk.depend flag_await F` → `sk.wait_flag flag F`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
         if op.kind not in (DependRule.FLAG_SIGNAL, DependRule.FLAG_AWAIT):
             return
         assert op.flag is not None
-        _, core = depend_core(op)
+        (core,) = op.core_set()
         if op.kind is DependRule.FLAG_SIGNAL:
             pipe = Pipe.FIX if core is CoreType.AIC else Pipe.MTE3
             new: Operation = SetFlagOp(0, 2, op.flag.data, pipe, core)

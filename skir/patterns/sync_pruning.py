@@ -2,27 +2,19 @@
 
 `sk-prune-sync`'s analysis (`skir.analysis.sync_prune.implied_syncs`) decides which barriers
 and flag pairs of a lowered SuperKernel the others imply; the pattern erases each op with one
-of those ids, in every program that holds it:
+of those ids:
 
 ```mlir
-aic {
-  sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0
-  sk.barrier id 1 all_aic
-  sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
-}
-aiv {
-  sk.wait_flag id 2 flag 15 on aiv
-  sk.subtask id 3 @v blocks 48 offset 4 from @s1 seq 1 after [0]
-}
+sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
+sk.barrier id 1 all_aic
+sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
+sk.wait_flag id 3 flag 15 on aiv
+sk.subtask id 4 @v blocks 48 offset 4 from @s1 seq 1 on aiv after [0]
 ```
-with the implied ids {1, 2} (another pair, say, already orders @c before @v) becomes
+with the implied ids {1, 2, 3} (another pair, say, already orders @c before @v) becomes
 ```mlir
-aic {
-  sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0
-}
-aiv {
-  sk.subtask id 3 @v blocks 48 offset 4 from @s1 seq 1 after [0]
-}
+sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
+sk.subtask id 4 @v blocks 48 offset 4 from @s1 seq 1 on aiv after [0]
 ```
 """
 

@@ -101,10 +101,10 @@ class SuperKernelRun:
         self.ratio = max(1, n_aiv // blocks) if n_aiv else 1
         self.cores: dict[CoreType, _Core] = {}
         shared: dict[int, set[CoreType]] = defaultdict(set)
-        for core, region, n in ((CoreType.AIC, sk.aic, n_aic), (CoreType.AIV, sk.aiv, n_aiv)):
+        for core, n in ((CoreType.AIC, n_aic), (CoreType.AIV, n_aiv)):
             if n == 0:
                 continue
-            ops: list[SkProgramOp] = list(region.block.ops)  # type: ignore[arg-type]
+            ops = sk.program_for(core)
             self.cores[core] = _Core(core, ops, [start] * n, tail=[0.0] * n)
             for op in ops:
                 shared[op.ident].add(core)

@@ -30,7 +30,7 @@ from xdsl.utils.target import Target
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import task_ratio
 from skir.dialects.model_lookup import formed, kernel_table, models, require_passes
-from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
+from skir.dialects.superkernel import CoreType, NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.errors import SkirError
 from skir.names import entry_symbol, shown
 from skir.options import SkOptions
@@ -54,13 +54,13 @@ def compile_defines(sk: SuperKernelOp, options: SkOptions) -> list[str]:
 
 
 def _events(sk: SuperKernelOp) -> tuple[dict[int, list[NotifyOp]], dict[int, list[WaitLockOp]]]:
-    """Sub-task id -> the notifies that follow it and the lock waits that precede it, per program."""
+    """Sub-task id -> the notifies that follow it and the lock waits that precede it, on each core type."""
     sends: dict[int, list[NotifyOp]] = {}
     recvs: dict[int, list[WaitLockOp]] = {}
-    for region in (sk.aic, sk.aiv):
+    for core in CoreType:
         last: SubtaskOp | None = None
         pending: list[WaitLockOp] = []
-        for op in region.block.ops:
+        for op in sk.program_for(core):
             if isinstance(op, SubtaskOp):
                 recvs.setdefault(op.ident, []).extend(w for w in pending if w not in recvs.get(op.ident, []))
                 pending = []

@@ -207,13 +207,12 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
             for a, b in combinations(subtasks, 2)
             if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) and not free(a, b)
         )
-        locks = {op.slot.data: op for region in (sk.aic, sk.aiv) for op in region.block.ops if isinstance(op, LockOp)}
         lock_ops: dict[int, list[LockOp]] = {}
-        for region in (sk.aic, sk.aiv):
-            for op in region.block.ops:
-                if isinstance(op, LockOp):
-                    lock_ops.setdefault(op.slot.data, []).append(op)
-        notified = {op.slot.data for op in locks.values() if isinstance(op, NotifyOp)}
+        for op in sk.program():
+            if isinstance(op, LockOp):
+                lock_ops.setdefault(op.slot.data, []).append(op)
+        locks = lock_ops.keys()
+        notified = {slot for slot, ops in lock_ops.items() if any(isinstance(op, NotifyOp) for op in ops)}
         specs.append(
             EmulationSpec(
                 name=name,

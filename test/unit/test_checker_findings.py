@@ -67,7 +67,7 @@ RACE_OPTIONS = "early-start=1:sync-mode=data"
 
 def _program(module: Any) -> tuple[list[Any], list[Any]]:
     sk = next(op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
-    return list(sk.aic.block.ops), list(sk.aiv.block.ops)
+    return sk.program_for(CoreType.AIC), sk.program_for(CoreType.AIV)
 
 
 def test_the_race_is_lowered_with_a_real_sync_and_proved() -> None:

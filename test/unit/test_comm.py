@@ -281,11 +281,13 @@ def test_sk_check_proves_a_fused_layer_and_finds_a_neighbour_it_cannot_hold() ->
 
 def test_sk_check_finds_collectives_of_one_group_the_superkernel_leaves_unordered() -> None:
     text = _rewritten_text()
-    unordered = text.replace("from @s0 seq 2 after [4]", "from @s0 seq 2").replace("from @s0 seq 3 after [6]",
-                                                                                   "from @s0 seq 3")
+    unordered = text.replace("from @s0 seq 2 on aic after [4]", "from @s0 seq 2 on aic").replace(
+        "from @s0 seq 3 on aiv after [6]", "from @s0 seq 3 on aiv")
+    assert unordered.count(" after [") == text.count(" after [") - 2
     assert any("comm_order: sub-tasks 4 and 8 of group tp0 are not ordered" in v for v in _violations(unordered))
     # the sync that keeps them ordered: without it the proof of the dependencies fails
-    without_sync = text.replace("        sk.barrier id 5 sync_all\n", "")
+    without_sync = text.replace("      sk.barrier id 5 sync_all\n", "")
+    assert without_sync != text
     assert _violations(without_sync)
 
 

@@ -12,7 +12,7 @@ import pytest
 import skir
 from skir.api import make_context
 from skir.dialects.ascendc import SourceOp
-from skir.dialects.superkernel import BarrierOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitFlagOp
+from skir.dialects.superkernel import BarrierOp, CoreType, NotifyOp, ResetLockOp, SuperKernelOp, WaitFlagOp
 from skir.errors import CheckFailedError
 from skir.hostsim.runner import emulate
 from skir.passes.to_ascendc import ToAscendCPass
@@ -58,16 +58,15 @@ def test_every_class_pair_emulates_clean(tmp_path: Path) -> None:
 
 
 def _drop_barrier(module, index: int) -> None:  # type: ignore[no-untyped-def]
-    """Delete the index-th barrier of the SuperKernel (from both programs) and re-emit."""
+    """Delete the index-th barrier of the SuperKernel and re-emit."""
     for op in list(module.ops):
         if isinstance(op, SourceOp):
             module.body.block.erase_op(op)
     sk = next(op for op in module.walk() if isinstance(op, SuperKernelOp))
     ident = [op for op in sk.program() if isinstance(op, BarrierOp)][index].ident
-    for region in (sk.aic, sk.aiv):
-        for op in list(region.block.ops):
-            if isinstance(op, BarrierOp) and op.ident == ident:
-                region.block.erase_op(op)
+    for op in list(sk.body.block.ops):
+        if isinstance(op, BarrierOp) and op.ident == ident:
+            sk.body.block.erase_op(op)
     ToAscendCPass(options="split-mode=2").apply(make_context(), module)
 
 
@@ -138,7 +137,7 @@ def test_the_fault_corpus_is_clean_before_planting(tmp_path: Path) -> None:
 
 def test_a_wrong_flag_id_is_caught(tmp_path: Path) -> None:
     def wrong(sk: SuperKernelOp) -> None:
-        wait = next(op for op in sk.aiv.block.ops if isinstance(op, WaitFlagOp))
+        wait = next(op for op in sk.program_for(CoreType.AIV) if isinstance(op, WaitFlagOp))
         wait.properties["flag"] = type(wait.properties["flag"])(3)  # nobody sets flag 3
 
     result = skir.compile(CROSSING)
@@ -150,10 +149,9 @@ def test_a_wrong_flag_id_is_caught(tmp_path: Path) -> None:
 
 def test_a_missing_lock_reset_is_caught(tmp_path: Path) -> None:
     def no_reset(sk: SuperKernelOp) -> None:
-        for region in (sk.aic, sk.aiv):
-            for op in list(region.block.ops):
-                if isinstance(op, ResetLockOp):
-                    region.block.erase_op(op)
+        for op in list(sk.body.block.ops):
+            if isinstance(op, ResetLockOp):
+                sk.body.block.erase_op(op)
 
     result = skir.compile(LOCKS)
     assert any(isinstance(op, ResetLockOp) for op in result.module.walk())
@@ -165,10 +163,9 @@ def test_a_missing_lock_reset_is_caught(tmp_path: Path) -> None:
 
 def test_a_never_notified_lock_deadlocks_without_hanging(tmp_path: Path) -> None:
     def no_notify(sk: SuperKernelOp) -> None:
-        for region in (sk.aic, sk.aiv):
-            for op in list(region.block.ops):
-                if isinstance(op, NotifyOp):
-                    region.block.erase_op(op)
+        for op in list(sk.body.block.ops):
+            if isinstance(op, NotifyOp):
+                sk.body.block.erase_op(op)
 
     result = skir.compile(LOCKS)
     _mutate(result.module, no_notify)

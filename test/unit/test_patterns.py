@@ -53,20 +53,12 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @c aic_only params 0
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-    aic {
-      sk.depend id 1 barrier aiv -> aic
-      sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 after [0]
-      sk.depend id 3 early_start aic -> mix set_idle 24 of aic wait_idle 16
-      sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
-      sk.depend id 7 lock_release mix
-    }
-    aiv {
-      sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-      sk.depend id 1 barrier aiv -> aic
-      sk.depend id 3 early_start aic -> mix set_idle 24 of aic wait_idle 16
-      sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
-      sk.depend id 7 lock_release mix
-    }
+    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.depend id 1 barrier aiv -> aic on mix
+    sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
+    sk.depend id 3 early_start aic -> mix set_idle 24 of aic wait_idle 16 on mix
+    sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 on mix after [2]
+    sk.depend id 7 lock_release mix on mix
   }
 }
 """
@@ -77,21 +69,14 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 # mix sub-task is sync_all. The handshake's three ops take ids 3 (set), 4 and 5 (the waits).
 EXPECTED = """\
 sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-  aic {
-    sk.barrier id 1 sync_all
-    sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 after [0]
-    sk.early_start_set id 3 on aic idle 24
-    sk.early_start_wait id 4 cfg 2 on aic idle 16
-    sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
-    sk.barrier id 7 sync_all
-  }
-  aiv {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-    sk.barrier id 1 sync_all
-    sk.early_start_wait id 5 cfg 2 on aiv idle 16
-    sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 after [2]
-    sk.barrier id 7 sync_all
-  }
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.barrier id 1 sync_all
+  sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
+  sk.early_start_set id 3 on aic idle 24
+  sk.early_start_wait id 4 cfg 2 on aic idle 16
+  sk.early_start_wait id 5 cfg 2 on aiv idle 16
+  sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 on mix after [2]
+  sk.barrier id 7 sync_all
 }"""
 
 
@@ -140,13 +125,9 @@ def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
     assert rewrite_ops([t0, t2], [OutlineGroup({t0: plan}, slots)]) == []  # t2: rewritten with its group
     text = ir_text(module)
     expected = """sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 attributes {sk.label = ["layer0"]} {
-    aic {
-    }
-    aiv {
-      sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
+      sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
       sk.notify id 1 @e_cell slot 2 on aiv
-      sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 after [0]
-    }
+      sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 on aiv after [0]
   }"""
     flat = "\n".join(line.strip() for line in text.splitlines())
     assert "\n".join(line.strip() for line in expected.splitlines()) in flat, text

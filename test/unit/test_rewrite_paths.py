@@ -25,7 +25,7 @@ from skir.dialects.superkernel import DcciOp, SuperKernelOp
 from skir.frontends.capture import from_dict
 from skir.passes.common import kernel_table
 from skir.passes.pipeline import pipeline_passes
-from skir.passes.program_edit import read_program, rebuild
+from skir.passes.program_edit import rebuild
 from skir.passes.to_ascendc import stage_source
 from skir.patterns.sk_to_ascendc import sk_to_ascendc_patterns
 from skir.patterns.sweep import rewrite_ops
@@ -39,16 +39,10 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @c aic_only params 0
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-    aic {
-      sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 after [0]
-      sk.barrier id 2 sync_all
-      sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
-    }
-    aiv {
-      sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-      sk.barrier id 2 sync_all
-      sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
-    }
+    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
+    sk.barrier id 2 sync_all
+    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 on mix after [1]
   }
 }
 """
@@ -57,15 +51,10 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 # order and the deps with them (@c after @a: 0; @x after @c: 1).
 REBUILT = """\
 sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-  aic {
-    sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 after [0]
-    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
-  }
-  aiv {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0
-    sk.dcci id 2 on aiv
-    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 after [1]
-  }
+  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
+  sk.dcci id 2 on aiv
+  sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 on mix after [1]
 }"""
 
 
@@ -77,34 +66,28 @@ def _superkernel(module: ModuleOp) -> SuperKernelOp:
 def test_rebuild_keeps_the_ops_it_keeps_and_erases_the_rest() -> None:
     module = parse(PROGRAMS)
     sk = _superkernel(module)
-    program = read_program(sk)
-    a, c, barrier, x = (op for op, _ in program)
-    aiv_copies = list(sk.aiv.block.ops)
-    plan = [program[0], program[1], (DcciOp(0, CoreType.AIV), (CoreType.AIV,)), program[3]]
-    built = rebuild(sk, plan)
+    a, c, barrier, x = sk.program()
+    built = rebuild(sk, [a, c, DcciOp(0, CoreType.AIV), x])
     module.verify()
     assert superkernel_text(module) == REBUILT
-    assert a.parent is built.aiv.block and c.parent is x.parent is built.aic.block  # moved nowhere
-    assert barrier.parent is None and aiv_copies[1].parent is None  # both copies erased
-    assert aiv_copies[2].parent is None  # @x's AIV copy is a fresh clone of the AIC one
+    assert a.parent is c.parent is x.parent is built.body.block  # moved nowhere
+    assert barrier.parent is None  # erased
     assert sk.parent is None
+    assert built.program_for(CoreType.AIV) == [a, built.program()[2], x]
+    assert built.program_for(CoreType.AIC) == [c, x]
 
 
-def test_rebuild_moves_an_op_to_the_other_program() -> None:
-    """An op whose first core type changes moves to that program (the AIC copy of the barrier,
-    listed AIV first, goes to the AIV program; the AIC gets a fresh copy)."""
+def test_rebuild_reorders_and_renumbers() -> None:
+    """A plan that moves an op puts it where the plan says; the ids follow the new order and the
+    deps follow the ids (by hand: @c after @a stays after id 0, @x after @c now after id 2)."""
     module = parse(PROGRAMS)
     sk = _superkernel(module)
-    program = read_program(sk)
-    barrier = program[2][0]
-    assert barrier.parent is sk.aic.block
-    plan = [program[0], program[1], (barrier, (CoreType.AIV, CoreType.AIC)), program[3]]
-    built = rebuild(sk, plan)
+    a, c, barrier, x = sk.program()
+    built = rebuild(sk, [a, barrier, c, x])
     module.verify()
-    assert barrier.parent is built.aiv.block
-    assert [op.ident for op in built.aiv.block.ops] == [0, 2, 3]  # type: ignore[attr-defined]
-    aic = list(built.aic.block.ops)
-    assert [op.name for op in aic] == ["sk.subtask", "sk.barrier", "sk.subtask"] and aic[1] is not barrier
+    assert built.program() == [a, barrier, c, x]
+    assert [op.ident for op in built.program()] == [0, 1, 2, 3]
+    assert c.dep_ids == (0,) and x.dep_ids == (2,)  # type: ignore[attr-defined]
 
 
 def _lowered_module(module: ModuleOp) -> ModuleOp:

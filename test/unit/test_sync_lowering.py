@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 import skir
 from skir.analysis.sk_check import check_model, check_module
 from skir.api import the_model
-from skir.dialects.hardware import EARLY_WAIT_RECIPES
+from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
     DcciOp,
     EarlyStartWaitOp,
@@ -104,10 +104,9 @@ def _without(module: ModuleOp, sk_name: str, ident: int) -> ModuleOp:
     clone = module.clone()
     for sk in the_model(clone).body.block.ops:
         if isinstance(sk, SuperKernelOp) and sk.sym_name.data == sk_name:
-            for region in (sk.aic, sk.aiv):
-                for op in list(region.block.ops):
-                    if op.ident == ident:  # type: ignore[attr-defined]
-                        region.block.erase_op(op)
+            for op in list(sk.body.block.ops):
+                if op.ident == ident:  # type: ignore[attr-defined]
+                    sk.body.block.erase_op(op)
     return clone
 
 
@@ -133,24 +132,21 @@ def test_more_than_15_pending_credits_fail() -> None:
     module = _compile(CORPUS[0])
     sk = next(op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
     top = max(op.ident for op in sk.program()) + 1  # type: ignore[attr-defined]
-    for region in (sk.aic, sk.aiv):
-        first = next((op for op in region.block.ops if isinstance(op, SetFlagOp)), None)
-        if first is None:
-            continue
-        # 16 more sets right after the first one, and as many waits right after its wait
-        for k in range(16):
-            clone = first.clone()
-            clone.properties["id"] = type(first.properties["id"])(top + k)
-            region.block.insert_op_after(clone, first)
-        top += 16
-        target = sk.aiv if region is sk.aic else sk.aic
-        wait = next(op for op in target.block.ops if isinstance(op, WaitFlagOp) and op.flag.data == first.flag.data)
-        for k in range(16):
-            clone = wait.clone()
-            clone.properties["id"] = type(wait.properties["id"])(top + k)
-            target.block.insert_op_after(clone, wait)
-        top += 16
-        break
+    block = sk.body.block
+    first = next(op for op in block.ops if isinstance(op, SetFlagOp))
+    # 16 more sets right after the first one, and as many waits right after its wait (on the
+    # other core type)
+    for k in range(16):
+        clone = first.clone()
+        clone.properties["id"] = type(first.properties["id"])(top + k)
+        block.insert_op_after(clone, first)
+    top += 16
+    wait = next(op for op in block.ops if isinstance(op, WaitFlagOp) and op.flag.data == first.flag.data
+                and op.core.data is not first.core.data)
+    for k in range(16):
+        clone = wait.clone()
+        clone.properties["id"] = type(wait.properties["id"])(top + k)
+        block.insert_op_after(clone, wait)
     report = check_model(the_model(module))
     assert any("more than 15" in v for v in report.violations), report.violations
 
@@ -202,7 +198,7 @@ def test_the_conservative_syncs_are_barriers_before_a_wait() -> None:
         for sk in the_model(_compile(case)).body.block.ops:
             if not isinstance(sk, SuperKernelOp):
                 continue
-            ops = list(sk.aic.block.ops)
+            ops = sk.program_for(CoreType.AIC)
             for op, after in pairwise(ops):
                 if (sk.sym_name.data, op.ident) in CONSERVATIVE:  # type: ignore[attr-defined]
                     assert op.name == "sk.barrier" and after.name == "sk.wait_lock", (op, after)

@@ -21,46 +21,30 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
-// STAGED-NEXT:   aic {
-// STAGED-NEXT:     sk.depend id 3 barrier aiv -> aic
-// STAGED-NEXT:     sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 after [2]
-// STAGED-NEXT:     sk.depend id 5 barrier aic -> aic
-// STAGED-NEXT:     sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 after [4]
-// STAGED-NEXT:     sk.depend id 7 barrier aic -> mix
-// STAGED-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
-// STAGED-NEXT:     sk.depend id 9 barrier mix -> aiv
-// STAGED-NEXT:   }
-// STAGED-NEXT:   aiv {
-// STAGED-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
-// STAGED-NEXT:     sk.depend id 1 barrier aiv -> aiv
-// STAGED-NEXT:     sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 after [0]
-// STAGED-NEXT:     sk.depend id 3 barrier aiv -> aic
-// STAGED-NEXT:     sk.depend id 7 barrier aic -> mix
-// STAGED-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
-// STAGED-NEXT:     sk.depend id 9 barrier mix -> aiv
-// STAGED-NEXT:     sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 after [8]
-// STAGED-NEXT:   }
+// STAGED-NEXT:   sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend id 1 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 on aiv after [0]
+// STAGED-NEXT:   sk.depend id 3 barrier aiv -> aic on mix
+// STAGED-NEXT:   sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 on aic after [2]
+// STAGED-NEXT:   sk.depend id 5 barrier aic -> aic on aic
+// STAGED-NEXT:   sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 on aic after [4]
+// STAGED-NEXT:   sk.depend id 7 barrier aic -> mix on mix
+// STAGED-NEXT:   sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 on mix after [6]
+// STAGED-NEXT:   sk.depend id 9 barrier mix -> aiv on mix
+// STAGED-NEXT:   sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 on aiv after [8]
 // STAGED-NEXT: }
 
 // After LowerClassBarrier: each depend is its barrier
 // AFTER:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
-// AFTER-NEXT:   aic {
-// AFTER-NEXT:     sk.barrier id 3 sync_all
-// AFTER-NEXT:     sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 after [2]
-// AFTER-NEXT:     sk.barrier id 5 all_aic
-// AFTER-NEXT:     sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 after [4]
-// AFTER-NEXT:     sk.barrier id 7 sync_all
-// AFTER-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
-// AFTER-NEXT:     sk.barrier id 9 sync_all
-// AFTER-NEXT:   }
-// AFTER-NEXT:   aiv {
-// AFTER-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
-// AFTER-NEXT:     sk.barrier id 1 all_aiv
-// AFTER-NEXT:     sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 after [0]
-// AFTER-NEXT:     sk.barrier id 3 sync_all
-// AFTER-NEXT:     sk.barrier id 7 sync_all
-// AFTER-NEXT:     sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 after [6]
-// AFTER-NEXT:     sk.barrier id 9 sync_all
-// AFTER-NEXT:     sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 after [8]
-// AFTER-NEXT:   }
+// AFTER-NEXT:   sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.barrier id 1 all_aiv
+// AFTER-NEXT:   sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 on aiv after [0]
+// AFTER-NEXT:   sk.barrier id 3 sync_all
+// AFTER-NEXT:   sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 on aic after [2]
+// AFTER-NEXT:   sk.barrier id 5 all_aic
+// AFTER-NEXT:   sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 on aic after [4]
+// AFTER-NEXT:   sk.barrier id 7 sync_all
+// AFTER-NEXT:   sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 on mix after [6]
+// AFTER-NEXT:   sk.barrier id 9 sync_all
+// AFTER-NEXT:   sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 on aiv after [8]
 // AFTER-NEXT: }

@@ -25,21 +25,17 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @d cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
-// CHECK-NEXT:   aic {
-// CHECK-NEXT:   }
-// CHECK-NEXT:   aiv {
-// CHECK-NEXT:     sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0
-// CHECK-NEXT:     sk.barrier id 1 pipe_all
-// CHECK-NEXT:     sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 after [0]
-// CHECK-NEXT:     sk.barrier id 3 all_aiv
-// CHECK-NEXT:     sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 after [2]
-// CHECK-NEXT:     sk.barrier id 5 pipe_all
-// CHECK-NEXT:     sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 after [4]
-// CHECK-NEXT:     sk.barrier id 7 all_aiv
-// CHECK-NEXT:     sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 after [6]
-// CHECK-NEXT:     sk.barrier id 9 all_aiv
-// CHECK-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
-// CHECK-NEXT:   }
+// CHECK-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.barrier id 1 pipe_all on aiv
+// CHECK-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
+// CHECK-NEXT:   sk.barrier id 3 all_aiv
+// CHECK-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
+// CHECK-NEXT:   sk.barrier id 5 pipe_all on aiv
+// CHECK-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
+// CHECK-NEXT:   sk.barrier id 7 all_aiv
+// CHECK-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
+// CHECK-NEXT:   sk.barrier id 9 all_aiv
+// CHECK-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
 // CHECK-NEXT: }
 
 // -----
@@ -63,14 +59,14 @@ aclgraph.model @tiling cores(aic = 24, aiv = 48) {
 }
 
 // CHECK-LABEL: aclgraph.model @tiling cores(aic = 24, aiv = 48) {
-// CHECK:        aiv {
-// CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 0
-// CHECK-NEXT:     sk.barrier id 1 pipe_all
-// CHECK-NEXT:     sk.subtask id 2 @norm blocks 8 offset 4 from @s0 seq 1 after [0]
+// CHECK:        sk.kernel @tiling_sk0 mix_aiv_1_0 blocks 8 chain slots 11 options "sync-mode=data" {
+// CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:     sk.barrier id 1 pipe_all on aiv
+// CHECK-NEXT:     sk.subtask id 2 @norm blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
 // CHECK-NEXT:     sk.barrier id 3 all_aiv
-// CHECK-NEXT:     sk.subtask id 4 @fill blocks 8 offset 7 from @s0 seq 2 after [2]
+// CHECK-NEXT:     sk.subtask id 4 @fill blocks 8 offset 7 from @s0 seq 2 on aiv after [2]
 // CHECK-NEXT:     sk.barrier id 5 all_aiv
-// CHECK-NEXT:     sk.subtask id 6 @norm blocks 8 offset 8 from @s0 seq 3 after [4]
+// CHECK-NEXT:     sk.subtask id 6 @norm blocks 8 offset 8 from @s0 seq 3 on aiv after [4]
 // CHECK-NEXT:   }
 
 // -----
@@ -100,17 +96,13 @@ aclgraph.model @waited cores(aic = 24, aiv = 48) {
 }
 
 // CHECK-LABEL: aclgraph.model @waited cores(aic = 24, aiv = 48) {
-// CHECK:        aic {
+// CHECK:        sk.kernel @waited_sk0 mix_aic_1_2 blocks 4 chain slots 5 options "sync-mode=data" {
+// CHECK-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
 // CHECK-NEXT:     sk.barrier id 1 sync_all
 // CHECK-NEXT:     sk.wait_lock id 2 @e_cell slot 3 on aic
 // CHECK-NEXT:     sk.barrier id 3 all_aic
-// CHECK-NEXT:     sk.subtask id 4 @c blocks 4 offset 2 from @s0 seq 4 after [0]
+// CHECK-NEXT:     sk.subtask id 4 @c blocks 4 offset 2 from @s0 seq 4 on aic after [0]
 // CHECK-NEXT:     sk.barrier id 5 sync_all
+// CHECK-NEXT:     sk.subtask id 6 @v blocks 8 offset 4 from @s0 seq 5 on aiv after [4]
 // CHECK-NEXT:     sk.reset_lock id 7 @e_cell slot 3 on aic
-// CHECK-NEXT:   }
-// CHECK-NEXT:   aiv {
-// CHECK-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0
-// CHECK-NEXT:     sk.barrier id 1 sync_all
-// CHECK-NEXT:     sk.barrier id 5 sync_all
-// CHECK-NEXT:     sk.subtask id 6 @v blocks 8 offset 4 from @s0 seq 5 after [4]
 // CHECK-NEXT:   }

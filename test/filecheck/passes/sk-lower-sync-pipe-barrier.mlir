@@ -23,38 +23,30 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 
 // Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
-// STAGED-NEXT:   aic {
-// STAGED-NEXT:   }
-// STAGED-NEXT:   aiv {
-// STAGED-NEXT:     sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0
-// STAGED-NEXT:     sk.depend id 1 pipe
-// STAGED-NEXT:     sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 after [0]
-// STAGED-NEXT:     sk.depend id 3 barrier aiv -> aiv
-// STAGED-NEXT:     sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 after [2]
-// STAGED-NEXT:     sk.depend id 5 pipe
-// STAGED-NEXT:     sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 after [4]
-// STAGED-NEXT:     sk.depend id 7 barrier aiv -> aiv
-// STAGED-NEXT:     sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 after [6]
-// STAGED-NEXT:     sk.depend id 9 barrier aiv -> aiv
-// STAGED-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
-// STAGED-NEXT:   }
+// STAGED-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend id 1 pipe on aiv
+// STAGED-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
+// STAGED-NEXT:   sk.depend id 3 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
+// STAGED-NEXT:   sk.depend id 5 pipe on aiv
+// STAGED-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
+// STAGED-NEXT:   sk.depend id 7 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
+// STAGED-NEXT:   sk.depend id 9 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
 // STAGED-NEXT: }
 
 // After LowerPipeBarrier: sk.depend pipe -> sk.barrier pipe_all
 // AFTER:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
-// AFTER-NEXT:   aic {
-// AFTER-NEXT:   }
-// AFTER-NEXT:   aiv {
-// AFTER-NEXT:     sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0
-// AFTER-NEXT:     sk.barrier id 1 pipe_all
-// AFTER-NEXT:     sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 after [0]
-// AFTER-NEXT:     sk.depend id 3 barrier aiv -> aiv
-// AFTER-NEXT:     sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 after [2]
-// AFTER-NEXT:     sk.barrier id 5 pipe_all
-// AFTER-NEXT:     sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 after [4]
-// AFTER-NEXT:     sk.depend id 7 barrier aiv -> aiv
-// AFTER-NEXT:     sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 after [6]
-// AFTER-NEXT:     sk.depend id 9 barrier aiv -> aiv
-// AFTER-NEXT:     sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 after [8]
-// AFTER-NEXT:   }
+// AFTER-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.barrier id 1 pipe_all on aiv
+// AFTER-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
+// AFTER-NEXT:   sk.depend id 3 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
+// AFTER-NEXT:   sk.barrier id 5 pipe_all on aiv
+// AFTER-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
+// AFTER-NEXT:   sk.depend id 7 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
+// AFTER-NEXT:   sk.depend id 9 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
 // AFTER-NEXT: }

@@ -27,14 +27,14 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 }
 
 // STAGED:      ascendc.core_function "auto_gen_q_sk0_kernel_aic" aic {
-// STAGED-NEXT:   sk.subtask id 0 @c blocks 8 offset 1 from @s0 seq 0
+// STAGED-NEXT:   sk.subtask id 0 @c blocks 8 offset 1 from @s0 seq 0 on aic
 // STAGED-NEXT:   sk.barrier id 1 all_aic
 // STAGED-NEXT:   sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
-// STAGED-NEXT:   sk.subtask id 3 @c blocks 8 offset 1 from @s0 seq 2 after [0]
+// STAGED-NEXT:   sk.subtask id 3 @c blocks 8 offset 1 from @s0 seq 2 on aic after [0]
 // STAGED-NEXT: }
 // STAGED-NEXT: ascendc.core_function "auto_gen_q_sk0_kernel_aiv" aiv {
 // STAGED-NEXT:   sk.wait_flag id 4 flag 15 on aiv
-// STAGED-NEXT:   sk.subtask id 5 @v blocks 16 offset 1 from @s1 seq 4 after [0]
+// STAGED-NEXT:   sk.subtask id 5 @v blocks 16 offset 1 from @s1 seq 4 on aiv after [0]
 // STAGED-NEXT:   sk.barrier id 6 all_aiv
 // STAGED-NEXT:   sk.notify id 7 @j_cell slot 1 on aiv
 // STAGED-NEXT: }
@@ -45,7 +45,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // FLAG-NEXT:   ascendc.cross_core_set fix mode 2 flag 15
 // FLAG:      ascendc.core_function "auto_gen_q_sk0_kernel_aiv" aiv {
 // FLAG-NEXT:   ascendc.cross_core_wait flag 15
-// FLAG-NEXT:   sk.subtask id 5 @v blocks 16 offset 1 from @s1 seq 4 after [0]
+// FLAG-NEXT:   sk.subtask id 5 @v blocks 16 offset 1 from @s1 seq 4 on aiv after [0]
 
 // LowerLock: the in-kernel notify of the join event's cell (its lock slot 1)
 // LOCK:      ascendc.core_function "auto_gen_q_sk0_kernel_aiv" aiv {
