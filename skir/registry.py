@@ -43,6 +43,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 _PASSES = {
     "sk-form-scopes": ("skir.passes.form_scopes", "FormScopesPass"),
     "sk-outline": ("skir.passes.outline", "OutlinePass"),
+    "sk-place-sync": ("skir.passes.place_sync", "PlaceSyncPass"),
     "sk-lower-sync": ("skir.passes.lower_sync", "LowerSyncPass"),
     "sk-prune-sync": ("skir.passes.prune_sync", "PruneSyncPass"),
     "sk-insert-preload": ("skir.passes.insert_preload", "InsertPreloadPass"),

@@ -36,6 +36,7 @@ from skir.gc_pause import paused_gc  # noqa: E402
 from skir.passes.form_scopes import FormScopesPass  # noqa: E402
 from skir.passes.lower_sync import LowerSyncPass  # noqa: E402
 from skir.passes.outline import OutlinePass  # noqa: E402
+from skir.passes.place_sync import PlaceSyncPass  # noqa: E402
 from skir.passes.prune_sync import PruneSyncPass  # noqa: E402
 
 # tasks per sub-task of the generated kinds (fork-join: forks, joins and resets around kernels)
@@ -59,9 +60,10 @@ def measure(kind: str, subtasks: int, seed: int) -> dict[str, float | str]:
         sks = [op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp)]
         row["sks"] = len(sks)
         row["form"] = sks[0].form.data.value if len(sks) == 1 else "mixed"
-        for name, step in (("lower", LowerSyncPass()), ("prune", PruneSyncPass())):
+        for name, steps in (("lower", (PlaceSyncPass(), LowerSyncPass())), ("prune", (PruneSyncPass(),))):
             start = time.perf_counter()
-            step.apply(ctx, module)
+            for step in steps:
+                step.apply(ctx, module)
             row[name] = time.perf_counter() - start
             row[f"syncs_{name}"], row["subtasks"] = _syncs(module)
         start = time.perf_counter()

@@ -49,7 +49,17 @@ from skir.dialects.aclgraph_enums import (
 )
 from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.superkernel_base import CLASS_ATTRS, CoreType, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
-from skir.dialects.superkernel_depend import DEPEND_ATTRS, DEPEND_OPS, DependOp, DependRule
+from skir.dialects.superkernel_depend import (
+    DEPEND_OPS,
+    DependBarrierOp,
+    DependEarlyStartOp,
+    DependFlagAwaitOp,
+    DependFlagSignalOp,
+    DependLockAcquireOp,
+    DependLockReleaseOp,
+    DependOp,
+    DependPipeOp,
+)
 from skir.dialects.superkernel_sync import (
     BARRIER_TYPES,
     SYNC_ATTRS,
@@ -93,8 +103,14 @@ __all__ = [
     "BarrierOp",
     "CoreType",
     "DcciOp",
+    "DependBarrierOp",
+    "DependEarlyStartOp",
+    "DependFlagAwaitOp",
+    "DependFlagSignalOp",
+    "DependLockAcquireOp",
+    "DependLockReleaseOp",
     "DependOp",
-    "DependRule",
+    "DependPipeOp",
     "EarlyStartSetOp",
     "EarlyStartWaitOp",
     "LockOp",
@@ -343,5 +359,5 @@ class SuperKernelOp(IRDLOperation):
 
 
 SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS, *DEPEND_OPS],
-             [SkFormAttr, SkCoreAttr, SkClassAttr, *SYNC_ATTRS, *DEPEND_ATTRS])
+             [SkFormAttr, SkCoreAttr, SkClassAttr, *SYNC_ATTRS])
 fast_verify_all(SK.operations)

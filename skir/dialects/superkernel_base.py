@@ -1,7 +1,7 @@
 """Shared pieces of the `sk` dialect: core types, core classes and the base of every op in a program.
 
 Every op of a SuperKernel's program says which core types run it: an op naming one core type
-(`on aic`, `on aiv`) runs on it, a sub-task, an `sk.depend` and a `pipe_all` barrier name a
+(`on aic`, `on aiv`) runs on it, a sub-task, a depend (`sk.depend_<rule>`) and a `pipe_all` barrier name a
 class (`on aic`, `on aiv`, `on mix`: both types), a barrier of another kind runs on the core
 types of its kind (`all_aiv` the AIVs, `all_aic` the AICs, `sync_all` both).
 """

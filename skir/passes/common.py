@@ -44,12 +44,12 @@ def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKerne
 
 
 def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
-    """Fail when an `sk.depend` is still unlowered (`sk-lower-sync{patterns=...}` left it)."""
+    """Fail when a depend is still unlowered (`sk-lower-sync{patterns=...}` left it)."""
     for op in sk.body.block.ops:
-        if type(op) is DependOp:
+        if isinstance(op, DependOp):
             raise PassFailedException(
-                f"{pass_name}: sk.kernel @{sk.sym_name.data}: sk.depend id {op.ident} ({op.kind.value}) is not "
-                "lowered; run sk-lower-sync with its patterns first")
+                f"{pass_name}: sk.kernel @{sk.sym_name.data}: {op.name} id {op.ident} is not lowered; run "
+                "sk-lower-sync with its patterns first")
 
 
 def pass_options(text: str, pass_name: str = "") -> SkOptions:

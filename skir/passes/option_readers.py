@@ -29,7 +29,7 @@ OPTION_READERS: dict[str, frozenset[str]] = {
     "sk-form-scopes": frozenset({"early-start", "stream-fusion", "strict-scope-check", "feed-sync-all",
                                  "debug-aic-num", "debug-aiv-num", "fuse-comm", "fuse-updated"}) | _DCCI,
     "sk-outline": frozenset(OPTION_KEYS) - _SELECTION,
-    "sk-lower-sync": frozenset({"early-start", "sync-mode"}),
+    "sk-place-sync": frozenset({"early-start", "sync-mode"}),
     "sk-prune-sync": frozenset(),
     "sk-insert-preload": frozenset({"preload-code"}),
     "sk-insert-debug": frozenset({"debug-sync-all", "debug-dcci-all", "feed-sync-all", "early-start"}) | _DCCI,

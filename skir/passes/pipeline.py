@@ -1,7 +1,7 @@
 """`superkernel-pipeline`: the whole chain of skir passes with one option string.
 
 `-p 'superkernel-pipeline{options="stream-fusion=0:split-mode=2"}'` runs
-`sk-form-scopes`, `sk-outline`, `sk-lower-sync`, `sk-prune-sync`, `sk-insert-preload`,
+`sk-form-scopes`, `sk-outline`, `sk-place-sync`, `sk-lower-sync`, `sk-prune-sync`, `sk-insert-preload`,
 `sk-insert-debug` and `sk-to-ascendc`, each with the same
 options, verifying the module between passes unless `verify-each=false`.
 """
@@ -22,16 +22,18 @@ from skir.passes.insert_debug import InsertDebugPass
 from skir.passes.insert_preload import InsertPreloadPass
 from skir.passes.lower_sync import LowerSyncPass
 from skir.passes.outline import OutlinePass
+from skir.passes.place_sync import PlaceSyncPass
 from skir.passes.prune_sync import PruneSyncPass
 from skir.passes.to_ascendc import ToAscendCPass
 
 
 def pipeline_passes(options: str) -> list[ModulePass]:
-    """The passes of the SuperKernel pipeline, in order, all given `options`."""
+    """The passes of the SuperKernel pipeline, in order, each that reads options given `options`."""
     return [
         FormScopesPass(options=options),
         OutlinePass(options=options),
-        LowerSyncPass(options=options),
+        PlaceSyncPass(options=options),
+        LowerSyncPass(),
         PruneSyncPass(options=options),
         InsertPreloadPass(options=options),
         InsertDebugPass(options=options),

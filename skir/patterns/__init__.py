@@ -10,9 +10,10 @@ guards), the patterns apply the decisions op by op (docs/design.md §4, "Pattern
   program op (`LowerSubtask`, `LowerBarrier`, `LowerFlag`, `LowerEarlyStart`, `LowerLock`,
   `LowerPreload`, `LowerDcci`), over an `AscendcLowering` of one SuperKernel;
   `sk_to_ascendc_patterns(lowering)` gives the set `sk-to-ascendc` applies;
-- `skir.patterns.sync_lowering`: sync lowering, one pattern per rule over the `sk.depend`s
-  `sk-lower-sync` places (`LowerClassBarrier`, `LowerPipeBarrier`, `LowerEarlyStartHandshake`,
-  `LowerLockBarriers`, `LowerFlagPair`); `sync_lowering_patterns()` gives them all.
+- `skir.patterns.sync_lowering`: sync lowering, one pattern per `sk.depend_<rule>` op
+  `sk-place-sync` places (`LowerClassBarrier`, `LowerPipeBarrier`, `LowerEarlyStartHandshake`,
+  `LowerLockRelease`, `LowerLockAcquire`, `LowerFlagSignal`, `LowerFlagAwait`), which
+  `sk-lower-sync` applies; `sync_lowering_patterns()` gives them all.
 """
 
 from skir.patterns.outline_slots import RewriteSlot, SlotPlan

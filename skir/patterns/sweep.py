@@ -1,7 +1,7 @@
 """`rewrite_ops`: apply a pattern set to a known list of ops, once each, in order.
 
 skir's patterns replace each op they match by ops no pattern of the same set matches again
-(a staged `sk` op by `ascendc` statements, an `sk.depend` by `sk` sync ops, a slot by its
+(a staged `sk` op by `ascendc` statements, a depend by `sk` sync ops, a slot by its
 rewritten slot), so a worklist adds nothing, and the ops to rewrite are known when the pass
 stages them. `PatternRewriteWalker` would visit every op of the region and try each pattern in
 turn on each; this sweep visits only the ops it is given and first tries the pattern that

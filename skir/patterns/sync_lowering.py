@@ -1,13 +1,14 @@
-"""Sync lowering: one RewritePattern per rule, each replacing the `sk.depend`s of its rule.
+"""Sync lowering: one RewritePattern per rule, each replacing the `sk.depend_<rule>` op of its rule.
 
-`sk-lower-sync` decides how every dependency inside a SuperKernel is kept and places an
-`sk.depend` naming the rule where the synchronisation goes, `on` the core types that take part
-(`skir.dialects.superkernel_depend`). These patterns apply the rules, one `sk.depend` at a
-time; the ops they build are numbered from the depend's id upwards, in the order the rule gives:
+`sk-place-sync` decides how every dependency inside a SuperKernel is kept and places the op of
+the rule where the synchronisation goes, `on` the core types that take part
+(`skir.dialects.superkernel_depend`); `sk-lower-sync` applies these patterns, selected by op
+type, as xDSL's own conversions are: on what `sk-place-sync` placed or on hand-written IR. The
+ops a pattern builds are numbered from the depend's id upwards, in the order the rule gives:
 
 ```mlir
 sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.depend id 1 early_start aiv -> aic on mix
+sk.depend_early_start id 1 aiv -> aic on mix
 sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
 ```
 becomes (`LowerEarlyStartHandshake`: the AIVs, which ran the sub-task before, set; both core
@@ -38,14 +39,21 @@ from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
+    DependBarrierOp,
+    DependEarlyStartOp,
+    DependFlagAwaitOp,
+    DependFlagSignalOp,
+    DependLockAcquireOp,
+    DependLockReleaseOp,
     DependOp,
-    DependRule,
+    DependPipeOp,
     EarlyStartSetOp,
     EarlyStartWaitOp,
     SetFlagOp,
     SuperKernelOp,
     WaitFlagOp,
 )
+from skir.dialects.superkernel_depend import pair_class
 from skir.dialects.syntax import int_attr
 
 CLASS_BARRIER = {
@@ -60,33 +68,28 @@ CLASS_CODE = {CoreClass.AIC: 0, CoreClass.AIV: 1, CoreClass.MIX: 2}
 
 def barrier_kind(prev: CoreClass, cur: CoreClass) -> BarrierKind:
     """The barrier between sub-tasks of classes `prev` and `cur`."""
-    if prev is CoreClass.AIV and cur is CoreClass.AIV:
-        return BarrierKind.ALL_AIV
-    if prev is CoreClass.AIC and cur is CoreClass.AIC:
-        return BarrierKind.ALL_AIC
-    return BarrierKind.SYNC_ALL
+    return CLASS_BARRIER[pair_class(prev, cur)]
 
 
 def depend_kernel(op: DependOp) -> SuperKernelOp:
     """The SuperKernel holding `op`."""
     sk = op.parent_op()
     if not isinstance(sk, SuperKernelOp):
-        raise ValueError(f"sk.depend {op.ident} stands outside an sk.kernel program")
+        raise ValueError(f"{op.name} {op.ident} stands outside an sk.kernel program")
     return sk
 
 
-def depend_span(op: DependOp, types: tuple[CoreType, ...]) -> int:
-    """How many ids the ops of `op`'s rule take (its sets and waits for a handshake, else one op)."""
-    if op.kind is not DependRule.EARLY_START:
+def depend_span(op: Operation, types: tuple[CoreType, ...]) -> int:
+    """How many ids the ops of a depend's rule take (its sets and waits for a handshake, else one op)."""
+    if type(op) is not DependEarlyStartOp:
         return 1
-    assert op.src is not None
+    assert isinstance(op, DependEarlyStartOp)
     return sum(1 for c in class_types(op.src.data) if c in types) + len(types)
 
 
-def handshake(op: DependOp, types: tuple[CoreType, ...], core: CoreType) -> list[tuple[int, Operation]]:
+def handshake(op: DependEarlyStartOp, types: tuple[CoreType, ...], core: CoreType) -> list[tuple[int, Operation]]:
     """The early-start handshake on `core` as (position in the rule's order, op): every set of
     the handshake comes before every wait, each in the SuperKernel's core-type order."""
-    assert op.src is not None and op.dst is not None
     src, dst = op.src.data, op.dst.data
     setters = [c for c in class_types(src) if c in types]
     out: list[tuple[int, Operation]] = []
@@ -108,75 +111,78 @@ def _replace(op: DependOp, rewriter: PatternRewriter, ops: list[tuple[int, Opera
 
 
 class LowerClassBarrier(RewritePattern):
-    """`sk.depend barrier <before> -> <after>` → `sk.barrier` of the class pair: `all_aiv` for
+    """`sk.depend_barrier <before> -> <after>` → `sk.barrier` of the class pair: `all_aiv` for
     aiv → aiv, `all_aic` for aic → aic, else `sync_all`."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
-        if op.kind is not DependRule.BARRIER:
-            return
-        assert op.src is not None and op.dst is not None
+    def match_and_rewrite(self, op: DependBarrierOp, rewriter: PatternRewriter) -> None:
         _replace(op, rewriter, [(0, BarrierOp(0, barrier_kind(op.src.data, op.dst.data)))])
 
 
 class LowerPipeBarrier(RewritePattern):
-    """`sk.depend pipe` → `sk.barrier pipe_all`: `sync-mode=data` orders two independent
-    sub-tasks of one stream by each core's own pipes only."""
+    """`sk.depend_pipe on <class>` → `sk.barrier pipe_all on <class>`: `sync-mode=data` orders
+    two independent sub-tasks of one stream by each core's own pipes only."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
-        if op.kind is DependRule.PIPE:
-            _replace(op, rewriter, [(0, BarrierOp(0, BarrierKind.PIPE_ALL, op.cores.data))])
+    def match_and_rewrite(self, op: DependPipeOp, rewriter: PatternRewriter) -> None:
+        _replace(op, rewriter, [(0, BarrierOp(0, BarrierKind.PIPE_ALL, op.cores.data))])
 
 
 class LowerEarlyStartHandshake(RewritePattern):
-    """`sk.depend early_start <before> -> <after>` → on each of its core types, its
+    """`sk.depend_early_start <before> -> <after>` → on each of its core types, its
     `sk.early_start_set` (if it runs the sub-task before: from `set_idle` on when that sub-kernel
     sets itself) and its `sk.early_start_wait cfg 4·before+after` (from `wait_idle` on when the
     sub-kernel after waits itself); every set before every wait."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
-        if op.kind is not DependRule.EARLY_START:
-            return
+    def match_and_rewrite(self, op: DependEarlyStartOp, rewriter: PatternRewriter) -> None:
         types = depend_kernel(op).core_types()
         ops = [step for core in op.core_set() for step in handshake(op, types, core)]
         _replace(op, rewriter, sorted(ops, key=lambda step: step[0]))
 
 
-class LowerLockBarriers(RewritePattern):
-    """`sk.depend lock_release <producer>` → a barrier over the producer's class (every core of
-    it done before block 0 notifies); `sk.depend lock_acquire <consumer>` → a barrier over the
-    consumer's class (every core of it waits with block 0)."""
+class LowerLockRelease(RewritePattern):
+    """`sk.depend_lock_release <producer>` → a barrier over the producer's class (every core of
+    it done before block 0 notifies)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
-        cls = op.src if op.kind is DependRule.LOCK_RELEASE else op.dst if op.kind is DependRule.LOCK_ACQUIRE else None
-        if cls is not None:
-            _replace(op, rewriter, [(0, BarrierOp(0, CLASS_BARRIER[cls.data]))])
+    def match_and_rewrite(self, op: DependLockReleaseOp, rewriter: PatternRewriter) -> None:
+        _replace(op, rewriter, [(0, BarrierOp(0, CLASS_BARRIER[op.src.data]))])
 
 
-class LowerFlagPair(RewritePattern):
-    """`sk.depend flag_signal F on <type>` → `sk.set_flag mode 2 flag F` on that core type (the
-    AIC sets from its FIX pipe, an AIV from MTE3); `sk.depend flag_await F` → `sk.wait_flag flag F`."""
+class LowerLockAcquire(RewritePattern):
+    """`sk.depend_lock_acquire <consumer>` → a barrier over the consumer's class (every core of
+    it waits with block 0)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DependOp, rewriter: PatternRewriter) -> None:
-        if op.kind not in (DependRule.FLAG_SIGNAL, DependRule.FLAG_AWAIT):
-            return
-        assert op.flag is not None
+    def match_and_rewrite(self, op: DependLockAcquireOp, rewriter: PatternRewriter) -> None:
+        _replace(op, rewriter, [(0, BarrierOp(0, CLASS_BARRIER[op.dst.data]))])
+
+
+class LowerFlagSignal(RewritePattern):
+    """`sk.depend_flag_signal flag F on <type>` → `sk.set_flag mode 2 flag F` on that core type
+    (the AIC sets from its FIX pipe, an AIV from MTE3)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DependFlagSignalOp, rewriter: PatternRewriter) -> None:
         (core,) = op.core_set()
-        if op.kind is DependRule.FLAG_SIGNAL:
-            pipe = Pipe.FIX if core is CoreType.AIC else Pipe.MTE3
-            new: Operation = SetFlagOp(0, 2, op.flag.data, pipe, core)
-        else:
-            new = WaitFlagOp(0, op.flag.data, core)
-        _replace(op, rewriter, [(0, new)])
+        pipe = Pipe.FIX if core is CoreType.AIC else Pipe.MTE3
+        _replace(op, rewriter, [(0, SetFlagOp(0, 2, op.flag.data, pipe, core))])
+
+
+class LowerFlagAwait(RewritePattern):
+    """`sk.depend_flag_await flag F on <type>` → `sk.wait_flag flag F` on that core type."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DependFlagAwaitOp, rewriter: PatternRewriter) -> None:
+        (core,) = op.core_set()
+        _replace(op, rewriter, [(0, WaitFlagOp(0, op.flag.data, core))])
 
 
 SYNC_PATTERN_KINDS: tuple[type[RewritePattern], ...] = (
-    LowerClassBarrier, LowerPipeBarrier, LowerEarlyStartHandshake, LowerLockBarriers, LowerFlagPair)
-"""One pattern per sync rule."""
+    LowerClassBarrier, LowerPipeBarrier, LowerEarlyStartHandshake, LowerLockRelease, LowerLockAcquire,
+    LowerFlagSignal, LowerFlagAwait)
+"""One pattern per sync rule (per `sk.depend_<rule>` op)."""
 
 
 def sync_lowering_patterns() -> list[RewritePattern]:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import skir
-import skir.passes.lower_sync
+import skir.passes.place_sync
 from skir.analysis.original import unreset_by_superkernel
 from skir.analysis.sk_check import check_module
 from skir.api import the_model
@@ -83,7 +83,7 @@ def test_the_race_is_lowered_with_a_real_sync_and_proved() -> None:
 def test_without_the_fix_sk_check_rejects_the_race(monkeypatch: pytest.MonkeyPatch) -> None:
     """The relaxation as it was (every handshake taken to order both core types) gives the entry
     the checker found racy; sk-check itself rejects it, not only emulation."""
-    monkeypatch.setattr(skir.passes.lower_sync, "early_ordered_types", lambda cfg: frozenset(CoreType))
+    monkeypatch.setattr(skir.passes.place_sync, "early_ordered_types", lambda cfg: frozenset(CoreType))
     with pytest.raises(CheckFailedError) as info:
         skir.compile(RACE, options=RACE_OPTIONS, check=True)
     assert "edge not enforced: @race/@s0/seq 0 -> @race/@s0/seq 2 (not after every aic core of race_sk0)" \

@@ -136,7 +136,7 @@ def test_time_passes_keeps_stdout_json(capsys: pytest.CaptureFixture[str]) -> No
     table = "\n".join(err)
     assert err[0].split() == ["phase", "seconds", "share"] and err[-1].startswith("total")
     # the pipeline pass, then each of its passes nested under it, each with its verification
-    for name in ("sk-form-scopes", "sk-outline", "sk-lower-sync", "sk-prune-sync", "sk-insert-preload",
+    for name in ("sk-form-scopes", "sk-outline", "sk-place-sync", "sk-lower-sync", "sk-prune-sync", "sk-insert-preload",
                  "sk-insert-debug", "sk-to-ascendc"):
         assert f"\n  {name} " in table, table
     assert "\nsuperkernel-pipeline " in table and "\n    verify " in table
@@ -151,7 +151,7 @@ def test_time_passes_keeps_stdout_json(capsys: pytest.CaptureFixture[str]) -> No
     ("sk-form-scopes", "sk-descriptor", "sk-outline"),
     ("sk-form-scopes", "ascendc", "sk-outline"),
     ("sk-form-scopes,sk-outline", "ascendc", "sk-to-ascendc"),
-    ("sk-form-scopes,sk-outline,sk-lower-sync", "ascendc", "sk-to-ascendc"),
+    ("sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync", "ascendc", "sk-to-ascendc"),
 ])
 def test_a_target_after_part_of_the_pipeline(capsys: pytest.CaptureFixture[str], passes: str, target: str,
                                              needed: str) -> None:
@@ -172,9 +172,9 @@ def test_targets_after_the_passes_they_need(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_an_option_the_pass_does_not_read(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run("sk-opt", [str(CHAIN), "-p", 'sk-lower-sync{options="split-mode=2:early-start=1"}'], capsys)
+    code, out, err = run("sk-opt", [str(CHAIN), "-p", 'sk-place-sync{options="split-mode=2:early-start=1"}'], capsys)
     assert code == 0 and out  # the pass still runs (on a module with nothing to lower)
-    assert err == ["sk-opt: warning: pass 'sk-lower-sync' does not read option 'split-mode'; it is read by "
+    assert err == ["sk-opt: warning: pass 'sk-place-sync' does not read option 'split-mode'; it is read by "
                    "sk-outline (which records it on each sk.kernel), sk-to-ascendc, superkernel-pipeline"]
 
 

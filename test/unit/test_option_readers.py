@@ -56,7 +56,7 @@ def test_every_read_is_in_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
         assert keys <= OPTION_READERS[name], (name, sorted(keys - OPTION_READERS[name]))
     # and the recording saw the reads it should: formation reads stream-fusion, lowering sync-mode
     assert {"stream-fusion", "strict-scope-check"} <= reads["sk-form-scopes"]
-    assert {"early-start", "sync-mode"} <= reads["sk-lower-sync"]
+    assert {"early-start", "sync-mode"} <= reads["sk-place-sync"]
     assert "preload-code" in reads["sk-insert-preload"] and "split-mode" in reads["sk-to-ascendc"]
 
 
@@ -67,4 +67,4 @@ def test_every_key_has_a_reader() -> None:
     assert unread_options("no-such-pass", frozenset({"split-mode"})) == []
     assert unread_options("sk-prune-sync", frozenset({"sync-mode"})) == [
         "pass 'sk-prune-sync' does not read option 'sync-mode'; it is read by sk-outline (which records it on each "
-        "sk.kernel), sk-lower-sync, superkernel-pipeline"]
+        "sk.kernel), sk-place-sync, superkernel-pipeline"]

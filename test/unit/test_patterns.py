@@ -54,11 +54,11 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
     sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.depend id 1 barrier aiv -> aic on mix
+    sk.depend_barrier id 1 aiv -> aic on mix
     sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-    sk.depend id 3 early_start aic -> mix set_idle 24 of aic wait_idle 16 on mix
+    sk.depend_early_start id 3 aic -> mix set_idle 24 of aic wait_idle 16 on mix
     sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 on mix after [2]
-    sk.depend id 7 lock_release mix on mix
+    sk.depend_lock_release id 7 mix on mix
   }
 }
 """
@@ -93,14 +93,14 @@ def _lowered(order: list[list[str]]) -> str:
 
 
 def test_sync_patterns_apply_each_rule_by_hand() -> None:
-    assert _lowered([["LowerClassBarrier", "LowerEarlyStartHandshake", "LowerLockBarriers"]]) == EXPECTED
+    assert _lowered([["LowerClassBarrier", "LowerEarlyStartHandshake", "LowerLockRelease"]]) == EXPECTED
 
 
 def test_sync_patterns_one_at_a_time_in_any_order_agree() -> None:
-    one_by_one = [["LowerLockBarriers"], ["LowerEarlyStartHandshake"], ["LowerClassBarrier"]]
+    one_by_one = [["LowerLockRelease"], ["LowerEarlyStartHandshake"], ["LowerClassBarrier"]]
     assert _lowered(one_by_one) == EXPECTED
     partial = _lowered([["LowerClassBarrier"]])  # the other depends stay
-    assert "sk.barrier id 1 sync_all" in partial and "sk.depend id 3 early_start" in partial
+    assert "sk.barrier id 1 sync_all" in partial and "sk.depend_early_start id 3" in partial
 
 
 def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:

@@ -1,6 +1,6 @@
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload' | filecheck %s
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload{options="preload-code=max"}' | filecheck %s --check-prefix=MAX
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-insert-preload{options="preload-code=none"}' | filecheck %s --check-prefix=NONE
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-insert-preload' | filecheck %s
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-insert-preload{options="preload-code=max"}' | filecheck %s --check-prefix=MAX
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-insert-preload{options="preload-code=none"}' | filecheck %s --check-prefix=NONE
 // RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // preload-code=per-func (the default): each core type preloads its first two sub-tasks at

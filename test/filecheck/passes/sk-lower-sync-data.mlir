@@ -1,5 +1,5 @@
-// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data"}' | filecheck %s
-// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data"},sk-check' > /dev/null
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-place-sync{options="sync-mode=data"},sk-lower-sync' | filecheck %s
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-place-sync{options="sync-mode=data"},sk-lower-sync,sk-check' > /dev/null
 
 // sync-mode=data: param roles and buffer args prove seq 1 independent of seq 0 (@x vs @y),
 // so a local pipe barrier replaces the cross-core one. seq 2 reads @x, which seq 0 writes:

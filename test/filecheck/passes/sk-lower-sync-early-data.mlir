@@ -1,5 +1,5 @@
-// RUN: sk-opt %s -p sk-lower-sync | filecheck %s
-// RUN: sk-opt %s -p sk-lower-sync,sk-check > /dev/null
+// RUN: sk-opt %s -p sk-place-sync,sk-lower-sync | filecheck %s
+// RUN: sk-opt %s -p sk-place-sync,sk-lower-sync,sk-check > /dev/null
 
 // early-start=1 with sync-mode=data, from sk-lower-sync's own input (the SuperKernel's options
 // are on its sk.kernel). c_r and m_r only read @x, but m_r also runs on the AIVs, and the

@@ -1,8 +1,8 @@
-// RUN: sk-opt %s -p 'sk-form-scopes{options="early-start=1"},sk-outline{options="early-start=1"},sk-lower-sync{options="early-start=1" patterns="none"}' | filecheck %s --check-prefix=STAGED
-// RUN: sk-opt %s -p 'sk-form-scopes{options="early-start=1"},sk-outline{options="early-start=1"},sk-lower-sync{options="early-start=1" patterns="LowerEarlyStartHandshake"}' | filecheck %s --check-prefix=AFTER
+// RUN: sk-opt %s -p 'sk-form-scopes{options="early-start=1"},sk-outline{options="early-start=1"},sk-place-sync{options="early-start=1"}' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes{options="early-start=1"},sk-outline{options="early-start=1"},sk-place-sync{options="early-start=1"},sk-lower-sync{patterns="LowerEarlyStartHandshake"}' | filecheck %s --check-prefix=AFTER
 
 // LowerEarlyStartHandshake: with early-start=1 each dependency of a chain is an
-// sk.depend early_start <class before> -> <class after>, in every program: on each core type
+// sk.depend_early_start <class before> -> <class after>, on the core types that take part: on each core type
 // the pattern gives its set (if it runs the sub-task before; `set_idle N of C`: the sub-kernel
 // sets itself, so the cores of class C set from block N on) and its wait with
 // cfg = 4 x class(before) + class(after) (aic 0, aiv 1, mix 2; `wait_idle N`: the sub-kernel
@@ -20,16 +20,16 @@ aclgraph.model @es cores(aic = 24, aiv = 48) {
   }
 }
 
-// Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
+// Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @es_sk0 mix_aic_1_1 blocks 24 chain slots 1 options "early-start=1" {
 // STAGED-NEXT:   sk.subtask id 0 @a blocks 16 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend id 1 early_start aiv -> aiv set_idle 16 of aiv wait_idle 8 on mix
+// STAGED-NEXT:   sk.depend_early_start id 1 aiv -> aiv set_idle 16 of aiv wait_idle 8 on mix
 // STAGED-NEXT:   sk.subtask id 4 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// STAGED-NEXT:   sk.depend id 5 early_start aiv -> aic on mix
+// STAGED-NEXT:   sk.depend_early_start id 5 aiv -> aic on mix
 // STAGED-NEXT:   sk.subtask id 8 @c blocks 24 offset 1 from @s0 seq 2 on aic after [4]
-// STAGED-NEXT:   sk.depend id 9 early_start aic -> mix wait_idle 12 on mix
+// STAGED-NEXT:   sk.depend_early_start id 9 aic -> mix wait_idle 12 on mix
 // STAGED-NEXT:   sk.subtask id 12 @x blocks 12 offset 1 from @s0 seq 3 on mix after [8]
-// STAGED-NEXT:   sk.depend id 13 early_start mix -> mix set_idle 12 of mix on mix
+// STAGED-NEXT:   sk.depend_early_start id 13 mix -> mix set_idle 12 of mix on mix
 // STAGED-NEXT: }
 
 // After LowerEarlyStartHandshake: the handshakes

@@ -1,4 +1,4 @@
-// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="early-start=1"},sk-outline{options="early-start=1"},sk-lower-sync{options="early-start=1"}' | filecheck %s
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes{options="early-start=1"},sk-outline{options="early-start=1"},sk-place-sync{options="early-start=1"},sk-lower-sync' | filecheck %s
 // RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline{options="early-start=1"},sk-check' > /dev/null
 
 // early-start=1: a chain SuperKernel separates consecutive sub-tasks by the handshake:

@@ -1,11 +1,11 @@
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync{patterns="none"}' | filecheck %s --check-prefix=STAGED
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync{patterns="LowerFlagPair"}' | filecheck %s --check-prefix=AFTER
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-place-sync' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync{patterns="LowerFlagSignal,LowerFlagAwait"}' | filecheck %s --check-prefix=AFTER
 
-// LowerFlagPair: in a queue SuperKernel a dependency across core types is a mode-2 flag pair,
-// placed by the queue plan as two depends: sk.depend flag_signal F on the producer's core type
-// after its producer barrier, sk.depend flag_await F on the consumer's before the consumer. The
+// LowerFlagSignal, LowerFlagAwait: in a queue SuperKernel a dependency across core types is a mode-2 flag pair,
+// placed by the queue plan as two depends: sk.depend_flag_signal F on the producer's core type
+// after its producer barrier, sk.depend_flag_await F on the consumer's before the consumer. The
 // pattern sets from PIPE_FIX on the AIC and from PIPE_MTE3 on the AIVs; the producer barriers
-// (sk.depend barrier aic -> aic / aiv -> aiv) stay depends here.
+// (sk.depend_barrier aic -> aic / aiv -> aiv) stay depends here.
 aclgraph.model @q cores(aic = 24, aiv = 48) {
   aclgraph.kernel @v aiv_only params 0
   aclgraph.kernel @c aic_only params 0
@@ -32,39 +32,39 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
   }
 }
 
-// Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
+// Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
 // STAGED-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend id 1 flag_await 15 on aic
+// STAGED-NEXT:   sk.depend_flag_await id 1 flag 15 on aic
 // STAGED-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// STAGED-NEXT:   sk.depend id 3 barrier aic -> aic on aic
-// STAGED-NEXT:   sk.depend id 4 flag_signal 15 on aic
-// STAGED-NEXT:   sk.depend id 5 flag_await 15 on aic
+// STAGED-NEXT:   sk.depend_barrier id 3 aic -> aic on aic
+// STAGED-NEXT:   sk.depend_flag_signal id 4 flag 15 on aic
+// STAGED-NEXT:   sk.depend_flag_await id 5 flag 15 on aic
 // STAGED-NEXT:   sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 on aic after [0]
-// STAGED-NEXT:   sk.depend id 7 barrier aic -> aic on aic
-// STAGED-NEXT:   sk.depend id 8 flag_signal 15 on aic
+// STAGED-NEXT:   sk.depend_barrier id 7 aic -> aic on aic
+// STAGED-NEXT:   sk.depend_flag_signal id 8 flag 15 on aic
 // STAGED-NEXT:   sk.notify id 9 @j_cell slot 1 on aic
-// STAGED-NEXT:   sk.depend id 10 barrier aiv -> aiv on aiv
-// STAGED-NEXT:   sk.depend id 11 flag_signal 15 on aiv
-// STAGED-NEXT:   sk.depend id 12 flag_signal 15 on aiv
-// STAGED-NEXT:   sk.depend id 13 flag_await 15 on aiv
-// STAGED-NEXT:   sk.depend id 14 flag_await 15 on aiv
+// STAGED-NEXT:   sk.depend_barrier id 10 aiv -> aiv on aiv
+// STAGED-NEXT:   sk.depend_flag_signal id 11 flag 15 on aiv
+// STAGED-NEXT:   sk.depend_flag_signal id 12 flag 15 on aiv
+// STAGED-NEXT:   sk.depend_flag_await id 13 flag 15 on aiv
+// STAGED-NEXT:   sk.depend_flag_await id 14 flag 15 on aiv
 // STAGED-NEXT:   sk.subtask id 15 @v blocks 16 offset 2 from @s0 seq 7 on aiv after [2, 6]
 // STAGED-NEXT: }
 
-// After LowerFlagPair: the flag halves are sk.set_flag / sk.wait_flag at their ids
+// After LowerFlagSignal, LowerFlagAwait: the flag halves are sk.set_flag / sk.wait_flag at their ids
 // AFTER:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
 // AFTER-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
 // AFTER-NEXT:   sk.wait_flag id 1 flag 15 on aic
 // AFTER-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// AFTER-NEXT:   sk.depend id 3 barrier aic -> aic on aic
+// AFTER-NEXT:   sk.depend_barrier id 3 aic -> aic on aic
 // AFTER-NEXT:   sk.set_flag id 4 mode 2 flag 15 pipe fix on aic
 // AFTER-NEXT:   sk.wait_flag id 5 flag 15 on aic
 // AFTER-NEXT:   sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 on aic after [0]
-// AFTER-NEXT:   sk.depend id 7 barrier aic -> aic on aic
+// AFTER-NEXT:   sk.depend_barrier id 7 aic -> aic on aic
 // AFTER-NEXT:   sk.set_flag id 8 mode 2 flag 15 pipe fix on aic
 // AFTER-NEXT:   sk.notify id 9 @j_cell slot 1 on aic
-// AFTER-NEXT:   sk.depend id 10 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.depend_barrier id 10 aiv -> aiv on aiv
 // AFTER-NEXT:   sk.set_flag id 11 mode 2 flag 15 pipe mte3 on aiv
 // AFTER-NEXT:   sk.set_flag id 12 mode 2 flag 15 pipe mte3 on aiv
 // AFTER-NEXT:   sk.wait_flag id 13 flag 15 on aiv

@@ -1,8 +1,8 @@
-// RUN: sk-opt %s -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data" patterns="none"}' | filecheck %s --check-prefix=STAGED
-// RUN: sk-opt %s -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-lower-sync{options="sync-mode=data" patterns="LowerPipeBarrier"}' | filecheck %s --check-prefix=AFTER
+// RUN: sk-opt %s -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-place-sync{options="sync-mode=data"}' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes{options="sync-mode=data"},sk-outline{options="sync-mode=data"},sk-place-sync{options="sync-mode=data"},sk-lower-sync{patterns="LowerPipeBarrier"}' | filecheck %s --check-prefix=AFTER
 
 // LowerPipeBarrier: with sync-mode=data, two consecutive sub-tasks of one stream that the
-// buffer args prove independent need only the local pipes drained: sk.depend pipe, which the
+// buffer args prove independent need only the local pipes drained: sk.depend_pipe, which the
 // pattern makes an sk.barrier pipe_all; the real barriers stay depends here.
 aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @scale aiv_only params(inout)
@@ -21,32 +21,32 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   }
 }
 
-// Before: the sk.depend ops sk-lower-sync places (each takes the ids of the ops its rule gives)
+// Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
 // STAGED-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend id 1 pipe on aiv
+// STAGED-NEXT:   sk.depend_pipe id 1 on aiv
 // STAGED-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-// STAGED-NEXT:   sk.depend id 3 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.depend_barrier id 3 aiv -> aiv on aiv
 // STAGED-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
-// STAGED-NEXT:   sk.depend id 5 pipe on aiv
+// STAGED-NEXT:   sk.depend_pipe id 5 on aiv
 // STAGED-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
-// STAGED-NEXT:   sk.depend id 7 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.depend_barrier id 7 aiv -> aiv on aiv
 // STAGED-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
-// STAGED-NEXT:   sk.depend id 9 barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.depend_barrier id 9 aiv -> aiv on aiv
 // STAGED-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
 // STAGED-NEXT: }
 
-// After LowerPipeBarrier: sk.depend pipe -> sk.barrier pipe_all
+// After LowerPipeBarrier: sk.depend_pipe -> sk.barrier pipe_all
 // AFTER:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
 // AFTER-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
 // AFTER-NEXT:   sk.barrier id 1 pipe_all on aiv
 // AFTER-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-// AFTER-NEXT:   sk.depend id 3 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.depend_barrier id 3 aiv -> aiv on aiv
 // AFTER-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
 // AFTER-NEXT:   sk.barrier id 5 pipe_all on aiv
 // AFTER-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
-// AFTER-NEXT:   sk.depend id 7 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.depend_barrier id 7 aiv -> aiv on aiv
 // AFTER-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
-// AFTER-NEXT:   sk.depend id 9 barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.depend_barrier id 9 aiv -> aiv on aiv
 // AFTER-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
 // AFTER-NEXT: }

@@ -1,4 +1,4 @@
-// RUN: sk-opt %s --split-input-file -p sk-form-scopes,sk-outline,sk-lower-sync | filecheck %s
+// RUN: sk-opt %s --split-input-file -p sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync | filecheck %s
 // RUN: sk-opt %s --split-input-file -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // Stream fusion: @s0's `c` and @s1's `c` are unordered, so the SuperKernel is a queue:

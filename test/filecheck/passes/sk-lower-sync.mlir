@@ -1,4 +1,4 @@
-// RUN: sk-opt %s -p sk-form-scopes,sk-outline,sk-lower-sync | filecheck %s
+// RUN: sk-opt %s -p sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync | filecheck %s
 // RUN: sk-opt %s -p 'superkernel-pipeline,sk-check' > /dev/null
 
 // A chain SuperKernel: one barrier between consecutive sub-tasks, chosen by the class

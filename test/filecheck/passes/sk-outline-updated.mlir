@@ -1,5 +1,5 @@
 // RUN: sk-opt %s --split-input-file -p sk-outline | filecheck %s
-// RUN: sk-opt %s --split-input-file -p 'sk-outline,sk-lower-sync,sk-prune-sync,sk-check' > /dev/null
+// RUN: sk-opt %s --split-input-file -p 'sk-outline,sk-place-sync,sk-lower-sync,sk-prune-sync,sk-check' > /dev/null
 
 // An updated member on the host stream (docs/design.md §3 "Slots"): the group's external wait
 // and its reset keep their slots, and the launch takes the member slot after them; the member

@@ -1,6 +1,6 @@
-// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-prune-sync' | filecheck %s
-// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-prune-sync,sk-check' > /dev/null
-// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-prune-sync{stats=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=STATS
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-prune-sync' | filecheck %s
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-prune-sync,sk-check' > /dev/null
+// RUN: sk-opt %s --split-input-file -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-prune-sync{stats=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=STATS
 
 // With stats=true each module reports the syncs per sub-task before and after pruning.
 // STATS:      sk-prune-sync: 1 SuperKernels, 2.75 -> 1.50 syncs per sub-task (11 -> 6)

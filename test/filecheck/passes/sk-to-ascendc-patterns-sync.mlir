@@ -1,7 +1,7 @@
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-lower-sync,sk-to-ascendc{patterns="none"}' | filecheck %s --check-prefix=STAGED
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-lower-sync,sk-to-ascendc{patterns="LowerFlag"}' | filecheck %s --check-prefix=FLAG
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-lower-sync,sk-to-ascendc{patterns="LowerLock"}' | filecheck %s --check-prefix=LOCK
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-lower-sync,sk-to-ascendc{patterns="LowerFlag,LowerLock,LowerSubtask,LowerBarrier"}' -t ascendc | filecheck %s --check-prefix=ALL
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-place-sync,sk-lower-sync,sk-to-ascendc{patterns="none"}' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-place-sync,sk-lower-sync,sk-to-ascendc{patterns="LowerFlag"}' | filecheck %s --check-prefix=FLAG
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-place-sync,sk-lower-sync,sk-to-ascendc{patterns="LowerLock"}' | filecheck %s --check-prefix=LOCK
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none"},sk-place-sync,sk-lower-sync,sk-to-ascendc{patterns="LowerFlag,LowerLock,LowerSubtask,LowerBarrier"}' -t ascendc | filecheck %s --check-prefix=ALL
 
 // The sync patterns of sk -> ascendc, one at a time, on a queue SuperKernel (two streams: a
 // cube kernel hands over to a vector kernel through a cross-core flag pair; the vector side

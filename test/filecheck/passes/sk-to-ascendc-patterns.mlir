@@ -1,9 +1,9 @@
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="none"}' | filecheck %s --check-prefix=STAGED
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerSubtask"}' | filecheck %s --check-prefix=SUB
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerBarrier"}' | filecheck %s --check-prefix=BAR
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerPreload"}' | filecheck %s --check-prefix=PRE
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerDcci"}' | filecheck %s --check-prefix=DCCI
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none:early-start=1"},sk-lower-sync,sk-to-ascendc{patterns="LowerEarlyStart"}' | filecheck %s --check-prefix=EARLY
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-place-sync,sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="none"}' | filecheck %s --check-prefix=STAGED
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-place-sync,sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerSubtask"}' | filecheck %s --check-prefix=SUB
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-place-sync,sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerBarrier"}' | filecheck %s --check-prefix=BAR
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-place-sync,sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerPreload"}' | filecheck %s --check-prefix=PRE
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="dcci-before-kernel-start=proj:split-mode=1"},sk-place-sync,sk-lower-sync,sk-insert-preload,sk-insert-debug,sk-to-ascendc{patterns="LowerDcci"}' | filecheck %s --check-prefix=DCCI
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline{options="split-mode=1:preload-code=none:early-start=1"},sk-place-sync,sk-lower-sync,sk-to-ascendc{patterns="LowerEarlyStart"}' | filecheck %s --check-prefix=EARLY
 // RUN: %expect-exit 1 sk-opt %s -p 'sk-to-ascendc{patterns="LowerNothing"}' 2>&1 | filecheck %s --check-prefix=BAD
 
 // The sk -> ascendc patterns one at a time (skir.patterns.sk_to_ascendc). `patterns="none"`

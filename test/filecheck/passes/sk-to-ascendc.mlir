@@ -1,4 +1,4 @@
-// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-lower-sync,sk-to-ascendc{options="split-mode=2:func-align=256"}' | filecheck %s
+// RUN: sk-opt %s -p 'sk-form-scopes,sk-outline,sk-place-sync,sk-lower-sync,sk-to-ascendc{options="split-mode=2:func-align=256"}' | filecheck %s
 
 // Each chain SuperKernel becomes one ascendc.source: lock helpers, one declaration per
 // sub-kernel symbol, then the entry in program order: a guarded call per core type

@@ -217,51 +217,51 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
-    sk.depend id 0 flag_signal 12 on aiv
+    sk.depend_flag_signal id 0 flag 12 on aiv
   }
 }
 
-// CHECK: {{.*}}invalid.mlir:220:5: error: sk.depend 0: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another
+// CHECK: {{.*}}invalid.mlir:220:5: error: sk.depend_flag_signal 0: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another
 
 // -----
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
-    sk.depend id 0 flag_await 3 on mix
+    sk.depend_flag_await id 0 flag 3 on mix
   }
 }
 
-// CHECK: {{.*}}invalid.mlir:230:5: error: sk.depend 0: a flag_await is one core type's half of a flag pair; put it on aic or aiv
+// CHECK: {{.*}}invalid.mlir:230:5: error: sk.depend_flag_await 0: one core type's half of a flag pair; put it on aic or aiv
 
 // -----
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
-    sk.depend id 0 fence aiv -> aiv on aiv
+    sk.depend_barrier id 0 aiv -> aiv on mix
   }
 }
 
-// CHECK: {{.*}}invalid.mlir:240:20: error: Expected `barrier`, `pipe`, `early_start`, `lock_release`, `lock_acquire`, `flag_signal`, or `flag_await`.
+// CHECK: {{.*}}invalid.mlir:240:5: error: sk.depend_barrier 0: the barrier of aiv -> aiv runs on aiv; it says on mix
 
 // -----
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
-    "sk.depend"() <{id = #builtin.int<0>, rule = #sk<depend_rule barrier>, src = #sk<class aiv>, cores = #sk<class aiv>}> : () -> ()
+    sk.depend_early_start id 0 aic -> aiv on aiv
   }
 }
 
-// CHECK: {{.*}}invalid.mlir:250:5: error: sk.depend 0 (barrier) needs 'dst'
+// CHECK: {{.*}}invalid.mlir:250:5: error: sk.depend_early_start 0: the aic sub-task before sets, so the handshake runs on aic too; it says on aiv
 
 // -----
 
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   sk.kernel @k mix_aic_1_2 blocks 8 chain slots 3 {
-    "sk.depend"() <{id = #builtin.int<0>, rule = #sk<depend_rule pipe>, wait_idle = #builtin.int<8>, cores = #sk<class aiv>}> : () -> ()
+    "sk.depend_early_start"() <{id = #builtin.int<0>, src = #sk<class aiv>, dst = #sk<class aiv>, set_idle = #builtin.int<8>, cores = #sk<class aiv>}> : () -> ()
   }
 }
 
-// CHECK: {{.*}}invalid.mlir:260:5: error: sk.depend 0: only an early_start takes set_idle / wait_idle
+// CHECK: {{.*}}invalid.mlir:260:5: error: sk.depend_early_start 0: set_idle needs the class of the setter (of ...)
 
 // -----
 

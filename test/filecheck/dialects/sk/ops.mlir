@@ -77,31 +77,31 @@ aclgraph.model @all cores(aic = 24, aiv = 48) {
 
 // -----
 
-// Every sk.depend rule (what sk-lower-sync places before its patterns run).
+// Every sync rule's depend op (what sk-place-sync places for sk-lower-sync to lower).
 aclgraph.model @dep cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params 0
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @dep_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
     sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.depend id 4 barrier aiv -> mix on mix
+    sk.depend_barrier id 4 aiv -> mix on mix
     sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 1 on mix after [0]
-    sk.depend id 12 early_start mix -> aiv set_idle 24 of mix wait_idle 16 on mix
-    sk.depend id 16 flag_await 15 on aic
-    sk.depend id 20 pipe on aiv
-    sk.depend id 24 lock_release aiv on aiv
-    sk.depend id 28 lock_acquire mix on aiv
-    sk.depend id 32 flag_signal 0 on aiv
+    sk.depend_early_start id 12 mix -> aiv set_idle 24 of mix wait_idle 16 on mix
+    sk.depend_flag_await id 16 flag 15 on aic
+    sk.depend_pipe id 20 on aiv
+    sk.depend_lock_release id 24 aiv on aiv
+    sk.depend_lock_acquire id 28 mix on mix
+    sk.depend_flag_signal id 32 flag 0 on aiv
   }
 }
 
 // CHECK:      sk.kernel @dep_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
 // CHECK-NEXT:   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.depend id 4 barrier aiv -> mix on mix
+// CHECK-NEXT:   sk.depend_barrier id 4 aiv -> mix on mix
 // CHECK-NEXT:   sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 1 on mix after [0]
-// CHECK-NEXT:   sk.depend id 12 early_start mix -> aiv set_idle 24 of mix wait_idle 16 on mix
-// CHECK-NEXT:   sk.depend id 16 flag_await 15 on aic
-// CHECK-NEXT:   sk.depend id 20 pipe on aiv
-// CHECK-NEXT:   sk.depend id 24 lock_release aiv on aiv
-// CHECK-NEXT:   sk.depend id 28 lock_acquire mix on aiv
-// CHECK-NEXT:   sk.depend id 32 flag_signal 0 on aiv
+// CHECK-NEXT:   sk.depend_early_start id 12 mix -> aiv set_idle 24 of mix wait_idle 16 on mix
+// CHECK-NEXT:   sk.depend_flag_await id 16 flag 15 on aic
+// CHECK-NEXT:   sk.depend_pipe id 20 on aiv
+// CHECK-NEXT:   sk.depend_lock_release id 24 aiv on aiv
+// CHECK-NEXT:   sk.depend_lock_acquire id 28 mix on mix
+// CHECK-NEXT:   sk.depend_flag_signal id 32 flag 0 on aiv
 // CHECK-NEXT: }
