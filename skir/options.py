@@ -133,7 +133,12 @@ class SkOptions:
     def merged(self, text: str, where: str = "") -> SkOptions:
         """These options with the keys given in `text` overriding them (scope options); `where`
         as for `parse_options`."""
-        other, _ = parse_options(text, where)
+        return self.override(parse_options(text, where)[0])
+
+    def override(self, other: SkOptions) -> SkOptions:
+        """These options with the keys given in `other` overriding them."""
+        if not other.given:
+            return self
         changes = {f: getattr(other, f) for f in (_FIELD_OF[k] for k in other.given)}
         return dataclasses.replace(self, given=self.given | other.given, **changes)
 

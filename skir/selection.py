@@ -33,7 +33,7 @@ from skir.analysis.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR, SELECT_NAM
 from skir.analysis.scopes import VARIANT_ATTR
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.superkernel import SuperKernelOp
-from skir.options import SkOptions, parse_options
+from skir.options import SkOptions
 
 MIN_SHARE = 0.03
 """A SuperKernel must save at least this share of its members' span (and `select-min-gain-us`)."""
@@ -313,4 +313,4 @@ def _superkernels(module: ModuleOp) -> list[SuperKernelOp]:
 
 
 def _options(sk: SuperKernelOp, base: SkOptions) -> SkOptions:
-    return parse_options(sk.options.data)[0] if sk.options is not None else base
+    return sk.options.data if sk.options is not None else base

@@ -46,7 +46,6 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitFlagOp,
 )
-from skir.options import parse_options
 
 MAX_CREDITS = 15
 
@@ -200,7 +199,7 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
         last_work.append(row)
 
     data_mode = {k for k, name in enumerate(machine.names) if sks[name].options is not None
-                 and parse_options(sks[name].options.data)[0].sync_mode == "data"}
+                 and sks[name].sk_options().sync_mode == "data"}
 
     def access(n: int) -> Access | None:
         op = g0.ops[n]

@@ -48,6 +48,7 @@ from skir.dialects.aclgraph_enums import (
     kernel_type_attr,
 )
 from skir.dialects.fast_verify import fast_verify_all
+from skir.dialects.options_attr import SkOptionsAttr, parse_options_literal
 from skir.dialects.superkernel_base import CLASS_ATTRS, CoreType, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
 from skir.dialects.superkernel_depend import (
     DEPEND_OPS,
@@ -93,8 +94,8 @@ from skir.dialects.syntax import (
     symbol_ref,
     with_deps,
 )
-from skir.errors import SkirError, TaskVerifyException, task_path
-from skir.options import parse_options
+from skir.errors import TaskVerifyException, task_path
+from skir.options import SkOptions
 
 __all__ = [
     "BARRIER_TYPES",
@@ -121,6 +122,7 @@ __all__ = [
     "SetFlagOp",
     "SkCoreAttr",
     "SkForm",
+    "SkOptionsAttr",
     "SkProgramOp",
     "SubtaskOp",
     "SuperKernelOp",
@@ -238,7 +240,7 @@ class SuperKernelOp(IRDLOperation):
     blocks = prop_def(IntAttr)
     form = prop_def(SkFormAttr)
     arg_slots = prop_def(IntAttr)
-    options = opt_prop_def(StringAttr)
+    options = opt_prop_def(SkOptionsAttr)
     body = region_def("single_block")
 
     traits = traits_def(SymbolOpInterface(), NoTerminator(), HasParent(ModelOp))
@@ -250,7 +252,7 @@ class SuperKernelOp(IRDLOperation):
         blocks: int,
         form: SkForm,
         arg_slots: int,
-        options: str = "",
+        options: SkOptions | None = None,
         body: Region | None = None,
     ):
         props: dict[str, Attribute] = {
@@ -260,9 +262,14 @@ class SuperKernelOp(IRDLOperation):
             "form": _FORMS[form],
             "arg_slots": int_attr(arg_slots),
         }
-        if options:
-            props["options"] = StringAttr(options)
+        if options is not None and options.given:
+            props["options"] = SkOptionsAttr(options)
         build_op(self, props, [body or Region(Block())])
+
+    def sk_options(self, base: SkOptions | None = None) -> SkOptions:
+        """The options the SuperKernel carries from its scope, over `base` (the pass's)."""
+        base = base or SkOptions()
+        return base if self.options is None else base.override(self.options.data)
 
     @property
     def type(self) -> KernelType:
@@ -298,7 +305,7 @@ class SuperKernelOp(IRDLOperation):
         form = parse_enum(parser, SkForm, "form (chain or queue)")
         parser.parse_keyword("slots")
         slots = parse_int_in(parser, 1, 1 << 31, "slots")
-        options = parser.parse_str_literal() if parser.parse_optional_keyword("options") else ""
+        options = parse_options_literal(parser) if parser.parse_optional_keyword("options") else None
         attrs = parser.parse_optional_attr_dict_with_keyword()
         op = cls(name, kernel_type, blocks, form, slots, options, parse_body(parser))
         if attrs is not None:
@@ -312,18 +319,13 @@ class SuperKernelOp(IRDLOperation):
             f" {self.type.value} blocks {self.blocks.data} {self.form.data.value} slots {self.arg_slots.data}"
         )
         if self.options is not None:
-            printer.print_string(" options " + quoted(self.options.data))
+            printer.print_string(" options " + quoted(self.options.text()))
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     def verify_(self) -> None:
         where = task_path(self)
-        if self.options is not None:
-            try:
-                parse_options(self.options.data)
-            except SkirError as err:
-                raise TaskVerifyException(self, f"{where}: options: {err}") from None
         launched = set(self.core_types())
         before: dict[int, Operation] = {}
         last = -1
@@ -359,5 +361,5 @@ class SuperKernelOp(IRDLOperation):
 
 
 SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS, *DEPEND_OPS],
-             [SkFormAttr, SkCoreAttr, SkClassAttr, *SYNC_ATTRS])
+             [SkFormAttr, SkCoreAttr, SkClassAttr, SkOptionsAttr, *SYNC_ATTRS])
 fast_verify_all(SK.operations)

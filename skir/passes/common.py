@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import warnings
+from abc import ABC
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.dialects.builtin import i64 as i64_type
 from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import ArgSpec
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.dialects.aclgraph_decls import KernelOp
@@ -40,7 +43,7 @@ def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKerne
         kernels = kernel_table(model)
         for sk in list(model.body.block.ops):
             if isinstance(sk, SuperKernelOp):
-                yield sk, kernels, base.merged(sk.options.data) if sk.options is not None else base
+                yield sk, kernels, sk.sk_options(base)
 
 
 def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
@@ -52,13 +55,50 @@ def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
                 "sk-lower-sync with its patterns first")
 
 
-def pass_options(text: str, pass_name: str = "") -> SkOptions:
-    """Parse a pass's `options` string, turning its warnings into `SkirWarning`s; errors and
-    warnings name the pass (`pass 'sk-outline' option 'options': ...`)."""
-    options, messages = parse_options(text, f"pass '{pass_name}' option 'options'" if pass_name else "")
-    for message in messages:
-        warnings.warn(message, SkirWarning, stacklevel=2)
-    return options
+@dataclass(frozen=True)
+class OptionsPass(ModulePass, ABC):
+    """A pass that reads SuperKernel options. `options` is the vendor string at the command
+    line (`-p 'sk-outline{options="split-mode=2"}'`), parsed once, on first use; from Python
+    and inside `superkernel-pipeline` it is the typed `SkOptions`, which nothing parses:
+
+    ```python
+    OutlinePass(options="split-mode=2")
+    OutlinePass(options=parse_options("split-mode=2")[0])
+    ```
+    """
+
+    options: str | SkOptions = ""
+    """SuperKernel options, vendor syntax (`split-mode=2:early-start=1`; typed `SkOptions` from Python)."""
+
+    def parsed_options(self) -> tuple[SkOptions, list[str]]:
+        """The options and the warnings about their string (none for typed options); errors
+        and warnings name the pass (`pass 'sk-outline' option 'options': ...`)."""
+        if isinstance(self.options, SkOptions):
+            return self.options, []
+        cached: tuple[SkOptions, list[str]] | None = self.__dict__.get("_parsed")
+        if cached is None:
+            cached = parse_options(self.options, f"pass '{self.name}' option 'options'")
+            object.__setattr__(self, "_parsed", cached)  # a cache on a frozen pass, not a field
+        return cached
+
+    def sk_options(self) -> SkOptions:
+        """The options, each warning about their string as a `SkirWarning` (call it once per
+        run, from `apply`)."""
+        options, messages = self.parsed_options()
+        for message in messages:
+            warnings.warn(message, SkirWarning, stacklevel=2)
+        return options
+
+    def spec(self, *, include_default: bool = False) -> ArgSpec:
+        """The pass spec; typed options are printed in the vendor syntax."""
+        spec = super().spec(include_default=include_default)
+        if isinstance(self.options, SkOptions):
+            text = self.options.to_string()
+            parameters = {k: v for k, v in spec.parameters.items() if k != "options"}
+            if text or include_default:
+                parameters["options"] = (text,)
+            spec = ArgSpec(spec.name, parameters)
+        return spec
 
 
 @lru_cache(maxsize=1 << 14)
@@ -74,9 +114,8 @@ def check_arguments(p: ModulePass) -> None:
     read (`skir.passes.option_readers`; the pass still runs)."""
     from skir.passes.option_readers import unread_options
 
-    text = getattr(p, "options", None)
-    if isinstance(text, str):
-        options, _ = parse_options(text, f"pass '{p.name}' option 'options'")
+    if isinstance(p, OptionsPass):
+        options, _ = p.parsed_options()
         for message in unread_options(p.name, options.given):
             warnings.warn(message, SkirWarning, stacklevel=2)
     patterns = getattr(p, "patterns", None)

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Attribute
-from xdsl.passes import ModulePass
 
 from skir.analysis.formation import Formation, form_superkernels
 from skir.analysis.happens_before import HappensBefore
@@ -52,11 +51,11 @@ from skir.passes.common import (
     FAIL_DETAIL_ATTR,
     GROUP_ATTR,
     LABEL_ATTR,
+    OptionsPass,
     SkirWarning,
     i64,
     kernel_table,
     models,
-    pass_options,
 )
 from skir.patterns.formation_marks import MarkFormation
 from skir.patterns.sweep import rewrite_ops
@@ -106,15 +105,12 @@ def form_model(model: ModelOp, options: SkOptions) -> Formation:
 
 
 @dataclass(frozen=True)
-class FormScopesPass(ModulePass):
+class FormScopesPass(OptionsPass):
     """Mark each kernel task with the SuperKernel it joins (`sk.group`) or why not (`sk.fail`)."""
 
     name = "sk-form-scopes"
 
-    options: str = ""
-    """SuperKernel options, vendor syntax: `-p 'sk-form-scopes{options="stream-fusion=0"}'`."""
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = pass_options(self.options, self.name)
+        options = self.sk_options()
         for model in models(op):
             form_model(model, options)

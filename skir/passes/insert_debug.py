@@ -35,7 +35,6 @@ from itertools import pairwise
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class, types_class
@@ -43,7 +42,7 @@ from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import BarrierKind, BarrierOp, DcciOp, SkForm, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
-from skir.passes.common import pass_options, reject_depends, superkernels
+from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
 _SK_BARRIER = {KernelType.MIX_AIV_1_0: BarrierKind.ALL_AIV, KernelType.MIX_AIC_1_0: BarrierKind.ALL_AIC}
@@ -118,19 +117,16 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
 
 
 @dataclass(frozen=True)
-class InsertDebugPass(ModulePass):
+class InsertDebugPass(OptionsPass):
     """Insert the debug syncs, data-cache cleans and feed-sync-all marks the options ask for."""
 
     name = "sk-insert-debug"
-
-    options: str = ""
-    """SuperKernel options (vendor syntax): debug-sync-all, debug-dcci-all, the dcci lists, feed-sync-all."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # a SuperKernel nothing can insert into is left as it is (not read and rebuilt)
         table: dict[str, KernelOp] | None = None  # the model's kernel table, the same for all its SuperKernels
         marked = False
-        for sk, kernels, options in superkernels(op, pass_options(self.options, self.name)):
+        for sk, kernels, options in superkernels(op, self.sk_options()):
             reject_depends(sk, self.name)
             if kernels is not table:
                 table, marked = kernels, kernels_insert(kernels)

@@ -33,14 +33,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import PreloadOp, SubtaskOp, SuperKernelOp
 from skir.dialects.superkernel_sync import ICACHE_UNITS
 from skir.options import SkOptions
-from skir.passes.common import pass_options, reject_depends, superkernels
+from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
 UNIT_BYTES = 2048
@@ -104,15 +103,12 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
 
 
 @dataclass(frozen=True)
-class InsertPreloadPass(ModulePass):
+class InsertPreloadPass(OptionsPass):
     """Prefetch each sub-kernel's code into the instruction cache ahead of its call."""
 
     name = "sk-insert-preload"
 
-    options: str = ""
-    """SuperKernel options (vendor syntax); `preload-code` = per-func (default), max or none."""
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for sk, kernels, options in superkernels(op, pass_options(self.options, self.name)):
+        for sk, kernels, options in superkernels(op, self.sk_options()):
             reject_depends(sk, self.name)
             insert_preloads(sk, kernels, options)

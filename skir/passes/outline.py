@@ -41,7 +41,6 @@ from itertools import pairwise
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
@@ -68,9 +67,9 @@ from skir.errors import SkirError
 from skir.options import SkOptions
 from skir.passes.common import (
     GROUP_ATTR,
+    OptionsPass,
     kernel_table,
     models,
-    pass_options,
 )
 from skir.patterns.outline_group import KernelPlan, LockStep, OutlineGroup, SubtaskStep
 from skir.patterns.outline_slots import RewriteSlot, SlotPlan
@@ -194,7 +193,7 @@ class _Outliner:
         launch = next(n for n, (action, _, _) in p.slots.items() if action == "launch")
         group_slots = [g.ops[launch], *(g.ops[n] for n in p.slots if n != launch)]
         return KernelPlan(name, shape.kernel_type, shape.blocks, SkForm.CHAIN if chain else SkForm.QUEUE, offset,
-                          options.to_string(), program, tuple(self.scopes.label[p.members[0]] or ()), group_slots)
+                          options, program, tuple(self.scopes.label[p.members[0]] or ()), group_slots)
 
     def _kernel(self, m: int) -> KernelOp:
         op = self.graph.ops[m]
@@ -261,16 +260,13 @@ def outline_model(model: ModelOp, options: SkOptions) -> list[SuperKernelOp]:
 
 
 @dataclass(frozen=True)
-class OutlinePass(ModulePass):
+class OutlinePass(OptionsPass):
     """Create one `sk.kernel` per formed SuperKernel and rewrite the member slots."""
 
     name = "sk-outline"
 
-    options: str = ""
-    """SuperKernel options (vendor syntax), recorded on each `sk.kernel`."""
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = pass_options(self.options, self.name)
+        options = self.sk_options()
         for model in models(op):
             outline_model(model, options)
 

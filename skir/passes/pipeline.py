@@ -16,7 +16,8 @@ from xdsl.passes import ModulePass
 
 from skir import progress
 from skir.gc_pause import collect_young, paused_gc
-from skir.passes.common import pass_options
+from skir.options import SkOptions
+from skir.passes.common import OptionsPass
 from skir.passes.form_scopes import FormScopesPass
 from skir.passes.insert_debug import InsertDebugPass
 from skir.passes.insert_preload import InsertPreloadPass
@@ -27,7 +28,7 @@ from skir.passes.prune_sync import PruneSyncPass
 from skir.passes.to_ascendc import ToAscendCPass
 
 
-def pipeline_passes(options: str) -> list[ModulePass]:
+def pipeline_passes(options: str | SkOptions) -> list[ModulePass]:
     """The passes of the SuperKernel pipeline, in order, each that reads options given `options`."""
     return [
         FormScopesPass(options=options),
@@ -42,21 +43,18 @@ def pipeline_passes(options: str) -> list[ModulePass]:
 
 
 @dataclass(frozen=True)
-class SuperKernelPipelinePass(ModulePass):
+class SuperKernelPipelinePass(OptionsPass):
     """Run every skir pass from scope formation to Ascend C, with one option string."""
 
     name = "superkernel-pipeline"
-
-    options: str = ""
-    """SuperKernel options (vendor syntax), forwarded to every pass."""
 
     verify_each: bool = True
     """Verify the module after each inner pass."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        pass_options(self.options, self.name)
+        options = self.sk_options()
         with paused_gc():
-            for inner in pipeline_passes(self.options):
+            for inner in pipeline_passes(options):
                 with progress.phase(inner.name):  # each pass timed (sk-opt --time-passes)
                     inner.apply(ctx, op)
                     collect_young()

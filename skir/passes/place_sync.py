@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.data_deps import Access, launch_access, launches_by_seq
@@ -67,7 +66,7 @@ from skir.dialects.superkernel import (
     WaitLockOp,
 )
 from skir.options import SkOptions
-from skir.passes.common import pass_options, superkernels
+from skir.passes.common import OptionsPass, superkernels
 from skir.passes.program_edit import rebuild
 from skir.patterns.sync_lowering import CLASS_BARRIER, CLASS_CODE, barrier_kind, depend_span
 
@@ -317,17 +316,13 @@ def plan_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: S
 
 
 @dataclass(frozen=True)
-class PlaceSyncPass(ModulePass):
+class PlaceSyncPass(OptionsPass):
     """Place an `sk.depend_<rule>` op for every dependency inside each SuperKernel."""
 
     name = "sk-place-sync"
 
-    options: str = ""
-    """SuperKernel options (vendor syntax); `early-start` chooses the chain handshake,
-    `sync-mode=data` relaxes barriers between independent same-stream sub-tasks."""
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        base = pass_options(self.options, self.name)
+        base = self.sk_options()
         launches: dict[ModelOp, dict[int, LaunchOp]] = {}
         for sk, kernels, options in superkernels(op, base):
             model = sk.parent_op()

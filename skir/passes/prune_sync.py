@@ -31,12 +31,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from skir.analysis.sync_prune import PruneResult, count_syncs, implied_syncs
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
-from skir.passes.common import kernel_table, models, reject_depends
+from skir.passes.common import OptionsPass, kernel_table, models, reject_depends
 from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_pruning import EraseImpliedSync
 
@@ -72,16 +71,13 @@ def prune_module(op: ModuleOp, counted: bool = True) -> list[PruneResult]:
 
 
 @dataclass(frozen=True)
-class PruneSyncPass(ModulePass):
+class PruneSyncPass(OptionsPass):
     """Erase the barriers and flag pairs that the remaining synchronisation implies."""
 
     name = "sk-prune-sync"
 
     stats: bool = False
     """Print the syncs per sub-task before and after pruning on stderr."""
-
-    options: str = ""
-    """SuperKernel options (vendor syntax); accepted so that one option string fits every pass."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         results = prune_module(op, counted=self.stats)

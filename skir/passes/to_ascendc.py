@@ -47,7 +47,6 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
@@ -93,7 +92,7 @@ from skir.dialects.superkernel import (
 )
 from skir.names import entry_symbol
 from skir.options import SkOptions
-from skir.passes.common import kernel_table, models, pass_options, pattern_names
+from skir.passes.common import OptionsPass, kernel_table, models, pattern_names
 from skir.patterns.sk_to_ascendc import (
     BARRIER_FLAG,
     PATTERN_KINDS,
@@ -226,14 +225,12 @@ PATTERN_NAMES = tuple(kind.__name__ for kind in PATTERN_KINDS)
 
 
 @dataclass(frozen=True)
-class ToAscendCPass(ModulePass):
+class ToAscendCPass(OptionsPass):
     """Append one `ascendc.source` per `sk.kernel` (which stays for `sk-check`)."""
 
     name = "sk-to-ascendc"
     PATTERN_NAMES: ClassVar[tuple[str, ...]] = PATTERN_NAMES
 
-    options: str = ""
-    """SuperKernel options (vendor syntax); `split-mode` and `func-align` shape the entry."""
 
     patterns: str = "all"
     """The patterns to apply, by class name, comma-separated (`LowerSubtask,LowerBarrier`), or
@@ -241,12 +238,12 @@ class ToAscendCPass(ModulePass):
     pattern's work in a test; the entry then cannot be printed as C++."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        base = pass_options(self.options, self.name)
+        base = self.sk_options()
         only = pattern_names(self.patterns, self.PATTERN_NAMES, self.name)
         existing = {s.sym_name.data for s in op.ops if isinstance(s, SourceOp)}
         for model in models(op):
             kernels = kernel_table(model)
             for sk in model.body.block.ops:
                 if isinstance(sk, SuperKernelOp) and sk.sym_name.data not in existing:
-                    options = base.merged(sk.options.data) if sk.options is not None else base
+                    options = sk.sk_options(base)
                     op.body.block.add_op(lower_superkernel(sk, kernels, options, only))

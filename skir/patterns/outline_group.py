@@ -53,6 +53,7 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitLockOp,
 )
+from skir.options import SkOptions
 from skir.patterns.outline_slots import SlotPlan, rewrite_slot
 
 
@@ -94,7 +95,7 @@ class KernelPlan:
     blocks: int
     form: SkForm
     arg_slots: int
-    options: str
+    options: SkOptions
     steps: list[SubtaskStep | LockStep]
     label: tuple[str, ...]
     slots: list[TaskOp]

@@ -76,7 +76,7 @@ def _events(sk: SuperKernelOp) -> tuple[dict[int, list[NotifyOp]], dict[int, lis
 
 def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions | None = None) -> dict[str, Any]:
     """The kernel descriptor of one lowered SuperKernel."""
-    options = (base or SkOptions()).merged(sk.options.data) if sk.options is not None else (base or SkOptions())
+    options = sk.sk_options(base)
     sends, recvs = _events(sk)
     copies = options.split_mode
     kernel_list = []
@@ -116,7 +116,7 @@ def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions 
         "schedMode": "batch",
         "form": sk.form.data.value,
         "argSlots": sk.arg_slots.data,
-        "options": sk.options.data if sk.options is not None else "",
+        "options": sk.options.text() if sk.options is not None else "",
         "defines": compile_defines(sk, options),
         "kernelList": kernel_list,
     }

@@ -27,7 +27,6 @@ from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
-from skir.options import parse_options
 from skir.targets.ascendc import emit_source
 
 
@@ -171,7 +170,7 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
         source = sources[name]
         copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops if isinstance(op, DeclareOp)}
         subtasks = sk.subtasks()
-        early = parse_options(sk.options.data if sk.options is not None else "")[0].early_start == 1
+        early = sk.sk_options().early_start == 1
         forwarded = update_slots.get(name, {})
         instances = []
         for sub in subtasks:
@@ -191,7 +190,7 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                     params=kernel.num_params if forwarded else 0,
                 )
             )
-        options = parse_options(sk.options.data if sk.options is not None else "")[0]
+        options = sk.sk_options()
         access = {}
         if options.sync_mode == "data":  # independent same-stream sub-tasks need no order
             for sub in subtasks:

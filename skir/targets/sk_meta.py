@@ -64,7 +64,7 @@ from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernel
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
 from skir.errors import ExitCode, SkirError, task_path
 from skir.names import entry_symbol
-from skir.options import SkOptions, parse_options
+from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
 from skir.targets.update_map import update_map
@@ -126,7 +126,7 @@ def _bug(sk: SuperKernelOp, message: str) -> SkirError:
 
 
 def _sk_options(sk: SuperKernelOp) -> SkOptions:
-    return SkOptions() if sk.options is None else parse_options(sk.options.data)[0]
+    return sk.sk_options()
 
 
 def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[LockOp]) -> list[Json]:
@@ -201,7 +201,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         "blocks": sk.blocks.data,
         "form": sk.form.data.value,
         "label": _label(sk),
-        "options": "" if sk.options is None else sk.options.data,
+        "options": "" if sk.options is None else sk.options.text(),
         "host": host[0] if host else None,
         "members": members,
         "locks": [

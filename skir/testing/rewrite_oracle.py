@@ -205,7 +205,7 @@ def check_launch_shape(sk: SuperKernelOp, members: list[tuple[KernelOp, LaunchOp
     kind, n = sk.type.value, sk.blocks.data
     cube, vec = _CUBE[kind] * n, _VEC[kind] * n
     assert cube <= cores[0] and vec <= cores[1], (sk.sym_name.data, kind, n, cores)
-    opts = sk.options.data if sk.options is not None else ""
+    opts = sk.options.text() if sk.options is not None else ""
     feed, forced = "feed-sync-all=1" in opts, "debug-ai" in opts
     for kernel, launch, sub in members:
         k_type = kernel.type.value

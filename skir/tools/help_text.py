@@ -56,9 +56,15 @@ def _default(field: dataclasses.Field[Any]) -> str:
     return "required"
 
 
+_CLI_TYPES = ("str", "int", "bool", "float", "None", "tuple[")
+
+
 def _type_name(field: dataclasses.Field[Any]) -> str:
+    """The field's type as the pipeline syntax gives it: of a union, the members a `-p` value can
+    be (`str | SkOptions` is `str` there; the typed form is for Python callers)."""
     kind = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", str(field.type))
-    return kind.replace("typing.", "")
+    members = [m for m in kind.replace("typing.", "").split(" | ") if m.startswith(_CLI_TYPES)]
+    return " | ".join(members) or kind
 
 
 def pass_lines(name: str, cls: type, summary: str | None = None) -> list[str]:

@@ -66,7 +66,7 @@ def _script(text: str, options: str = "") -> str:
     module = skir.compile(text, options=options).module
     model = the_model(module)
     sk = next(op for op in model.body.block.ops if isinstance(op, SuperKernelOp))
-    merged = parse_options(options)[0].merged(sk.options.data if sk.options else "")
+    merged = sk.sk_options(parse_options(options)[0])
     return build_script(sk, kernel_table(model), merged)
 
 

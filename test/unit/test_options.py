@@ -66,3 +66,36 @@ def test_scope_options_override() -> None:
 def test_every_key_has_a_field() -> None:
     fields = {f.replace("_", "-") for f in SkOptions.__dataclass_fields__} - {"given"}
     assert fields == set(OPTION_KEYS)
+
+
+def test_the_attribute_holds_typed_options_and_prints_the_vendor_syntax() -> None:
+    """`sk.kernel`'s options are parsed once when the IR is read: passes read typed fields."""
+    from xdsl.parser import Parser
+
+    from skir.api import make_context
+    from skir.dialects.superkernel import SuperKernelOp
+
+    text = ('aclgraph.model @m cores(aic = 24, aiv = 48) {\n'
+            '  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 options "split_mode=2 : early-start=1" {\n'
+            '  }\n}\n')
+    module = Parser(make_context(), text).parse_module()
+    sk = next(op for op in module.walk() if isinstance(op, SuperKernelOp))
+    assert sk.options is not None and isinstance(sk.options.data, SkOptions)
+    assert (sk.options.data.split_mode, sk.options.data.early_start) == (2, 1)
+    assert sk.options.text() == "early-start=1:split-mode=2"  # canonical: sorted keys, '-' keys
+    assert sk.sk_options(parse_options("split-mode=4:profiling=1")[0]).split_mode == 2  # the scope's wins
+    assert '#sk.options<"early-start=1:split-mode=2">' in str(sk.properties["options"])
+
+
+def test_a_pass_takes_the_string_or_the_typed_options() -> None:
+    """The vendor string is parsed once, on first use; typed options are not parsed at all, and the
+    pass spec prints them back in the vendor syntax."""
+    from skir.passes.place_sync import PlaceSyncPass
+
+    by_text = PlaceSyncPass(options="early-start=1:sync-mode=data")
+    typed = PlaceSyncPass(options=by_text.sk_options())
+    assert typed.sk_options() is by_text.sk_options()
+    assert str(typed) == str(by_text) == 'sk-place-sync{options="early-start=1:sync-mode=data"}'
+    assert by_text.parsed_options() is by_text.parsed_options()  # cached, not parsed again
+    with pytest.raises(SkirError, match="pass 'sk-place-sync' option 'options': unknown option 'bogus'"):
+        PlaceSyncPass(options="bogus=1").sk_options()

@@ -7,6 +7,7 @@ from xdsl.pattern_rewriter import PatternRewriteWalker
 from skir.api import parse, the_model
 from skir.dialects.aclgraph import StreamOp
 from skir.dialects.ir_text import ir_text
+from skir.options import SkOptions
 from skir.patterns import RewriteSlot, SlotPlan
 from skir.testing import superkernel_text
 
@@ -119,7 +120,8 @@ def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
         LockStep("notify", "e_cell", 2, CoreType.AIV),
         SubtaskStep("v", 4, 3, "s0", 2, (0,), (CoreType.AIV,)),
     ]
-    plan = KernelPlan("m_sk0", KernelType.MIX_AIV_1_0, 8, SkForm.CHAIN, 4, "", steps, ("layer0",), [t0, t1, t2])
+    plan = KernelPlan("m_sk0", KernelType.MIX_AIV_1_0, 8, SkForm.CHAIN, 4, SkOptions(), steps,
+                      ("layer0",), [t0, t1, t2])
     slots = SlotPlan({t0: ("launch", None, 0, "m_sk0"), t1: ("disable", None, 0, "m_sk0"),
                       t2: ("disable", None, 0, "m_sk0")})  # the kernel notifies @e_cell itself
     assert rewrite_ops([t0, t2], [OutlineGroup({t0: plan}, slots)]) == []  # t2: rewritten with its group

@@ -204,7 +204,7 @@ def test_a_faster_variant_is_chosen_per_superkernel(tmp_path: Path) -> None:
     assert plain.check.ok  # the variant's programs are proved like any other
     assert len(plain.superkernels) == 1
     kernel = next(op for op in plain.module.walk() if op.name == "sk.kernel")
-    assert "early-start=1" in kernel.options.data  # type: ignore[attr-defined]
+    assert "early-start=1" in kernel.options.text()  # type: ignore[attr-defined]
     # the oracles, computed here: the same model compiled with each option string by hand
     base = skir.compile(data)
     early = skir.compile(data, options="early-start=1")

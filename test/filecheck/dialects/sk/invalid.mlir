@@ -274,3 +274,24 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:272:5: error: sk.reset_lock 1 names sub-tasks; only a notify (after) and a lock wait (before) take them
+
+// -----
+
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 chain slots 3 options "split-mode=0" {
+    sk.subtask id 0 @a blocks 8 offset 1 from @s seq 0 on aiv
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:281:59: error: options: option 'split-mode': expected an integer in 1..64, got '0'
+
+// -----
+
+"builtin.module"() ({
+  "aclgraph.model"() <{sym_name = "m", aic = 24 : i64, aiv = 48 : i64}> ({
+    "sk.kernel"() <{sym_name = "k", kernel_type = #aclgraph<kernel_type mix_aiv_1_0>, blocks = #builtin.int<8>, form = #sk<form chain>, arg_slots = #builtin.int<3>, options = #sk.options<"early-strat=1">}> ({
+    }) : () -> ()
+  }) : () -> ()
+}) : () -> ()
+
+// CHECK: {{.*}}invalid.mlir:292:188: error: options: unknown option 'early-strat' (did you mean 'early-start'?)
