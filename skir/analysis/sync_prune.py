@@ -59,6 +59,11 @@ _BARRIER_CORES = {
 _LOCK_KIND = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
 
 
+class UnsyncedQueue(ValueError):
+    """A queue SuperKernel holds a dependency that no barrier or flag pair keeps (its syncs
+    were not placed and lowered): there is nothing to prune against."""
+
+
 @dataclass
 class PruneResult:
     """Sync ops (counted once per id) before and after pruning, and the sub-tasks."""
@@ -263,7 +268,7 @@ def _dominating_pairs(points: list[tuple[int, int]],
         if best_kept >= u:
             continue
         if best is None or best[1] < u:
-            raise AssertionError(f"no flag pair orders queue position {u} before {v}")
+            raise UnsyncedQueue(f"no flag pair orders queue position {u} before {v}")
         chosen.append(best[1:])  # type: ignore[arg-type]
         best_kept = best[1]
     return chosen
@@ -279,6 +284,6 @@ def _stab(intervals: list[tuple[int, int]], barriers: list[int], chosen: list[in
             continue
         k = bisect.bisect_left(barriers, v) - 1
         if k < 0 or barriers[k] <= u:
-            raise AssertionError(f"no barrier between queue positions {u} and {v}")
+            raise UnsyncedQueue(f"no barrier between queue positions {u} and {v}")
         bisect.insort(picked, barriers[k])
     return picked

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.sync_prune import PruneResult, count_syncs, implied_syncs
+from skir.analysis.sync_prune import PruneResult, UnsyncedQueue, count_syncs, implied_syncs
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import OptionsPass, kernel_table, models, reject_depends
@@ -42,7 +43,11 @@ from skir.patterns.sync_pruning import EraseImpliedSync
 
 def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
     """Erase the syncs of `sk` the others imply (`EraseImpliedSync`)."""
-    implied = implied_syncs(sk, kernels)
+    try:
+        implied = implied_syncs(sk, kernels)
+    except UnsyncedQueue as err:
+        raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: {err}; run sk-place-sync and sk-lower-sync "
+                                  "first") from None
     if implied:
         ops = [op for op in sk.body.block.ops if op.ident in implied]  # type: ignore[attr-defined]
         rewrite_ops(ops, [EraseImpliedSync(implied)])

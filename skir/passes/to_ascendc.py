@@ -92,7 +92,7 @@ from skir.dialects.superkernel import (
 )
 from skir.names import entry_symbol
 from skir.options import SkOptions
-from skir.passes.common import OptionsPass, kernel_table, models, pattern_names
+from skir.passes.common import OptionsPass, kernel_table, models, pattern_names, reject_depends
 from skir.patterns.sk_to_ascendc import (
     BARRIER_FLAG,
     PATTERN_KINDS,
@@ -245,5 +245,6 @@ class ToAscendCPass(OptionsPass):
             kernels = kernel_table(model)
             for sk in model.body.block.ops:
                 if isinstance(sk, SuperKernelOp) and sk.sym_name.data not in existing:
+                    reject_depends(sk, self.name)
                     options = sk.sk_options(base)
                     op.body.block.add_op(lower_superkernel(sk, kernels, options, only))

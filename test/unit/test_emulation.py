@@ -107,7 +107,7 @@ def test_sk_compile_reports_a_failed_emulation_and_writes_nothing(tmp_path: Path
     assert list(tmp_path.iterdir()) == []
 
 
-CROSSING = (Path(__file__).resolve().parents[1] / "filecheck" / "passes" / "sk-check.mlir").read_text()
+CROSSING = (Path(__file__).resolve().parents[1] / "filecheck" / "passes" / "sk-check" / "sk-check.mlir").read_text()
 """Two streams with crossing events: a queue SuperKernel with AIV -> AIC and AIC -> AIV pairs."""
 
 LOCKS = (Path(__file__).resolve().parent / "models" / "locks.mlir").read_text()

@@ -109,7 +109,7 @@ def _lit_entries() -> dict[str, str]:
     """Every distinct entry the pass and target lit suites emit, with every option string they use."""
     found: dict[str, str] = {}
     lit = ROOT / "filecheck"
-    for path in sorted([*(lit / "passes").glob("*.mlir"), *(lit / "targets").glob("*.mlir")]):
+    for path in sorted([*(lit / "passes").glob("*/*.mlir"), *(lit / "targets").glob("*.mlir")]):
         text = path.read_text()
         options = sorted(set(re.findall(r'options="([^"]*)"', text)) | {""})
         for chunk in re.split(r"^// -----$", text, flags=re.MULTILINE):

@@ -33,6 +33,7 @@ from skir.dialects.superkernel import (
 
 ROOT = Path(__file__).resolve().parents[2]
 LIT = ROOT / "test" / "filecheck"
+SYNC = LIT / "passes" / "sk-lower-sync"
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,11 @@ CORPUS = [
     # the second model there keeps a barrier docs/design.md §3 (f) asks for after a sub-task that
     # sets early-start itself, which its own handshake already covers
     *(Case(f"early{i}", c, "early-start=1")
-      for i, c in enumerate(_chunks(LIT / "passes" / "sk-lower-sync-early.mlir", first_only=True))),
-    *(Case(f"queue{i}", c, "") for i, c in enumerate(_chunks(LIT / "passes" / "sk-lower-sync-queue.mlir"))),
-    *(Case(f"prune{i}", c, "") for i, c in enumerate(_chunks(LIT / "passes" / "sk-prune-sync.mlir"))),
+      for i, c in enumerate(_chunks(SYNC / "pipeline-early.mlir", first_only=True))),
+    *(Case(f"queue{i}", c, "") for i, c in enumerate(_chunks(SYNC / "pipeline-queue.mlir"))),
+    *(Case(f"prune{i}", c, "") for i, c in enumerate(_chunks(LIT / "passes" / "sk-prune-sync" / "pipeline.mlir"))),
     Case("locks", LOCKS, ""),
-    *(Case(f"data{i}", c, "sync-mode=data") for i, c in enumerate(_chunks(LIT / "passes" / "sk-lower-sync-data.mlir"))),
+    *(Case(f"data{i}", c, "sync-mode=data") for i, c in enumerate(_chunks(SYNC / "pipeline-data.mlir"))),
     Case("feed", LIT / "targets" / "ascendc-feed.mlir", "feed-sync-all=1:sync-mode=data"),
     Case("early_mix", LIT / "targets" / "ascendc-early.mlir", "early-start=1"),
 ]

@@ -1,0 +1,14 @@
+// RUN: sk-opt %s --split-input-file --verify-diagnostics -p sk-place-sync | filecheck %s
+
+// A SuperKernel whose syncs are already there.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @norm aiv_only params(in, out)
+  aclgraph.kernel @act aiv_only params(inout)
+  sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 4 {
+    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.barrier id 1 all_aiv
+    sk.subtask id 2 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+  }
+}
+
+// CHECK: error: sk.kernel @m_sk0 is already lowered

@@ -1,0 +1,28 @@
+// RUN: sk-opt %s --split-input-file --verify-diagnostics -p sk-prune-sync | filecheck %s
+
+// A depend left by sk-lower-sync{patterns=...}: every later pass refuses it.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @norm aiv_only params(in, out)
+  aclgraph.kernel @act aiv_only params(inout)
+  sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 4 {
+    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.depend_barrier id 1 aiv -> aiv on aiv
+    sk.subtask id 2 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+  }
+}
+
+// CHECK: error: sk-prune-sync: sk.kernel @m_sk0: sk.depend_barrier id 1 is not lowered; run sk-lower-sync with its patterns first
+
+// -----
+
+// A queue whose dependencies no sync keeps (its syncs were never placed).
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @norm aiv_only params(in, out)
+  aclgraph.kernel @act aiv_only params(inout)
+  sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 4 {
+    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.subtask id 1 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+  }
+}
+
+// CHECK: error: sk.kernel @m_sk0: no barrier between queue positions 0 and 1; run sk-place-sync and sk-lower-sync first
