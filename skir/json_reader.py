@@ -53,7 +53,8 @@ def parse_json(text: str, source: str) -> Any:
 
 def key_path(path: str, key: str) -> str:
     """`path.key`, or `path["key"]` when the key is not a plain name."""
-    key = key if type(key) is str else json.dumps(key) if key is None or type(key) in (int, float, bool) else repr(key)
+    if not isinstance(key, str):
+        key = json.dumps(key) if key is None or isinstance(key, (int, float)) else repr(key)
     if _PLAIN_KEY.match(key):
         return f"{path}.{key}" if path else key
     return f"{path}[{json.dumps(key)}]"

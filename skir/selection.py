@@ -184,7 +184,7 @@ def _mark_members(module: ModuleOp, values: dict[tuple[str, int], str], attr: st
     for stream in model.body.block.ops:
         if isinstance(stream, StreamOp):
             for task in stream.body.block.ops:
-                key = (stream.sym_name.data, task.seq.data)  # type: ignore[attr-defined]
+                key = (stream.sym_name.data, task.seq.data)
                 if isinstance(task, LaunchOp) and key in values:
                     task.attributes[attr] = StringAttr(values[key])
 

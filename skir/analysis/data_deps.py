@@ -52,7 +52,7 @@ def launches_by_seq(streams: list[StreamOp]) -> dict[int, LaunchOp]:
     found: dict[int, LaunchOp] = {}
     for stream in streams:
         for op in stream.body.block.ops:
-            task: TaskOp | None = op  # type: ignore[assignment]
+            task: TaskOp | None = op
             if not isinstance(op, LaunchOp):
                 was = getattr(op, "was_task", None)
                 task = was() if was is not None else None

@@ -426,7 +426,7 @@ class Former:
     def _resource_check(self, formed: list[FormedSk]) -> list[FormedSk]:
         """Drop every SuperKernel whose rewrite needs a slot or an event epoch it cannot have."""
         kept = sorted(formed, key=lambda sk: self.graph.seq[sk.first])
-        names = {op.properties["sym_name"].data for op in self.model.body.block.ops  # type: ignore[attr-defined]
+        names = {op.properties["sym_name"].data for op in self.model.body.block.ops
                  if "sym_name" in op.properties}
         while kept:
             plan = plan_rewrite(

@@ -28,6 +28,11 @@ from skir.errors import TaskVerifyException
 class HappensBefore:
     """Reachability over a task graph; raises `TaskVerifyException` on a cycle."""
 
+    _desc: tuple[np.ndarray, np.ndarray] | None
+    _seq_order: list[int] | None
+    _seq_rank: list[int] | None
+    _lengths: np.ndarray
+
     def __init__(self, graph: TaskGraph | object):
         """`graph`: a `TaskGraph`, or an `aclgraph.model` / a module holding one (its graph is built)."""
         if not isinstance(graph, TaskGraph):
@@ -88,7 +93,8 @@ class HappensBefore:
         row = join_row[n]
         rev = rows[row].copy() if row >= 0 else np.full(len(g.streams), -1, dtype=np.int64)
         rev[g.stream_of[n]] = lengths[g.stream_of[n]] - 1 - g.pos[n]
-        return lengths - 1 - rev
+        after: np.ndarray = lengths - 1 - rev
+        return after
 
     # ---- construction ----------------------------------------------------------------
 
@@ -153,9 +159,9 @@ class HappensBefore:
         g = self.graph
         lists = [list(g.stream_nodes(s)) for s in range(len(g.streams))]
         self.rows, self.join_row = _vector_clocks(lists, self.order, g.cross_pred, len(g))
-        self._desc: tuple[np.ndarray, np.ndarray] | None = None
-        self._seq_order: list[int] | None = None
-        self._seq_rank: list[int] | None = None
+        self._desc = None
+        self._seq_order = None
+        self._seq_rank = None
         self._lengths = np.array([len(nodes) for nodes in lists], dtype=np.int64)
 
     def _descendant_clocks(self) -> tuple[np.ndarray, np.ndarray]:

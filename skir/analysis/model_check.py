@@ -95,7 +95,7 @@ def _check_model(model: ModelOp) -> None:
     for op in model.body.block.ops:
         name = op.properties.get("sym_name")
         if name is not None:
-            symbols[name.data] = op  # type: ignore[attr-defined]
+            symbols[name.data] = op
             _check_name(op)
     seen_seq: dict[int, TaskOp] = {}
     for stream in model.body.block.ops:
@@ -218,7 +218,7 @@ def _check_symbols(op: TaskOp, props: Mapping[str, Attribute], symbols: dict[str
                 _resolve(op, ref, spec[0], spec[1], symbols)
         elif field == "args" and isinstance(ref, ArrayAttr):
             for arg in ref.data:
-                _resolve(op, arg, BufferOp.name, "buffer", symbols)  # type: ignore[arg-type]
+                _resolve(op, arg, BufferOp.name, "buffer", symbols)
             kernel = _resolve(op, props["kernel"], KernelOp.name, "kernel", symbols)  # type: ignore[arg-type]
             assert isinstance(kernel, KernelOp)
             if len(ref.data) != kernel.num_params:

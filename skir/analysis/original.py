@@ -24,7 +24,7 @@ def original_model(model: ModelOp) -> ModelOp:
     body = Block()
     for op in model.body.block.ops:
         if isinstance(op, StreamOp):
-            tasks: list[Operation] = [original_task(task) for task in op.body.block.ops]  # type: ignore[arg-type]
+            tasks: list[Operation] = [original_task(task) for task in op.body.block.ops]
             body.add_op(StreamOp(op.sym_name.data, Region(Block(tasks)), op.slots.data if op.slots else None))
         elif op.name != "sk.kernel":
             body.add_op(op.clone())

@@ -36,9 +36,9 @@ MAX_PENDING = 15
 class Node:
     """A node of the program: a sub-task or a lock op, the core types it runs on, its dependencies."""
 
-    key: Hashable
+    key: int
     types: tuple[CoreType, ...]
-    deps: list[Hashable] = field(default_factory=list)
+    deps: list[int] = field(default_factory=list)
     stream: Hashable = None
     """The stream of a sub-task (None for a lock access): nodes of one stream are ordered."""
 
@@ -49,7 +49,7 @@ class QueueItem:
 
     kind: str
     """`node`, `barrier`, `set` or `wait`."""
-    key: Hashable = None
+    key: int | None = None
     pair: int = -1
 
 
@@ -59,8 +59,8 @@ class Pair:
 
     source: CoreType
     target: CoreType
-    producer: Hashable
-    consumer: Hashable
+    producer: int
+    consumer: int
     flag: int = -1
 
 
@@ -92,13 +92,13 @@ def may_exhaust_flags(nodes: list[Node], reserved: Iterable[int] = ()) -> bool:
 
 def plan_queues(nodes: list[Node], reserved: Iterable[int] = ()) -> QueuePlan:
     """The naive queue program of `nodes` (in program order); raises `FlagsExhausted`."""
-    consumers: dict[Hashable, list[Node]] = defaultdict(list)
+    consumers: dict[int, list[Node]] = defaultdict(list)
     for n in nodes:
         for d in n.deps:
             consumers[d].append(n)
     pairs: list[Pair] = []
-    waits_before: dict[Hashable, list[int]] = defaultdict(list)
-    sets_after: dict[tuple[Hashable, CoreType], list[int]] = defaultdict(list)
+    waits_before: dict[int, list[int]] = defaultdict(list)
+    sets_after: dict[tuple[int, CoreType], list[int]] = defaultdict(list)
     for u in nodes:
         for v in consumers[u.key]:
             for y in v.types:
@@ -130,15 +130,15 @@ class _Reach:
     """
 
     def __init__(self, nodes: list[Node]):
-        index: dict[Hashable, int] = {}
-        self.pos: dict[Hashable, tuple[int, int]] = {}
+        index: dict[int, int] = {}
+        self.pos: dict[int, tuple[int, int]] = {}
         count: dict[int, int] = defaultdict(int)
         for n in nodes:
             if n.stream is not None:
                 s = index.setdefault(n.stream, len(index))
                 self.pos[n.key] = (s, count[s])
                 count[s] += 1
-        self.clock: dict[Hashable, dict[int, int]] = {}
+        self.clock: dict[int, dict[int, int]] = {}
         for n in nodes:
             clock: dict[int, int] = {}
             for d in n.deps:
@@ -150,7 +150,7 @@ class _Reach:
                 clock[s] = p
             self.clock[n.key] = clock
 
-    def before(self, a: Hashable, b: Hashable) -> bool:
+    def before(self, a: int, b: int) -> bool:
         if a not in self.pos:
             return False
         s, p = self.pos[a]

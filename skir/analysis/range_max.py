@@ -21,7 +21,7 @@ class RangeMax:
     @classmethod
     def per_stream(cls, graph: TaskGraph, value: Callable[[int], tuple[int, ...]]) -> RangeMax:
         """Tables of `value(node)` (a tuple of ints) for every stream of `graph`."""
-        tables = []
+        tables: list[list[np.ndarray]] = []
         for s in range(len(graph.streams)):
             nodes = graph.stream_nodes(s)
             if not nodes:

@@ -10,7 +10,7 @@ then the resets at exit. A lock access runs on block 0 of the member's class (th
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from skir.analysis.boundary import SkPlan
@@ -19,8 +19,9 @@ from skir.analysis.member_order import member_deps, member_order
 from skir.analysis.queue_plan import Node
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, core_class
+from skir.dialects.aclgraph_enums import CoreClass, class_types, core_class
 from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SubtaskOp, WaitLockOp
 
 
 def lock_core(cls: CoreClass) -> CoreType:
@@ -97,15 +98,36 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
             # after the sub-task before it, or every sub-task it names (a record that follows
             # members of several streams that do not follow one another)
             deps = [sub_key[d] for d in step.deps] if step.deps else [last] if last is not None else []
-            nodes.append(Node(key, (step.core,), deps))  # type: ignore[arg-type]
+            assert step.core is not None  # a lock step names its core type
+            nodes.append(Node(key, (step.core,), deps))
         else:
             # a reset clears the cell every wait of the SuperKernel on it has consumed (on any
             # core type: a reset on one core must not run while the other still waits)
             after = list(waits_of.get(step.cell, ())) if step.kind == "reset" else []
-            nodes.append(Node(key, (step.core,), after))  # type: ignore[arg-type]
+            assert step.core is not None
+            nodes.append(Node(key, (step.core,), after))
             if step.kind == "wait":
                 pending.append(key)
                 waits_of[step.cell].append(key)
                 for member in step.deps:  # a wait that precedes members of several streams
                     waited_by[member].append(key)
     return nodes
+
+
+_LOCK_KIND = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
+
+
+def program_nodes(ops: Sequence[SubtaskOp | LockOp]) -> list[Node]:
+    """The dependency nodes of a built queue program (its sub-tasks and lock ops, in program
+    order), keyed by their ids; a sub-task runs on the core types its `on` class names."""
+    by_id = {op.ident: op for op in ops}
+    steps = [(op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
+              else ProgramStep(_LOCK_KIND[type(op)], op.core.data, deps=op.dep_ids)) for op in ops]
+
+    def subtask(ident: int) -> SubtaskOp:
+        op = by_id[ident]
+        assert isinstance(op, SubtaskOp)
+        return op
+
+    return queue_nodes(steps, lambda ident: class_types(subtask(ident).cores.data),
+                       lambda ident: subtask(ident).stream.root_reference.data)

@@ -93,7 +93,7 @@ class SyncMachine:
 
     def __init__(self, graph: TaskGraph | None, superkernels: dict[str, SuperKernelOp],
                  release: Callable[[int, CoreType, int, int], bool] | None = None):
-        self.graph = graph  # type: ignore[assignment]
+        self.graph = graph
         self.names = list(superkernels)
         self.sks = superkernels
         self.sk_index = {name: i for i, name in enumerate(self.names)}
@@ -129,6 +129,12 @@ class SyncMachine:
         self.alone = graph is None
         """A machine of one SuperKernel without its model (`isolated`): its lock waits pass."""
         self.errors: list[str] = []
+
+    @property
+    def model_graph(self) -> TaskGraph:
+        """The model's task graph; only stream code reads it, and an isolated machine has no stream."""
+        assert self.graph is not None, "an isolated SuperKernel's machine has no streams"
+        return self.graph
 
     # ---- knowledge ---------------------------------------------------------------------
 
@@ -169,8 +175,9 @@ class SyncMachine:
         return self.blocked()
 
     def blocked(self) -> list[Blocked]:
-        g, out = self.graph, []
+        out: list[Blocked] = []
         for s in range(self.n_streams):
+            g = self.model_graph
             if self.stream_pc[s] < g.start[s + 1] - g.start[s]:
                 n = g.start[s] + self.stream_pc[s]
                 out.append(Blocked(g.name(n), self._stream_wait_reason(n), n))
@@ -181,7 +188,7 @@ class SyncMachine:
         return out
 
     def _stream_wait_reason(self, n: int) -> str:
-        op = self.graph.ops[n]
+        op = self.model_graph.ops[n]
         if isinstance(op, LaunchSkOp):
             return f"launch_sk @{op.sk.root_reference.data} (the SuperKernel has not finished)"
         if isinstance(op, ValueWaitOp):
@@ -190,13 +197,13 @@ class SyncMachine:
             return f"value_wait @{cell} {op.rule.data.value} {op.value.data} (cell is {value})"
         if isinstance(op, WaitOp):
             return f"wait @{op.event.root_reference.data} (not recorded in its epoch)"
-        s = self.graph.stream_of[n]
-        if n == self.graph.start[s] and s in self.graph.activator and s not in self.activated:
-            return f"activation by {self.graph.name(self.graph.activator[s])}"
+        s = self.model_graph.stream_of[n]
+        if n == self.model_graph.start[s] and s in self.model_graph.activator and s not in self.activated:
+            return f"activation by {self.model_graph.name(self.model_graph.activator[s])}"
         return op.name
 
     def _step_stream(self, s: int) -> bool:
-        g = self.graph
+        g = self.model_graph
         if self.stream_pc[s] >= g.start[s + 1] - g.start[s]:
             return False
         n = g.start[s] + self.stream_pc[s]
@@ -223,7 +230,7 @@ class SyncMachine:
         return True
 
     def _stream_ready(self, n: int, op: object, clock: np.ndarray) -> bool:
-        g = self.graph
+        g = self.model_graph
         s = g.stream_of[n]
         if n == g.start[s] and s in g.activator:  # a cascade stream starts once it is activated
             knowledge = self.activated.get(s)
@@ -245,7 +252,7 @@ class SyncMachine:
             value, knowledge = self.cells.get(cell, (0, None))
             if not rule_holds(op.rule.data, value, op.value.data):
                 # an external wait that nothing of the model satisfies is satisfied from outside
-                return op.external is not None and not self.graph.cells[cell].satisfying
+                return op.external is not None and not self.model_graph.cells[cell].satisfying
             if knowledge is not None:
                 np.maximum(clock, knowledge, out=clock)
             return True
@@ -265,7 +272,7 @@ class SyncMachine:
         elif isinstance(op, OpaqueOp) and op.notify is not None and op.kind.data is OpaqueKind.NOTIFY_RECORD:
             self.notifies[op.notify.data].append(clock.copy())
         elif type(op) is StreamActiveOp:
-            self.activated[self.graph.activates[n]] = clock.copy()
+            self.activated[self.model_graph.activates[n]] = clock.copy()
 
     def _launch(self, n: int, op: LaunchSkOp, clock: np.ndarray) -> None:
         self.start(self.sk_index[op.sk.root_reference.data], clock)
@@ -278,7 +285,7 @@ class SyncMachine:
             if core not in uses:
                 continue  # the verifier admits no op on a core type the SuperKernel does not launch
             ops = sk.program_for(core)
-            agent = CoreAgent(k, core, ops, clock.copy(), clock.copy())  # type: ignore[arg-type]
+            agent = CoreAgent(k, core, ops, clock.copy(), clock.copy())
             self.agents[(k, core)] = agent
             if ops:
                 self.running[(k, core)] = agent

@@ -29,9 +29,9 @@ import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
-from skir.analysis.sk_program import ProgramStep, queue_nodes
+from skir.analysis.sk_program import program_nodes
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import class_types, core_class
+from skir.dialects.aclgraph_enums import class_types
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -40,14 +40,12 @@ from skir.dialects.superkernel import (
     EarlyStartWaitOp,
     LockOp,
     NotifyOp,
-    ResetLockOp,
     SetFlagOp,
     SkForm,
     SkProgramOp,
     SubtaskOp,
     SuperKernelOp,
     WaitFlagOp,
-    WaitLockOp,
 )
 
 _BARRIER_CORES = {
@@ -56,7 +54,6 @@ _BARRIER_CORES = {
     BarrierKind.SYNC_ALL: frozenset({CoreType.AIC, CoreType.AIV}),
     BarrierKind.PIPE_ALL: frozenset(),
 }
-_LOCK_KIND = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
 
 
 class UnsyncedQueue(ValueError):
@@ -180,22 +177,12 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
     q = _Queues(sk)
     program = [op for op in sk.program() if isinstance(op, SubtaskOp | LockOp)]
     by_id = {op.ident: op for op in program}
-    steps = [
-        (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
-         else ProgramStep(_LOCK_KIND[type(op)], op.core.data,  # type: ignore[index, union-attr]
-                          deps=op.dep_ids))
-        for op in program
-    ]
-
-    def types(ident: int) -> tuple[CoreType, ...]:
-        sub = by_id[ident]
-        return class_types(core_class(kernels[sub.kernel.root_reference.data].type))  # type: ignore[union-attr]
 
     intervals: dict[CoreType, list[tuple[int, int]]] = defaultdict(list)
     points: dict[tuple[CoreType, CoreType], list[tuple[int, int]]] = defaultdict(list)
-    for node in queue_nodes(steps, types, lambda ident: by_id[ident].stream.root_reference.data):  # type: ignore
+    for node in program_nodes(program):
         for dep in node.deps:
-            for x in _types_of(by_id[dep], types):  # type: ignore[arg-type]
+            for x in _types_of(by_id[dep]):
                 for y in node.types:
                     u, v = q.pos[x][dep], q.pos[y][node.key]  # type: ignore[index]
                     if x is y:
@@ -223,10 +210,10 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
             if isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp) and op.ident not in keep}
 
 
-def _types_of(op: SkProgramOp, types) -> tuple[CoreType, ...]:  # type: ignore[no-untyped-def]
+def _types_of(op: SubtaskOp | LockOp) -> tuple[CoreType, ...]:
     if isinstance(op, SubtaskOp):
-        return types(op.ident)
-    return (op.core.data,)  # type: ignore[attr-defined]
+        return class_types(op.cores.data)
+    return (op.core.data,)
 
 
 def _last_node_before(q: _Queues, core: CoreType, pos: int) -> int:
@@ -269,7 +256,7 @@ def _dominating_pairs(points: list[tuple[int, int]],
             continue
         if best is None or best[1] < u:
             raise UnsyncedQueue(f"no flag pair orders queue position {u} before {v}")
-        chosen.append(best[1:])  # type: ignore[arg-type]
+        chosen.append(best[1:])
         best_kept = best[1]
     return chosen
 

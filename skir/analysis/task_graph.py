@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 
 from skir.dialects.aclgraph import (
     EventTaskOp,
@@ -42,6 +42,9 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_enums import OpaqueKind, WaitRule, rule_holds
 from skir.errors import TaskVerifyException, task_path
+
+if TYPE_CHECKING:
+    from skir.dialects.superkernel import SuperKernelOp
 
 
 @dataclass
@@ -124,7 +127,7 @@ class TaskGraph:
         self.epochs: list[EventEpoch] = []
         self.epoch_of: dict[int, EventEpoch] = {}
         self.cells: dict[str, CellUse] = {}
-        self._superkernels: dict[str, Operation] | None = None
+        self._superkernels: dict[str, SuperKernelOp] | None = None
         self._build_event_edges()
         self._build_cell_edges()
         self.activator: dict[int, int] = {}

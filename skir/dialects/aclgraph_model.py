@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects.builtin import IntAttr, StringAttr
-from xdsl.ir import Attribute, Region
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def, region_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -27,7 +27,7 @@ MAX_BLOCKS = 65535
 class ModelSymbolTable(SymbolTable):
     """`SymbolTable` with a message that says which names clash."""
 
-    def verify(self, op: IRDLOperation) -> None:
+    def verify(self, op: Operation) -> None:
         seen: set[str] = set()
         for child in op.regions[0].block.ops:
             name = child.properties.get("sym_name")

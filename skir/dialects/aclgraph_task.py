@@ -133,7 +133,8 @@ class TaskOp(IRDLOperation, ABC):
 
     @property
     def seq_value(self) -> int:
-        return self.seq.data
+        seq: int = self.seq.data
+        return seq
 
     @property
     def group(self) -> int | None:

@@ -23,6 +23,7 @@ ascendc.if_core aiv {
 from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr, UnitAttr
+from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -89,7 +90,7 @@ class ProfilingRecordOp(IRDLOperation):
     traits = lazy_traits_def(in_entry)
 
     def __init__(self, slot: int, index: int, kind: int, end: bool):
-        props = {"slot": i64_attr(slot), "index": i64_attr(index), "type": i64_attr(kind)}
+        props: dict[str, Attribute] = {"slot": i64_attr(slot), "index": i64_attr(index), "type": i64_attr(kind)}
         if end:
             props["end"] = UnitAttr()
         build_op(self, props)

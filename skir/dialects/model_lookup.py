@@ -69,7 +69,7 @@ def tree_names(model: ModelOp) -> set[str]:
     """Every symbol name of the tree of models `model` belongs to (the top model and all its
     sub-models): what a name a pass adds must differ from, for one flat plan."""
     root = root_model(model)
-    return {op.properties["sym_name"].data  # type: ignore[attr-defined]
+    return {op.properties["sym_name"].data
             for m in (root, *all_submodels(root)) for op in m.body.block.ops if "sym_name" in op.properties}
 
 
@@ -112,11 +112,11 @@ def missing_pass(module: ModuleOp, *, sources: bool = False) -> str | None:
                     if isinstance(op, LaunchOp) and GROUP_ATTR in op.attributes:
                         return "sk-outline"
     if sources:
-        emitted = {op.properties["sym_name"].data for op in module.ops  # type: ignore[attr-defined]
+        emitted = {op.properties["sym_name"].data for op in module.ops
                    if op.name == "ascendc.source"}
         for model in models(module):
             for op in model.body.block.ops:
-                if op.name == "sk.kernel" and op.properties["sym_name"].data not in emitted:  # type: ignore
+                if op.name == "sk.kernel" and op.properties["sym_name"].data not in emitted:
                     return "sk-to-ascendc"
     return None
 
@@ -138,7 +138,7 @@ def updated_launches(model: ModelOp) -> dict[tuple[str, int], LaunchOp]:
         if not isinstance(stream, StreamOp):
             continue
         for task in stream.body.block.ops:
-            launch = task if isinstance(task, LaunchOp) else task.was_task()  # type: ignore[attr-defined]
+            launch = task if isinstance(task, LaunchOp) else task.was_task()
             if isinstance(launch, LaunchOp) and launch.updates_args_only:
-                found[(stream.sym_name.data, task.seq.data)] = launch  # type: ignore[attr-defined]
+                found[(stream.sym_name.data, task.seq.data)] = launch
     return found

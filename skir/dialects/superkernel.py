@@ -182,7 +182,7 @@ class SubtaskOp(SkProgramOp):
             "seq": int_attr(seq),
             "cores": CLASS_ATTRS[cores],
         }
-        build_op(self, with_deps(props, deps))
+        build_op(self, with_deps(props, tuple(deps)))
 
     @property
     def dep_ids(self) -> tuple[int, ...]:
@@ -286,15 +286,15 @@ class SuperKernelOp(IRDLOperation):
 
     def program(self) -> list[SkProgramOp]:
         """The program, in order (ids increase along it)."""
-        return list(self.body.block.ops)  # type: ignore[arg-type]  (the verifier admits program ops only)
+        return list(self.body.block.ops)  # type: ignore[arg-type]  # the verifier admits program ops only
 
     def program_for(self, core: CoreType) -> list[SkProgramOp]:
         """What one core type runs: the ops of the program it runs, in order."""
-        return [op for op in self.body.block.ops if core in op.core_set()]  # type: ignore[attr-defined]
+        return [op for op in self.body.block.ops if core in op.core_set()]
 
     def subtasks(self) -> list[SubtaskOp]:
         """Every sub-task, in program order."""
-        return [op for op in self.body.block.ops if type(op) is SubtaskOp]  # type: ignore[misc]
+        return [op for op in self.body.block.ops if type(op) is SubtaskOp]
 
     @classmethod
     def parse(cls, parser: Parser) -> SuperKernelOp:

@@ -53,7 +53,9 @@ class SkProgramOp(IRDLOperation):
 
     @property
     def ident(self) -> int:
-        return self.properties["id"].data  # type: ignore[attr-defined]  (`id`, without its descriptor)
+        ident = self.properties["id"]  # the property, without its descriptor
+        assert isinstance(ident, IntAttr)
+        return int(ident.data)
 
     def runs_on(self) -> CoreType | None:
         """The core type named by the op (`on aic|aiv`), if it names one."""

@@ -405,7 +405,7 @@ class PreloadOp(SkProgramOp):
     core = prop_def(SkCoreAttr)
 
     def __init__(self, ident: int, core: CoreType, kernel: str | None = None, units: int = 0, blocks: int = 0):
-        props = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
+        props: dict[str, Attribute] = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
         if kernel is not None:
             props.update(kernel=symbol_ref(kernel), units=int_attr(units), blocks=int_attr(blocks))
         build_op(self, props)

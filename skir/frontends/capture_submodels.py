@@ -95,7 +95,7 @@ class SubmodelReader:
         for i, name in enumerate(names):
             path = f"{p('submodels')}[{i}]"
             branches.append((r.ref(name, path, "submodel", self.subs), path))
-        self.conds.append((r.owner, p(), branches))
+        self.conds.append((r.owner, p(None), branches))
         cell = r.ref(task["cell"], p("cell"), "cell", r.cells)
         return {"kind": string_attr(kind.value), "cell": SymbolRefAttr(cell),
                 BRANCHES_KEY: ArrayAttr(tuple(string_attr(n) for n, _ in branches))}
@@ -139,7 +139,7 @@ def used_names(streams: list[Operation]) -> set[str]:
             if key in ("kernel", "event", "cell") and isinstance(value, SymbolRefAttr):
                 found.add(value.root_reference.data)
             elif key == "args" and isinstance(value, ArrayAttr):
-                found.update(a.root_reference.data for a in value.data)  # type: ignore[attr-defined]
+                found.update(a.root_reference.data for a in value.data)
     return found
 
 

@@ -58,8 +58,8 @@ def needs_feed(sk: SuperKernelOp, kernel: KernelOp, blocks: int) -> bool:
     if not kernel.is_batch:
         return False
     if core_class(kernel.type) is CoreClass.AIV:
-        return blocks < sk.cores()[CoreType.AIV]
-    return blocks < sk.blocks.data
+        return bool(blocks < sk.cores()[CoreType.AIV])
+    return bool(blocks < sk.blocks.data)
 
 
 def options_insert(options: SkOptions) -> bool:

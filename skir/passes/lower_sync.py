@@ -41,7 +41,7 @@ PATTERN_NAMES = tuple(kind.__name__ for kind in SYNC_PATTERN_KINDS)
 def apply_sync_patterns(sk: SuperKernelOp, patterns: list[RewritePattern]) -> list[Operation]:
     """Replace the depends of one SuperKernel by `patterns` (one sweep of its program); the
     depends none of them applied to."""
-    depends = [op for op in sk.body.block.ops if isinstance(op, DependOp)]
+    depends: list[Operation] = [op for op in sk.body.block.ops if isinstance(op, DependOp)]
     return rewrite_ops(depends, patterns) if patterns and depends else depends
 
 

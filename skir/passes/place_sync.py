@@ -42,7 +42,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.data_deps import Access, launch_access, launches_by_seq
 from skir.analysis.queue_plan import FlagsExhausted, plan_queues
-from skir.analysis.sk_program import ProgramStep, queue_nodes
+from skir.analysis.sk_program import program_nodes
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, class_types, core_class, types_class
@@ -242,16 +242,10 @@ class _Placement:
     # ---- queue -------------------------------------------------------------------------
 
     def queue(self, ops: list[SkProgramOp]) -> None:
-        kinds = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
-        steps = [
-            (op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
-             else ProgramStep(kinds[type(op)], op.core.data,  # type: ignore[index, union-attr]
-                              deps=op.dep_ids))
-            for op in ops
-        ]
-        by_id = {op.ident: op for op in ops}
-        nodes = queue_nodes(steps, lambda ident: class_types(self.cls(by_id[ident])),  # type: ignore[arg-type]
-                            lambda ident: by_id[ident].stream.root_reference.data)  # type: ignore[union-attr]
+        members = [op for op in ops if isinstance(op, SubtaskOp | LockOp)]
+        assert len(members) == len(ops), "a queue program before sync placement holds sub-tasks and lock ops"
+        by_id = {op.ident: op for op in members}
+        nodes = program_nodes(members)
         reserved = {f.data for sub in ops if isinstance(sub, SubtaskOp) for f in (self.kernel(sub).sync_flags or ())}
         try:
             plan = plan_queues(nodes, reserved)

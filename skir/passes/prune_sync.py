@@ -49,7 +49,7 @@ def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
         raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: {err}; run sk-place-sync and sk-lower-sync "
                                   "first") from None
     if implied:
-        ops = [op for op in sk.body.block.ops if op.ident in implied]  # type: ignore[attr-defined]
+        ops = [op for op in sk.body.block.ops if op.ident in implied]
         rewrite_ops(ops, [EraseImpliedSync(implied)])
 
 

@@ -172,7 +172,7 @@ class _Skeleton:
         name = self.sk.sym_name.data
         body = Block([FftsBaseOp()])
         program = self.sk.program()
-        subtasks: list[SubtaskOp] = [op for op in program if type(op) is SubtaskOp]  # type: ignore[misc]
+        subtasks: list[SubtaskOp] = [op for op in program if type(op) is SubtaskOp]
         self.feed_prologue(body, profiling, subtasks)
         helpers: list[Operation] = self.profiling_prologue(body, program, subtasks) if profiling else []
         functions: list[Operation] = []

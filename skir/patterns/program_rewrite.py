@@ -57,15 +57,15 @@ def program_block(plan: ProgramPlan, old: SuperKernelOp) -> Block:
     for op in plan.program:
         ids.append(top)
         top += 1 if plan.span is None else plan.span(op)
-    new_id = {op.ident: ident for ident, op in zip(ids, plan.program) if type(op) is SubtaskOp}  # type: ignore[attr-defined]
+    new_id = {op.ident: ident for ident, op in zip(ids, plan.program) if type(op) is SubtaskOp}
     updates = plan.updates
     for ident, op in zip(ids, plan.program):
         op.properties["id"] = int_attr(ident)
         if updates:
             op.properties.update(updates.get(op, ()))
         if (type(op) is SubtaskOp or type(op) is NotifyOp or type(op) is WaitLockOp) \
-                and op.deps is not None:  # type: ignore[attr-defined]
-            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)  # type: ignore[attr-defined]
+                and op.deps is not None:
+            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
     block = old.body.detach_block(0)
     keep = {id(op) for op in plan.program}  # by id: an op's hash is a Python call
     for op in list(block.ops):

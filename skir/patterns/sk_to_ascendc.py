@@ -196,7 +196,9 @@ class SkOpLowering(RewritePattern):
             return
         first = self.group(op, on[0], note)
         if first is not None:
-            rewriter.replace(op, [first, *(self.group(op, core, None) for core in on[1:])])  # type: ignore[misc]
+            rest = [self.group(op, core, None) for core in on[1:]]
+            assert all(g is not None for g in rest), op.name  # a group on one core type is one on each
+            rewriter.replace(op, [first, *(g for g in rest if g is not None)])
             return
         out: list[Operation] = [CommentOp(note)] if note is not None else []
         if in_chain and op.ident in low.configs:

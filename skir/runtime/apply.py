@@ -57,7 +57,8 @@ _SOURCES = ("ffts_base", "task", "cell", "workspace", "profiling", "profiling_ta
 def load_plan(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a plan file (a JSON object; checked by `apply_plan`)."""
     source, text = read_model(path)  # strict UTF-8 and no NUL, as every input file
-    return parse_json(text, source)
+    plan: dict[str, Any] = parse_json(text, source)
+    return plan
 
 
 class _Reader(JsonReader):
@@ -205,7 +206,7 @@ def _check_args(r: JsonReader, sks: dict[str, dict[str, Any]], slots: dict[tuple
             if source != "task":
                 continue
             key = (arg.get("stream"), arg.get("seq"))
-            task = slots.get(key)  # type: ignore[arg-type]
+            task = slots.get(key)
             if key not in taken or not isinstance(task, LaunchOp):
                 r.fail(path, f"names @{key[0]} seq {key[1]}, which is not a kernel launch the plan takes out of "
                              "its slot")

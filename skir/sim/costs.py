@@ -72,12 +72,14 @@ class Costs:
 
 def _default_json() -> dict[str, Any]:
     text = resources.files("skir.sim").joinpath("default_costs.json").read_text()
-    return json.loads(text)
+    table: dict[str, Any] = json.loads(text)
+    return table
 
 
 def default_table() -> dict[str, dict[str, Any]]:
     """The documented default parameters: name -> {value, unit, assumption, description}."""
-    return _default_json()["parameters"]
+    parameters: dict[str, dict[str, Any]] = _default_json()["parameters"]
+    return parameters
 
 
 def default_costs() -> Costs:

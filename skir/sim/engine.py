@@ -261,7 +261,7 @@ class Engine:
         return min(aic, self.cores[CoreType.AIC]), min(aiv, self.cores[CoreType.AIV])
 
     def _fits(self, demand: tuple[int, int]) -> bool:
-        return demand[0] <= self.free[CoreType.AIC] and demand[1] <= self.free[CoreType.AIV]
+        return bool(demand[0] <= self.free[CoreType.AIC] and demand[1] <= self.free[CoreType.AIV])
 
     def _acquire(self, node: int, stamp: Stamp) -> None:
         demand = self._demand(node)
@@ -396,7 +396,7 @@ def durations_of(module: ModuleOp | ModelOp) -> dict[tuple[str, int], float]:
             if isinstance(kind, StringAttr) and kind.data == "launch" and isinstance(was, DictionaryAttr):
                 duration = was.data.get("duration")
                 if isinstance(duration, FloatData):
-                    found[(name, task.seq.data)] = duration.data  # type: ignore[index]
+                    found[(name, task.seq.data)] = duration.data
     return found
 
 
@@ -428,7 +428,7 @@ def comm_durations(module: ModuleOp | ModelOp, costs: Any) -> dict[tuple[str, in
     found: dict[tuple[str, int], float] = {}
     for stream in streams:
         for task in stream.body.block.ops:
-            launch = launches.get(task.seq.data)  # type: ignore[attr-defined]
+            launch = launches.get(task.seq.data)
             if launch is None or launch.comm is None:
                 continue
             if launch.comm_bytes is not None:

@@ -10,7 +10,7 @@ separators, `[]` / `{}` for empty containers, ASCII escapes, keys as `json` coer
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring_ascii as _string  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii as _string
 from typing import Any
 
 _FLOATS = {float("inf"): "Infinity", float("-inf"): "-Infinity"}

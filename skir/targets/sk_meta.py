@@ -114,7 +114,7 @@ def _label(op: Operation) -> list[str]:
         return []
     if not isinstance(attr, ArrayAttr) or not all(isinstance(a, StringAttr) for a in attr):
         raise SkirError(f"{task_path(op)}: {LABEL_ATTR} must be an array of strings")
-    return [a.data for a in attr]  # type: ignore[attr-defined]
+    return [a.data for a in attr]
 
 
 def _bug(sk: SuperKernelOp, message: str) -> SkirError:
@@ -237,12 +237,12 @@ def _cells(model: ModelOp, sks: list[SuperKernelOp], tasks: list[tuple[str, Task
                     key=lambda st: st[1].seq.data)
     for stream, task in values:
         old = None if before is None else before.get(task.seq.data)
-        if before is None or type(old) is not type(task) or old.properties != task.properties:  # type: ignore
-            added.add(_sym(task.cell))  # type: ignore[attr-defined]
+        if before is None or type(old) is not type(task) or old.properties != task.properties:
+            added.add(_sym(task.cell))
     for stream, task in values:
-        cell = _sym(task.cell)  # type: ignore[attr-defined]
+        cell = _sym(task.cell)
         if cell in added:
-            uses.setdefault(cell, []).append(_value_use(stream, task))  # type: ignore[arg-type]
+            uses.setdefault(cell, []).append(_value_use(stream, task))
     declared = [op.sym_name.data for op in model.body.block.ops if isinstance(op, CellOp)]
     order = [c for c in declared if c in added] + sorted(added - set(declared))
     return [{"cell": cell, "uses": uses.get(cell, [])} for cell in order]

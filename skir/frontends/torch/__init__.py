@@ -220,7 +220,7 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
     name = _free_name(str(opts.get("name", "graph")))
     split_by = graph_breaks.newest_break()  # a break just before this graph's end, if any
     try:
-        data = graph_model(graph_module, name, cores=tuple(opts.get("cores", (24, 48))))  # type: ignore[arg-type]
+        data = graph_model(graph_module, name, cores=tuple(opts.get("cores", (24, 48))))
     except UnbalancedScopeError as unbalanced:
         if split_by is None:
             raise

@@ -81,7 +81,7 @@ def _branch(capture: GraphCapture, graph: fx.GraphModule, name: str, operands: l
             child.op(node)
         elif node.op == "output":
             returned = [child.buffer_of(n) if isinstance(n, fx.Node) else None
-                        for n in fx.node.map_arg(node.args[0], lambda n: n)]  # type: ignore[union-attr]
+                        for n in fx.node.map_arg(node.args[0], lambda n: n)]
     streams = child.streams.finish()
     rename = {b: r for b, r in zip(returned, results, strict=False) if isinstance(b, str) and isinstance(r, str)
               and b not in operands}

@@ -34,7 +34,7 @@ def _wrap(module: torch.nn.Module, scope: str) -> None:
         with super_kernel_scope(scope):
             return inner(*args, **kwargs)
 
-    module.forward = forward  # type: ignore[method-assign]
+    module.forward = forward
 
 
 def _largest_module_list(model: torch.nn.Module) -> torch.nn.ModuleList | None:

@@ -80,7 +80,7 @@ def static_moe(model: torch.nn.Module) -> list[str]:
 def _stack_experts(block: torch.nn.Module, name: str) -> None:
     """`w_gate_up` (E x H x 2I) and `w_down` (E x I x H) from the block's experts, which go."""
     gate_up, down = [], []
-    for i, expert in enumerate(block.experts):  # type: ignore[arg-type, union-attr]
+    for i, expert in enumerate(block.experts):  # type: ignore[arg-type]
         projections = _projections(expert)
         if projections is None:
             raise SkirError(f"static_moe: {name}.experts[{i}] ({type(expert).__name__}) is not a SiLU-gated MLP "

@@ -98,7 +98,7 @@ def read_result(path: str | os.PathLike[str], original: ModuleOp) -> VendorResul
 def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tuple[str, str]]) -> VendorResult:
     model = _model(original)
     tasks = TaskIdentity.of(model)
-    kernels = {(stream.sym_name.data, op.seq.data) for stream in model.body.block.ops
+    kernels: set[tuple[str, int]] = {(stream.sym_name.data, op.seq.data) for stream in model.body.block.ops
                if isinstance(stream, StreamOp) for op in stream.body.block.ops if isinstance(op, LaunchOp)}
     by_seq = {seq: stream for stream, seq in kernels}
     reader = JsonReader(source)

@@ -49,13 +49,13 @@ def _node(reader: JsonReader, task: TraceTask, si: int) -> Node:
         if not _SYMBOL.match(name):  # a kernel task's name is the kernel's symbol
             reader.fail(f"{task.path}.name", f"{shown(name)} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*); a "
                         "kernel's name is its symbol")
-        return Node(None, si, task.path, "KERNEL", "KERNEL",  # type: ignore[arg-type]
+        return Node(None, si, task.path, "KERNEL", "KERNEL",
                     kernel=KernelInfo(name, kernel_type, None, task.blocks, 0, 1, False, task.args_size))
     sync = _SYNC.get(task.name.rpartition("_")[0]) if kind not in _VALUE else None
     addr = task.suffix
     if sync is not None and addr is not None:
-        return Node(None, si, task.path, sync, sync, event=f"{int(addr):x}")  # type: ignore[arg-type]
+        return Node(None, si, task.path, sync, sync, event=f"{int(addr):x}")
     if kind in _VALUE and addr is not None:
         node_type = "NOTIFY" if kind == "MEM_WRITE_VALUE" else "WAIT"
-        return Node(None, si, task.path, _VALUE[kind], node_type, event=f"{int(addr):x}")  # type: ignore[arg-type]
-    return Node(None, si, task.path, "DEFAULT", "DEFAULT")  # type: ignore[arg-type]
+        return Node(None, si, task.path, _VALUE[kind], node_type, event=f"{int(addr):x}")
+    return Node(None, si, task.path, "DEFAULT", "DEFAULT")
