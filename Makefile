@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 
-.PHONY: venv extras demo test lit pytest fuzz bench torch-examples test-hf4 clean
+.PHONY: venv extras demo test lit pytest typecheck fuzz bench torch-examples test-hf4 clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,7 +50,11 @@ FUZZ_MUTANTS ?= 12000
 fuzz: venv
 	$(BIN)/python tools/fuzz.py --mutants $(FUZZ_MUTANTS) --seed 1
 
-test: lit pytest fuzz
+# The type checker, strict, on the whole package (configuration in pyproject.toml).
+typecheck: venv
+	$(BIN)/python tools/typecheck.py
+
+test: lit pytest typecheck fuzz
 
 bench: venv
 	$(BIN)/python tools/bench_compile.py --product 10000

@@ -163,7 +163,10 @@ def summarize(
     (`original`, the input before rewriting, saves rebuilding it from the rewritten slots)."""
     from skir.analysis.original import unreset_by_superkernel
 
-    superkernels, unfused, cuts, warnings = [], [], [], []
+    superkernels: list[SuperKernelInfo] = []
+    unfused: list[Unfused] = []
+    cuts: list[CutInfo] = []
+    warnings: list[SkWarning] = []
     before = {} if original is None else {qualified_name(m): m for m in models(original)}
     for model in models(module):  # the model, then each sub-model on its own
         unreset = unreset_by_superkernel(model, before.get(qualified_name(model)))
@@ -192,7 +195,7 @@ def _summarize_model(model: ModelOp, unreset: dict[str, list[tuple[str, str]]], 
                                            reason.data, detail.data if detail is not None else None))  # type: ignore
                 cut, why = task.attributes.get(CUT_ATTR), task.attributes.get(CUT_DETAIL_ATTR)
                 if cut is not None and why is not None:
-                    cuts.append(CutInfo(op.sym_name.data, task.seq.data, cut.data, why.data))  # type: ignore
+                    cuts.append(CutInfo(op.sym_name.data, task.seq.data, cut.data, why.data))
 
 
 def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: bool,

@@ -57,7 +57,8 @@ _PASSES = {
 
 def _lazy_pass(module: str, name: str) -> Callable[[], type[ModulePass]]:
     def get() -> type[ModulePass]:
-        return getattr(importlib.import_module(module), name)
+        cls: type[ModulePass] = getattr(importlib.import_module(module), name)
+        return cls
 
     return get
 

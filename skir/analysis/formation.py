@@ -321,7 +321,7 @@ class Former:
                    changed: Iterable[int] | None = None) -> list[int]:
         """Event waits that the extension from `old` to `new` ranges (on the `changed` streams,
         every stream when not given) brings inside."""
-        found = []
+        found: list[int] = []
         for t in (new if changed is None else changed):
             lo, hi = new[t]
             spans = [(lo, hi + 1)] if t not in old else [(lo, old[t][0]), (old[t][1] + 1, hi + 1)]
@@ -394,9 +394,9 @@ class Former:
         kept = [sk for i, sk in enumerate(formed) if i not in dropped]
         # no cycle is left, and dropping never makes one: what remains is waits of events
         # recorded more than once that would come before every record
-        while (victim := superkernel_on_cycle(self.graph, [sk.ranges for sk in kept],
-                                              [sk.seqs[0] for sk in kept])) is not None:
-            self.drop(kept.pop(victim), FailReason.DEADLOCK, "superkernel_cycle")
+        while (on_cycle := superkernel_on_cycle(self.graph, [sk.ranges for sk in kept],
+                                                [sk.seqs[0] for sk in kept])) is not None:
+            self.drop(kept.pop(on_cycle), FailReason.DEADLOCK, "superkernel_cycle")
         return kept
 
     def _final_deadlock_check(self, formed: list[FormedSk]) -> list[FormedSk]:

@@ -130,7 +130,7 @@ class _Reach:
     """
 
     def __init__(self, nodes: list[Node]):
-        index: dict[int, int] = {}
+        index: dict[Hashable, int] = {}
         self.pos: dict[int, tuple[int, int]] = {}
         count: dict[int, int] = defaultdict(int)
         for n in nodes:

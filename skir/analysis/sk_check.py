@@ -278,11 +278,11 @@ def _check_leftovers(report: CheckReport, machine: SyncMachine) -> None:
             report.violations.append(
                 f"leftover: {machine.names[k]} {core.value} flag {flag} holds {left} credit(s) at the end"
             )
-    for (k, core), sets in machine.early_sets.items():
+    for (k, core), early in machine.early_sets.items():
         waits = machine.early_waits[(k, core)]
-        if waits != len(sets):
+        if waits != len(early):
             report.violations.append(
-                f"leftover: {machine.names[k]}: {len(sets)} early-start set(s) of {core.value} but "
+                f"leftover: {machine.names[k]}: {len(early)} early-start set(s) of {core.value} but "
                 f"{waits} wait(s) on them"
             )
     for (k, core), relays in machine.early_relays.items():

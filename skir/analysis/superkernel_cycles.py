@@ -63,7 +63,7 @@ def superkernel_on_cycle(graph: TaskGraph, ranges: Sequence[dict[int, tuple[int,
                                              [(w, records) for w, records, _ in queries[i:]])
         if needed is not None and not needed[i]:
             continue
-        reach = _reachable({node[w]}, succ, lambda v, last=last: rank[v] <= last)
+        reach = _reachable({node[w]}, succ, _within(rank, last))
         budget -= len(reach)
         if records <= reach:  # every record would come after the wait
             back: dict[int, set[int]] = {}
@@ -238,3 +238,8 @@ def _unsorted(nodes: set[int], succ: dict[int, set[int]]) -> tuple[set[int], lis
                 if indegree[b] == 0:
                     ready.append(b)
     return {v for v, d in indegree.items() if d > 0}, done
+
+
+def _within(rank: dict[int, int], last: int) -> Callable[[int], bool]:
+    """The test of `_reachable`: a node ranked no later than `last`."""
+    return lambda v: rank[v] <= last

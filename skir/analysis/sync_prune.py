@@ -184,7 +184,7 @@ def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
         for dep in node.deps:
             for x in _types_of(by_id[dep]):
                 for y in node.types:
-                    u, v = q.pos[x][dep], q.pos[y][node.key]  # type: ignore[index]
+                    u, v = q.pos[x][dep], q.pos[y][node.key]
                     if x is y:
                         intervals[x].append((u, v))
                     else:

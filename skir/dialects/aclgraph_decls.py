@@ -11,6 +11,8 @@ aclgraph.cell @c0
 
 from __future__ import annotations
 
+from typing import Self
+
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, UnitAttr
 from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, opt_prop_def, prop_def
@@ -65,7 +67,7 @@ class _SymbolDecl(IRDLOperation):
         pass
 
     @classmethod
-    def parse(cls, parser: Parser) -> IRDLOperation:
+    def parse(cls, parser: Parser) -> Self:
         props: dict[str, Attribute] = {"sym_name": parser.parse_symbol_name()}
         cls.parse_clauses(parser, props)
         attrs = parser.parse_optional_attr_dict_with_keyword()

@@ -62,7 +62,7 @@ def _quick_check(constr: AttrConstraint) -> Callable[[Attribute], bool] | None:
         element = _quick_check(constr.elem_range_constraint.constr)
         if element is None:
             return None
-        return lambda value: isinstance(value, ArrayAttr) and all(element(e) for e in value.data)  # type: ignore[misc]
+        return lambda value: isinstance(value, ArrayAttr) and all(element(e) for e in value.data)
     if isinstance(constr, EqAttrConstraint):
         expected = constr.attr
         return lambda value: value is expected or value == expected
@@ -162,14 +162,15 @@ def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
         except VerifyException as err:
             self.emit_error(f"Operation does not verify: {err}", err)
 
-    cls.verify_ = verify_  # type: ignore[method-assign]
-    cls.verify = verify  # type: ignore[method-assign]
+    setattr(cls, "verify_", verify_)  # replaces the generated method
+    setattr(cls, "verify", verify)
     return cls
 
 
-def fast_verify_all(classes: Iterable[type[IRDLOperation]]) -> None:
-    """`fast_verify` and `fast_print` for every op class of a dialect."""
+def fast_verify_all(classes: Iterable[type[Operation]]) -> None:
+    """`fast_verify` and `fast_print` for every op class of a dialect (all IRDL ops)."""
     for cls in classes:
+        assert issubclass(cls, IRDLOperation), cls
         fast_verify(cls)
         fast_print(cls)
 
@@ -244,5 +245,5 @@ def fast_print(cls: type[IRDLOperation]) -> type[IRDLOperation]:
             else:
                 printer.print_op_attributes(self.attributes, print_keyword=kind == "attr-dict-with-keyword")
 
-    cls.print = print_  # type: ignore[method-assign]
+    setattr(cls, "print", print_)  # replaces the generated method
     return cls

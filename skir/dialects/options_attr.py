@@ -1,4 +1,4 @@
-"""The parsed SuperKernel options as one attribute (docs/design.md §4 "IR").
+"""The parsed SuperKernel options as one attribute (docs/design.md §4).
 
 `sk.kernel` carries the options of its scope as an `SkOptionsAttr`: parsed and checked once,
 when the IR is built or parsed, and read by every pass after `sk-outline` as typed fields. It

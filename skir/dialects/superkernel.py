@@ -48,8 +48,9 @@ from skir.dialects.aclgraph_enums import (
     kernel_type_attr,
 )
 from skir.dialects.fast_verify import fast_verify_all
+from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.options_attr import SkOptionsAttr, parse_options_literal
-from skir.dialects.superkernel_base import CLASS_ATTRS, CoreType, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
+from skir.dialects.superkernel_base import CLASS_ATTRS, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
 from skir.dialects.superkernel_depend import (
     DEPEND_OPS,
     DependBarrierOp,
@@ -73,7 +74,6 @@ from skir.dialects.superkernel_sync import (
     EarlyStartWaitOp,
     LockOp,
     NotifyOp,
-    Pipe,
     PreloadOp,
     ResetLockOp,
     SetFlagOp,

@@ -72,7 +72,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, FloatData, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, FloatData, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -556,8 +556,8 @@ class _Importer(JsonReader):
             return self.stream_paths[op]
         name = op.properties.get("sym_name")
         if parent is model and name is not None:
-            _kind, path = self.kind_of.get(name.data, (None, None))  # type: ignore[attr-defined]
-            return path
+            entry = self.kind_of.get(name.data) if isinstance(name, StringAttr) else None
+            return None if entry is None else entry[1]
         return None
 
 

@@ -58,6 +58,7 @@ from skir.dialects.aclgraph import (
     ScopeEndOp,
     StreamActiveOp,
     StreamOp,
+    TaskOp,
     ValueWaitOp,
     ValueWriteOp,
     WaitOp,
@@ -197,8 +198,9 @@ def _task(op: Operation) -> dict[str, Any]:
         raise SkirError(f"{task_path(op)}: '{op.name}': {_REWRITTEN}")
     else:
         raise SkirError(f"{task_path(op)}: '{op.name}' is not a capture task")
-    if (group := op.group) is not None:
-        out["task_group"] = True if group == ANONYMOUS_GROUP else group
+    assert isinstance(op, TaskOp)  # every capture task is one
+    if (task_group := op.group) is not None:
+        out["task_group"] = True if task_group == ANONYMOUS_GROUP else task_group
     if op.update is not None:
         out["update"] = op.update.data
     return out

@@ -28,8 +28,10 @@ def simulate_capture(tasks: Tasks, fail: Callable[[str, str], NoReturn],
     `names`: the streams' names, which `stream_active` tasks refer to."""
     codes = {RecordOp: _RECORD, WaitOp: _WAIT, ResetOp: _RESET, StreamActiveOp: _ACTIVE}
     index = {name: s for s, name in enumerate(names or ())}
-    plan = [[(codes.get(cls, _OTHER), props.get("stream") if cls is StreamActiveOp else props.get("event"),
-              "external" in props) for cls, props, _ in stream] for stream in tasks]
+    plan: list[list[tuple[int, Any, bool]]] = [
+        [(codes.get(cls, _OTHER), props.get("stream") if cls is StreamActiveOp else props.get("event"),
+          "external" in props) for cls, props, _ in stream] for stream in tasks]
+    """Per stream: (kind code, the event or stream referred to (a SymbolRefAttr), external)."""
     seqs: list[list[int]] = [[0] * len(stream) for stream in plan]
     pos = [0] * len(plan)
     activated = {index[ref.root_reference.data] for stream in plan for code, ref, _ in stream

@@ -81,7 +81,9 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data)
 
     def kernel_of(index: int) -> str:
-        return program[index].kernel.root_reference.data  # type: ignore[attr-defined]
+        sub = program[index]
+        assert isinstance(sub, SubtaskOp)
+        return sub.kernel.root_reference.data
 
     for core, subs in order.items():
         if not subs:

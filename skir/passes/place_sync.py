@@ -90,8 +90,8 @@ class _Placement:
         return core_class(self.kernel(sub).type)
 
     def emit(self, op: Operation) -> None:
-        if op.parent is not None:
-            op.detach()
+        if (block := op.parent_block()) is not None:
+            block.detach_op(op)
         self.program.append(op)
 
 

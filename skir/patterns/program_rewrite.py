@@ -77,8 +77,8 @@ def program_block(plan: ProgramPlan, old: SuperKernelOp) -> Block:
         if op is at:
             at = op.next_op
             continue
-        if op.parent is not None:
-            op.detach()
+        if (parent := op.parent_block()) is not None:
+            parent.detach_op(op)
         if at is None:
             block.add_op(op)
         else:

@@ -44,7 +44,7 @@ class _SweepRewriter(PatternRewriter):
                 handlers.clear()
 
     @property
-    def insertion_point(self) -> InsertPoint:  # type: ignore[override]
+    def insertion_point(self) -> InsertPoint:
         """Before the op being rewritten, built when a pattern first asks for it (most insert
         at a point of their own or replace: 2 us an op saved)."""
         if self._point is None:

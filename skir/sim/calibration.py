@@ -131,6 +131,7 @@ def op_times(costs: Any = None) -> tuple[float, float]:
     from skir.sim.modes import compare
 
     result = skir.compile(moe6_model())
+    assert result.original is not None  # compile keeps the model it was given
     cmp = compare(result.original, result.module, load_costs(costs if costs is not None else
                                                               calibration_costs_path()),
                   modes=("aclgraph", "superkernel"))

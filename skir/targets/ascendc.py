@@ -19,7 +19,6 @@ from xdsl.utils.target import Target
 
 from skir.dialects.aclgraph_enums import KernelType, task_ratio
 from skir.dialects.ascendc import (
-    BlockIndex,
     CallOp,
     CommentOp,
     CoreFunctionOp,
@@ -35,6 +34,7 @@ from skir.dialects.ascendc import (
     PreloadOp,
     SourceOp,
 )
+from skir.dialects.ascendc_attrs import BlockIndex
 from skir.dialects.ascendc_feed import (
     FEED_OPS,
     FeedBeginOp,

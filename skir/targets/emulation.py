@@ -207,9 +207,9 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
             if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) and not free(a, b)
         )
         lock_ops: dict[int, list[LockOp]] = {}
-        for op in sk.program():
-            if isinstance(op, LockOp):
-                lock_ops.setdefault(op.slot.data, []).append(op)
+        for prog_op in sk.program():
+            if isinstance(prog_op, LockOp):
+                lock_ops.setdefault(prog_op.slot.data, []).append(prog_op)
         locks = lock_ops.keys()
         notified = {slot for slot, ops in lock_ops.items() if any(isinstance(op, NotifyOp) for op in ops)}
         specs.append(

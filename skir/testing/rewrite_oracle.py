@@ -148,8 +148,8 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
                 and g0.seq[n] in fused):
             continue
         m = g0.prev_on_stream(n)
-        while m is not None and (isinstance(g0.ops[m], ResetOp) or (isinstance(g0.ops[m], WaitOp)
-                                                                     and g0.ops[m].external is not None)):
+        while m is not None and (isinstance(g0.ops[m], ResetOp) or (isinstance(prev := g0.ops[m], WaitOp)
+                                                                     and prev.external is not None)):
             if isinstance(g0.ops[m], WaitOp):
                 kept = new_ops[g0.seq[m]]
                 assert type(kept) is WaitOp and kept.properties == g0.ops[m].properties, g0.name(m)

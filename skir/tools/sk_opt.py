@@ -15,10 +15,10 @@ import inspect
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from io import StringIO
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn, cast
 
 import xdsl.targets
 from xdsl.context import Context
@@ -28,6 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[reportPrivateUsage]
 
 from skir import progress, provenance, registry
@@ -70,7 +71,7 @@ class SkOptMain(xDSLOptMain):
         self.register_all_arguments(arg_parser)
         if args is not None and any(a in ("-h", "--help") for a in args):  # imports every pass: only then
             arg_parser.epilog = (passes_help(self.available_passes) + "\n\n"
-                                 + targets_help(self.available_targets))
+                                 + targets_help(cast(dict[str, Callable[[], Any]], self.available_targets)))
         self.args = arg_parser.parse_args(args=args)
         # --time-passes: skir's own table on standard error (xDSL's prints on standard output,
         # where it would corrupt a target's JSON), every pass of a pipeline pass nested in it
@@ -179,7 +180,7 @@ class SkOptMain(xDSLOptMain):
         actions["-t"].help = "target to print the result with (targets: below; default mlir)"
         # `-v` means --verbose in both skir tools (docs/design.md §1); xdsl-opt spells --version -v
         version = arg_parser._option_string_actions.pop("-v")  # pyright: ignore[reportPrivateUsage]
-        version.option_strings.remove("-v")
+        version.option_strings = [o for o in version.option_strings if o != "-v"]
         arg_parser.add_argument("-v", "--verbose", action="store_true",
                                 help="a traceback on an internal error (as sk-compile -v; also --traceback)")
         arg_parser.add_argument("--cores", type=parse_cores, metavar="AIC:AIV", default=None,
@@ -198,7 +199,7 @@ class SkOptMain(xDSLOptMain):
         # the verifier between passes does not also switch off attribute verification.
         if not self.args.verify_each:
             self.args.disable_verify = True
-        super().setup_pipeline()
+        super().setup_pipeline()  # type: ignore[no-untyped-call]  # xDSL's method is unannotated
         if not self.args.verify_each:
             passes = tuple(
                 dataclasses.replace(p, verify_each=False) if hasattr(p, "verify_each") else p  # type: ignore
@@ -211,26 +212,26 @@ class SkOptMain(xDSLOptMain):
         own message names neither)."""
         from xdsl.utils.arg_spec import parse_pipeline
 
-        checks = []
         if self.args.passes:
             for spec in parse_pipeline(self.args.passes):
                 if spec.name not in self.available_passes:
                     raise SkirError(f"unknown pass {shown(spec.name)}{did_you_mean(spec.name, self.available_passes)}"
                                     "; see --help for the available passes")
-                checks.append(("pass", spec, self.available_passes[spec.name]))
+                try:
+                    made = self.available_passes[spec.name]().from_spec(spec)
+                except ValueError as err:
+                    raise SkirError(f"pass '{spec.name}': {err}") from None
+                check_arguments(made)  # a bad option fails before any pass has run
         target = parse_spec(self.args.target)
         factory = self.available_targets.get(target.name)
         if factory is not None and not inspect.signature(factory).parameters:
-            checks.append(("target", target, factory))
-        for kind, spec, factory in checks:
+            target_class = cast(Callable[[], type[Target]], factory)
             try:
-                made = factory().from_spec(spec)  # type: ignore[operator]
+                target_class().from_spec(target)
             except ValueError as err:
-                raise SkirError(f"{kind} '{spec.name}': {err}") from None
-            if kind == "pass":
-                check_arguments(made)  # a bad option fails before any pass has run
+                raise SkirError(f"target '{target.name}': {err}") from None
 
-    def run(self) -> None:  # type: ignore[override]
+    def run(self) -> None:
         if self.time_passes:
             progress.enable_timing()
         chunks, extension = self.prepare_input()

@@ -82,7 +82,7 @@ def _branch(capture: GraphCapture, graph: fx.GraphModule, name: str, operands: l
         elif node.op == "output":
             returned = [child.buffer_of(n) if isinstance(n, fx.Node) else None
                         for n in fx.node.map_arg(node.args[0], lambda n: n)]
-    streams = child.streams.finish()
+    streams: list[dict[str, Any]] = child.streams.finish()
     rename = {b: r for b, r in zip(returned, results, strict=False) if isinstance(b, str) and isinstance(r, str)
               and b not in operands}
     for b, r in zip(returned, results, strict=False):

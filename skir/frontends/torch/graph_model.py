@@ -182,7 +182,8 @@ class GraphCapture:
                 innermost = f"the innermost is {self._called[-1][0]!r}" if self._called else "none is open"
                 raise UnbalancedScopeError(
                     f"{where(node)}: super_kernel_scope_end({scope!r}) closes no open scope ({innermost}); "
-                    "end scopes in the reverse order of super_kernel_scope_begin", where(node), scope)
+                    "end scopes in the reverse order of super_kernel_scope_begin", where(node),
+                    scope if isinstance(scope, str) else None)
             self._called.pop()
             return True
         return False

@@ -45,7 +45,8 @@ def _inline(gm: fx.GraphModule, node: fx.Node) -> None:
                  if isinstance(a, fx.Node) and a.op == "get_attr" and isinstance(getattr(gm, str(a.target), None),
                                                                                   fx.GraphModule))
     holder = node.args[index]
-    sub: fx.GraphModule = getattr(gm, str(holder.target))  # type: ignore[union-attr]
+    assert isinstance(holder, fx.Node)  # a get_attr of the wrapped sub-module
+    sub: fx.GraphModule = getattr(gm, str(holder.target))
     operands = node.args[index + 1:]
     env: dict[fx.Node, Any] = {}
     outputs: Any = None

@@ -67,7 +67,7 @@ def _dropout_is_identity(node: fx.Node, module: Any) -> bool:
     args = list(node.args)
     p = node.kwargs.get("p", args[1] if len(args) > 1 else 0.5)
     train = node.kwargs.get("training", node.kwargs.get("train", args[2] if len(args) > 2 else True))
-    return train is False or p == 0
+    return bool(train is False or p == 0)
 
 
 def _viewable(src: Any, shape: tuple[int, ...]) -> bool:

@@ -49,15 +49,18 @@ _REGISTRY: dict[str, RegisteredOp] = {}
 
 def _key(name_or_op: Any) -> str:
     """`ns::name` of an op or a qualified string (its overload dropped), or a plain name."""
-    if not isinstance(name_or_op, str):
+    key: str
+    if isinstance(name_or_op, str):
+        key = name_or_op
+    else:
         qualified = qualified_name(name_or_op)
         if qualified is None:
             raise SkirError(f"register_op: expected an op name or a torch op, got {type(name_or_op).__name__}")
-        name_or_op = qualified
-    if "::" in name_or_op:
-        namespace, _, name = name_or_op.partition("::")
+        key = qualified
+    if "::" in key:
+        namespace, _, name = key.partition("::")
         return f"{namespace}::{name.split('.')[0]}" if namespace and name.split(".")[0] else ""
-    return name_or_op
+    return key
 
 
 def register_op(name_or_op: Any, *, kernel_type: str, blocks: int | Callable[..., int] | None = None,

@@ -137,7 +137,8 @@ def dispatch(x: torch.Tensor, topk_ids: torch.Tensor, topk_weights: torch.Tensor
     h = npu.npu_grouped_matmul([rows], [w_gate_up.to(x.dtype)], group_list=ends, split_item=2, group_type=0)[0]
     h = npu.npu_swiglu(h)
     h = npu.npu_grouped_matmul([h], [w_down.to(x.dtype)], group_list=ends, split_item=2, group_type=0)[0]
-    return npu.npu_moe_finalize_routing(h, None, None, None, topk_weights.to(x.dtype), src_to_dst, ids)
+    out: torch.Tensor = npu.npu_moe_finalize_routing(h, None, None, None, topk_weights.to(x.dtype), src_to_dst, ids)
+    return out
 
 
 def _softmax_block_forward(self: Any, hidden_states: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

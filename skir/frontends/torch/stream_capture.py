@@ -77,9 +77,9 @@ class StreamCapture:
         self.append(stream, {"type": "event_wait", "event": record.event})
         mine = self._seen[stream]
         mine[other] = max(mine.get(other, -1), record.index - 1)
-        for third, seen in record.seen.items():
+        for third, position in record.seen.items():
             if third != stream:
-                mine[third] = max(mine.get(third, -1), seen)
+                mine[third] = max(mine.get(third, -1), position)
 
     def data_task(self, stream: str, task: dict[str, Any], reads: list[str], writes: list[str],
                   prefix: list[dict[str, Any]] | None = None) -> None:

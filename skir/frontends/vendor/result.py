@@ -117,7 +117,7 @@ def _result(dump: GraphDump, source: str, original: ModuleOp, logs: dict[str, tu
                 if key not in kernels:
                     reader.fail(node.path, f"a SuperKernel slot at seq {node.seq}, which is not a kernel task of the "
                                 "model; give the updated dump of the same model")
-                sks.append(_superkernel(node.skinfo, func, key))  # type: ignore[arg-type]
+                sks.append(_superkernel(node.skinfo, func, key))
     removed = sorted(k for k in kernels if k not in survived)
     converted = sorted(k for k in kernels if survived.get(k) in ("VALUE_WRITE", "VALUE_WAIT"))
     membership = "inferred"

@@ -215,7 +215,7 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
             cell = st.cells[addr] = st.names.fresh(f"cell_{addr}")  # type: ignore[index]
         if node.dev_addr is None:  # paired by the vendor: a satisfying write, a reset, a wait on it
             st.counts["paired_value"] += 1
-            value = 0 if node.node_type == "RESET" else 1
+            value: int | None = 0 if node.node_type == "RESET" else 1
             rule = "geq"
         else:
             value, rule = node.value, _WAIT_RULES[node.wait_flag or 0]
