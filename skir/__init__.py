@@ -9,11 +9,47 @@ result = skir.compile("model.json", options="split-mode=2", out_dir="out")
 PyTorch model for the torch front end (`skir.frontends.torch`, needs `skir[torch]`).
 """
 
-import skir.analysis.model_check  # noqa: F401  (installs the model verifier's whole-model rules)
-from skir.api import CompileResult, compile, load_model, make_context, parse
-from skir.errors import CheckFailedError, MissingToolError, SkirError
-from skir.marks import stream, super_kernel, super_kernel_scope, super_kernel_scope_begin, super_kernel_scope_end
-from skir.ranks import check_ranks
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skir.api import CompileResult, compile, load_model, make_context, parse
+    from skir.errors import CheckFailedError, MissingToolError, SkirError
+    from skir.marks import (
+        stream,
+        super_kernel,
+        super_kernel_scope,
+        super_kernel_scope_begin,
+        super_kernel_scope_end,
+    )
+    from skir.ranks import check_ranks
+
+_WHERE = {
+    "CompileResult": "skir.api", "compile": "skir.api", "load_model": "skir.api", "make_context": "skir.api",
+    "parse": "skir.api",
+    "CheckFailedError": "skir.errors", "MissingToolError": "skir.errors", "SkirError": "skir.errors",
+    "stream": "skir.marks", "super_kernel": "skir.marks", "super_kernel_scope": "skir.marks",
+    "super_kernel_scope_begin": "skir.marks", "super_kernel_scope_end": "skir.marks",
+    "check_ranks": "skir.ranks",
+}
+"""Public name -> the module that defines it, imported on first use (PEP 562): `import skir` costs
+nothing until a name is read, so `sk-opt` and `import skir.registry` stay light."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skir' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later reads skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
 
 __all__ = [
     "CheckFailedError",

@@ -63,7 +63,11 @@ class LocatingParser(Parser):
 def verify_located(module: Operation) -> None:
     """`module.verify()`, but a failure of xDSL's own checks (a trait, a region's blocks) is
     re-raised as a `TaskVerifyException` naming the failing op, so that drivers can add its
-    `file:line:col`. Finding the op costs one more walk, only on failure."""
+    `file:line:col`. Finding the op costs one more walk, only on failure. The whole-model rules
+    are installed first (an explicit verification step)."""
+    from skir.analysis.model_check import install
+
+    install()
     try:
         module.verify()
     except TaskVerifyException:

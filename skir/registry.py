@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import Builtin
-from xdsl.ir import Dialect
-from xdsl.passes import ModulePass
-from xdsl.universe import Universe
-from xdsl.utils.target import Target
+if TYPE_CHECKING:  # the registry itself imports no xDSL module: `sk-opt --version` stays light
+    from xdsl.context import Context
+    from xdsl.ir import Dialect
+    from xdsl.passes import ModulePass
+    from xdsl.universe import Universe
+    from xdsl.utils.target import Target
 
-import skir.analysis.model_check  # noqa: F401  (installs the model verifier's whole-model rules)
+
+def install_model_rules() -> None:
+    """Install the model verifier's whole-model rules (`skir.analysis.model_check.install`):
+    explicitly, when a context that can parse `aclgraph` is made, never as an import side effect."""
+    from skir.analysis.model_check import install
+
+    install()
 
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
@@ -25,6 +32,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     def get_aclgraph() -> Dialect:
         from skir.dialects.aclgraph import ACLGraph
 
+        install_model_rules()  # a model parsed through this dialect is verified with them
         return ACLGraph
 
     def get_sk() -> Dialect:
@@ -94,13 +102,29 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     return {"ascendc": get_ascendc, "sk-meta": get_sk_meta, "sk-descriptor": get_descriptor, "sk-plan": get_plan}
 
 
-SKIR_UNIVERSE = Universe(
-    all_dialects=get_all_dialects(), all_passes=get_all_passes(), all_targets=get_all_targets()
-)
+def skir_universe() -> Universe:
+    """skir's dialects, passes and targets as an `xdsl.universe.Universe`."""
+    from xdsl.universe import Universe
+
+    return Universe(all_dialects=get_all_dialects(), all_passes=get_all_passes(), all_targets=get_all_targets())
+
+
+def __getattr__(name: str) -> Any:
+    """`SKIR_UNIVERSE`, the entry point `xdsl-opt` loads, built when it is first read (building
+    it imports `xdsl.universe`, which every other use of the registry can skip)."""
+    if name == "SKIR_UNIVERSE":
+        universe = skir_universe()
+        globals()[name] = universe
+        return universe
+    raise AttributeError(f"module 'skir.registry' has no attribute {name!r}")
 
 
 def make_context() -> Context:
-    """A context with builtin and skir's dialects registered."""
+    """A context with builtin and skir's dialects registered, the whole-model rules installed."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import Builtin
+
+    install_model_rules()
     ctx = Context()
     ctx.load_dialect(Builtin)
     for name, factory in get_all_dialects().items():

@@ -372,4 +372,7 @@ def _check_cell_writes(graph: TaskGraph, hb: HappensBefore) -> None:
                 )
 
 
-install_model_rule(check_model)
+def install() -> None:
+    """Have every `aclgraph.model` verification run `check_model` (idempotent). `make_context()`,
+    the dialect registry and every verifying entry point call it; importing this module does not."""
+    install_model_rule(check_model)

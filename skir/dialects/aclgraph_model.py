@@ -2,7 +2,8 @@
 
 Part of the `aclgraph` dialect (`skir.dialects.aclgraph` defines the dialect and re-exports
 these). A model's whole-model invariants are checked by the rules installed with
-`install_model_rule` (`skir.analysis.model_check` installs its check when imported).
+`install_model_rule` (`skir.analysis.model_check.install`, called by `make_context()` and the
+verifying entry points, installs its check).
 """
 
 from __future__ import annotations
@@ -104,15 +105,15 @@ class ModelOp(IRDLOperation):
     def verify_(self) -> None:
         if not _MODEL_RULES:
             raise TaskVerifyException(
-                self, f"@{self.sym_name.data}: the whole-model rules are not installed; import skir (or "
-                "skir.analysis.model_check) before verifying an aclgraph.model")
+                self, f"@{self.sym_name.data}: the whole-model rules are not installed; use "
+                "skir.make_context() (or call skir.analysis.model_check.install()) before verifying an aclgraph.model")
         for rule in _MODEL_RULES:
             rule(self)
 
 
 _MODEL_RULES: list[Callable[[ModelOp], None]] = []
-"""The whole-model rules the model's verifier runs; `skir.analysis.model_check` installs its
-check when imported (the analysis sits above the dialect, so the dialect does not import it)."""
+"""The whole-model rules the model's verifier runs; `skir.analysis.model_check.install` adds its
+check (the analysis sits above the dialect, so the dialect does not import it)."""
 
 
 def install_model_rule(rule: Callable[[ModelOp], None]) -> None:

@@ -577,6 +577,9 @@ def _verify_quietly(module: ModuleOp, model: ModelOp) -> None:
     model's whole-model check (`skir.analysis.model_check`), then the module's. The tests
     run the full `module.verify()` on imported models.
     """
+    from skir.analysis.model_check import install
+
+    install()
     for op in model.body.block.ops:
         op.verify_()
     model.verify_()

@@ -21,8 +21,10 @@ def mlir_context() -> Any:
     from xdsl.context import Context
     from xdsl.dialects.builtin import Builtin
 
+    from skir.analysis.model_check import install
     from skir.dialects.aclgraph import ACLGraph
 
+    install()
     ctx = Context()
     ctx.load_dialect(Builtin)
     ctx.load_dialect(ACLGraph)
