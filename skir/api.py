@@ -25,8 +25,6 @@ from skir.api_arguments import check_compile_arguments
 from skir.compile_result import CompileResult, CutInfo, Member, ModelWarning, SkWarning, SuperKernelInfo, Unfused
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
-from skir.dialects.fast_clone import clone_tree
-from skir.dialects.ir_text import ir_text
 from skir.dialects.model_lookup import models, qualified_name, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
@@ -37,6 +35,8 @@ from skir.passes.pipeline import pipeline_passes
 from skir.registry import make_context
 from skir.source_text import BOM, guard_mlir, model_format, read_model
 from skir.targets.update_map import fused_updates
+from skir.xdsl_fast.clone import clone_tree
+from skir.xdsl_fast.printer import ir_text
 
 __all__ = ["CompileResult", "CutInfo", "Member", "SkWarning", "SuperKernelInfo", "Unfused", "compile", "load_model",
            "make_context", "parse", "run_pipeline", "the_model"]

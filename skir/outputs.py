@@ -21,7 +21,6 @@ from pathlib import Path
 
 from skir import progress
 from skir.compile_result import CompileResult
-from skir.dialects.ir_text import ir_text
 from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
@@ -34,6 +33,7 @@ from skir.targets.plan import dump_plan, plan
 from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
 from skir.targets.vendor_fail_log import render_vendor_fail_log
+from skir.xdsl_fast.printer import ir_text
 
 VENDOR_FAIL_LOG = "sk_fusion_fail_reasons.log"
 """The vendor's log, in the vendor's format (`skir.targets.vendor_fail_log`)."""

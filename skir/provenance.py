@@ -110,7 +110,7 @@ def describe_input(model: Any) -> dict[str, str]:
     from xdsl.dialects.builtin import ModuleOp
 
     if isinstance(model, ModuleOp):
-        from skir.dialects.ir_text import ir_text
+        from skir.xdsl_fast.printer import ir_text
 
         return {"name": "<module>", "sha256": hashlib.sha256(ir_text(model).encode()).hexdigest()}
     if isinstance(model, dict):

@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import ModuleOp
 
 from skir.compile_result import CompileResult
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
-from skir.dialects.fast_clone import clone_tree
 from skir.dialects.model_lookup import the_model
 from skir.frontends.vendor.result import VendorResult
+from skir.xdsl_fast.clone import clone_tree
 
 FORMAT = "skir.vendor_compare"
 VERSION = 1

@@ -88,7 +88,7 @@ def _held_kb(module: object) -> float:
     holding the result as xDSL IR takes)."""
     import tracemalloc
 
-    from skir.dialects.fast_clone import clone_tree
+    from skir.xdsl_fast.clone import clone_tree
 
     gc.collect()
     tracemalloc.start()
@@ -171,6 +171,7 @@ COLUMNS = [
     ("print", "print", "{:>7.2f}"),
     ("sk-form-scopes", "form", "{:>7.2f}"),
     ("sk-outline", "outline", "{:>7.2f}"),
+    ("sk-place-sync", "place", "{:>7.2f}"),
     ("sk-lower-sync", "lower", "{:>7.2f}"),
     ("sk-prune-sync", "prune", "{:>7.2f}"),
     ("sk-insert-preload", "preload", "{:>7.2f}"),

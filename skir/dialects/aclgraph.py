@@ -74,7 +74,6 @@ from skir.dialects.aclgraph_events import (
 from skir.dialects.aclgraph_model import MAX_BLOCKS, ModelOp, StreamOp, install_model_rule
 from skir.dialects.aclgraph_slots import DisabledOp, LaunchSkOp, PlaceholderOp
 from skir.dialects.aclgraph_task import REENABLEABLE_TASKS, TaskOp, group_props, was_props
-from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.syntax import (
     build_op,
     float_literal,
@@ -91,6 +90,7 @@ from skir.dialects.syntax import (
 from skir.errors import SkirError, TaskVerifyException, task_path
 from skir.names import name_problem
 from skir.options import parse_options
+from skir.xdsl_fast.verify import fast_verify_all
 
 MAX_COMM_BYTES = (1 << 62) - 1
 """The largest `bytes` a communication kernel may say it moves."""

@@ -17,9 +17,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface, SymbolTable
 
-from skir.dialects.isolated_trait import OperandFreeIsolated
 from skir.dialects.syntax import build_op, parse_body, parse_int_in, quoted
 from skir.errors import TaskVerifyException, task_path
+from skir.xdsl_fast.isolated import OperandFreeIsolated
 
 MAX_BLOCKS = 65535
 """The most blocks (cores) a launch or a device may name."""

@@ -48,12 +48,12 @@ from skir.dialects.ascendc_feed import FEED_OPS
 from skir.dialects.ascendc_groups import GROUP_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
-from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.hardware import CoreType
-from skir.dialects.isolated_trait import OperandFreeIsolated
 from skir.dialects.syntax import NullaryOp, build_op, string_attr
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
+from skir.xdsl_fast.isolated import OperandFreeIsolated
+from skir.xdsl_fast.verify import fast_verify_all
 
 _i64 = i64_attr
 _CORES = CORES

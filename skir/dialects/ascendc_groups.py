@@ -50,11 +50,11 @@ from skir.dialects.ascendc_attrs import (
     i64_attr,
     in_entry,
 )
-from skir.dialects.fast_verify import string_literal
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.syntax import build_op, new_op, parse_enum, parse_int_in, string_attr, with_attrs
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
+from skir.xdsl_fast.verify import string_literal
 
 _MAX = (1 << 63) - 1
 

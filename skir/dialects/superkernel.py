@@ -47,7 +47,6 @@ from skir.dialects.aclgraph_enums import (
     core_types,
     kernel_type_attr,
 )
-from skir.dialects.fast_verify import fast_verify_all
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.options_attr import SkOptionsAttr, parse_options_literal
 from skir.dialects.superkernel_base import CLASS_ATTRS, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
@@ -96,6 +95,7 @@ from skir.dialects.syntax import (
 )
 from skir.errors import TaskVerifyException, task_path
 from skir.options import SkOptions
+from skir.xdsl_fast.verify import fast_verify_all
 
 __all__ = [
     "BARRIER_TYPES",

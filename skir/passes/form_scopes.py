@@ -58,7 +58,7 @@ from skir.passes.common import (
     models,
 )
 from skir.patterns.formation_marks import MarkFormation
-from skir.patterns.sweep import rewrite_ops
+from skir.xdsl_fast.sweep import rewrite_ops
 
 
 def _warn_unknown_kernels(model: ModelOp, options: SkOptions, graph: TaskGraph) -> None:

@@ -32,8 +32,8 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from skir.dialects.superkernel import DependOp, SuperKernelOp
 from skir.passes.common import models, pattern_names
-from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_lowering import SYNC_PATTERN_KINDS, sync_lowering_patterns
+from skir.xdsl_fast.sweep import rewrite_ops
 
 PATTERN_NAMES = tuple(kind.__name__ for kind in SYNC_PATTERN_KINDS)
 

@@ -73,7 +73,7 @@ from skir.passes.common import (
 )
 from skir.patterns.outline_group import KernelPlan, LockStep, OutlineGroup, SubtaskStep
 from skir.patterns.outline_slots import RewriteSlot, SlotPlan
-from skir.patterns.sweep import rewrite_ops
+from skir.xdsl_fast.sweep import rewrite_ops
 
 
 def superkernel_name(model: ModelOp, index: int) -> str:

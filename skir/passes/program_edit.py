@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Operation
 
 from skir.dialects.superkernel import SuperKernelOp
 from skir.patterns.program_rewrite import Program, ProgramPlan, ReplaceProgram
-from skir.patterns.sweep import rewrite_ops
+from skir.xdsl_fast.sweep import rewrite_ops
 
 __all__ = ["Program", "rebuild"]
 

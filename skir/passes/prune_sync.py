@@ -37,8 +37,8 @@ from skir.analysis.sync_prune import PruneResult, UnsyncedQueue, count_syncs, im
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SuperKernelOp
 from skir.passes.common import OptionsPass, kernel_table, models, reject_depends
-from skir.patterns.sweep import rewrite_ops
 from skir.patterns.sync_pruning import EraseImpliedSync
+from skir.xdsl_fast.sweep import rewrite_ops
 
 
 def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:

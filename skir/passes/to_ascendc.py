@@ -78,9 +78,7 @@ from skir.dialects.ascendc_profiling import (
     ProfilingInitOp,
     ProfilingRecordOp,
 )
-from skir.dialects.fast_clone import clone_tree
 from skir.dialects.hardware import CoreType
-from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import (
     BarrierKind,
     NotifyOp,
@@ -100,7 +98,9 @@ from skir.patterns.sk_to_ascendc import (
     guarded,
     sk_to_ascendc_patterns,
 )
-from skir.patterns.sweep import rewrite_ops
+from skir.xdsl_fast.clone import clone_tree
+from skir.xdsl_fast.sweep import rewrite_ops
+from skir.xdsl_fast.walk import nested_ops
 
 
 class _Skeleton:

@@ -37,11 +37,11 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
-from skir.dialects.fast_clone import clone_tree
 from skir.dialects.model_lookup import all_submodels, submodels
 from skir.json_reader import JsonReader, parse_json
 from skir.runtime.update import check_updates
 from skir.source_text import read_model
+from skir.xdsl_fast.clone import clone_tree
 
 FORMAT = "skir.rewrite_plan"
 MAJOR_VERSION = 1

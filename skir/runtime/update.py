@@ -29,11 +29,11 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
 
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp, TaskOp
 from skir.dialects.aclgraph_decls import BufferOp
-from skir.dialects.fast_clone import clone_tree
 from skir.dialects.model_lookup import models, submodels, updated_launches
 from skir.dialects.superkernel import SuperKernelOp
 from skir.dialects.syntax import symbol_ref
 from skir.json_reader import JsonReader
+from skir.xdsl_fast.clone import clone_tree
 
 
 def _model(module: ModuleOp) -> ModelOp:

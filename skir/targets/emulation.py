@@ -23,11 +23,11 @@ from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
-from skir.dialects.op_walk import nested_ops
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
 from skir.targets.ascendc import emit_source
+from skir.xdsl_fast.walk import nested_ops
 
 
 def _model(module: ModuleOp) -> ModelOp:

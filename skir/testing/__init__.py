@@ -50,7 +50,7 @@ def print_generic(module: Any) -> str:
 def superkernel_text(module: Any) -> str:
     """The first `sk.kernel` of `module` in custom syntax, its indentation removed (for tests
     that compare a SuperKernel with one written by hand)."""
-    from skir.dialects.ir_text import ir_text
+    from skir.xdsl_fast.printer import ir_text
 
     lines = ir_text(module).splitlines()
     first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("sk.kernel"))

@@ -21,8 +21,8 @@ from skir.analysis import model_check
 from skir.api import parse, run_pipeline, the_model
 from skir.dialects.aclgraph import LaunchOp, StreamOp
 from skir.dialects.ascendc import IfCoreOp
-from skir.dialects.fast_clone import clone_tree
-from skir.dialects.ir_text import ir_text
+from skir.xdsl_fast.clone import clone_tree
+from skir.xdsl_fast.printer import ir_text
 from skir.dialects.superkernel import SuperKernelOp
 from skir.dialects.superkernel_sync import NotifyOp, ResetLockOp, WaitLockOp
 

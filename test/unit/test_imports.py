@@ -15,6 +15,11 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 `skir.analysis.model_check`, not imported by the dialect)."""
 
 FORBIDDEN = (
+    # the xDSL shortcuts sit below every dialect
+    ("skir.xdsl_fast", "skir.dialects"),
+    ("skir.xdsl_fast", "skir.analysis"),
+    ("skir.xdsl_fast", "skir.patterns"),
+    ("skir.xdsl_fast", "skir.passes"),
     # (importer prefix, imported prefix): dialects are the bottom layer
     ("skir.dialects", "skir.analysis"),
     ("skir.dialects", "skir.patterns"),

@@ -17,7 +17,7 @@ import skir.analysis.formation
 import skir.passes.insert_debug
 import skir.passes.prune_sync
 from skir.api import run_pipeline
-from skir.dialects.ir_text import ir_text
+from skir.xdsl_fast.printer import ir_text
 from skir.frontends.capture import from_dict
 from skir.testing.random_models import random_model
 

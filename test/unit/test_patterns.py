@@ -6,7 +6,7 @@ from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from skir.api import parse, the_model
 from skir.dialects.aclgraph import StreamOp
-from skir.dialects.ir_text import ir_text
+from skir.xdsl_fast.printer import ir_text
 from skir.options import SkOptions
 from skir.patterns import RewriteSlot, SlotPlan
 from skir.testing import superkernel_text
@@ -109,7 +109,7 @@ def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
     from skir.dialects.hardware import CoreType
     from skir.dialects.superkernel import SkForm
     from skir.patterns.outline_group import KernelPlan, LockStep, OutlineGroup, SubtaskStep
-    from skir.patterns.sweep import rewrite_ops
+    from skir.xdsl_fast.sweep import rewrite_ops
 
     module = parse(MODEL)
     s0, s1 = (op for op in the_model(module).body.block.ops if isinstance(op, StreamOp))

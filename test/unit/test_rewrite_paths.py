@@ -28,7 +28,7 @@ from skir.passes.pipeline import pipeline_passes
 from skir.passes.program_edit import rebuild
 from skir.passes.to_ascendc import stage_source
 from skir.patterns.sk_to_ascendc import sk_to_ascendc_patterns
-from skir.patterns.sweep import rewrite_ops
+from skir.xdsl_fast.sweep import rewrite_ops
 from skir.testing import superkernel_text
 
 ROOT = Path(__file__).resolve().parents[2]

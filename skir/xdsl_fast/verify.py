@@ -14,7 +14,8 @@ a region too many, a missing or unknown property, a value a predicate does not a
 back to xDSL's own code, so every error keeps xDSL's own message.
 
 It reads the generated verifier's closure (`op_def`, `custom_verify`), which this xDSL version
-builds in `irdl_op_definition`; if that shape ever differs, the class is left as it is.
+builds in `irdl_op_definition`; if that shape ever differs, it fails loudly
+(`skir.xdsl_fast.XdslShortcutError`), as the package's probe does.
 """
 
 from __future__ import annotations
@@ -106,9 +107,13 @@ def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
     generated = cls.verify_
     cells = dict(zip(generated.__code__.co_freevars, (c.cell_contents for c in generated.__closure__ or ()),
                      strict=True))
-    op_def, custom = cells.get("op_def"), cells.get("custom_verify")
-    if op_def is None or op_def.operands or op_def.results or op_def.successors:
-        return cls
+    if "op_def" not in cells or "custom_verify" not in cells:
+        from skir.xdsl_fast import _fail
+
+        raise _fail(f"the closure cells 'op_def' and 'custom_verify' in {cls.__name__}'s generated verifier")
+    op_def, custom = cells["op_def"], cells["custom_verify"]
+    if op_def.operands or op_def.results or op_def.successors:
+        return cls  # an op with values keeps xDSL's own verifier (not a capability question)
 
     def compiled(defs: dict[str, Any], optional_kind: type) -> tuple[tuple[str, Any, Any, bool], ...]:
         return tuple((name, d.constr, _quick_check(d.constr), isinstance(d, optional_kind)) for name, d in defs.items())

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from xdsl.ir import Block, Operation, Region
 
-from skir.dialects.syntax import new_op
+from skir.xdsl_fast.build import new_op
 
 _Op = TypeVar("_Op", bound=Operation)
 

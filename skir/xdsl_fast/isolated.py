@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from xdsl.ir import Operation
 from xdsl.traits import IsolatedFromAbove
 
-from skir.dialects.op_walk import nested_ops
+from skir.xdsl_fast.walk import nested_ops
 
 
 @dataclass(frozen=True)
