@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from skir import progress
@@ -28,10 +29,10 @@ from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.model_lookup import models, qualified_name, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import CheckFailedError, MissingToolError, SkirError
-from skir.gc_pause import collect_young, paused_gc
+from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
-from skir.passes.pipeline import pipeline_passes
+from skir.passes.pipeline import run_pipeline_passes
 from skir.registry import make_context
 from skir.source_text import BOM, guard_mlir, model_format, read_model
 from skir.targets.update_map import fused_updates
@@ -129,21 +130,18 @@ def run_pipeline(
 ) -> None:
     """Run the SuperKernel pipeline in place; with `dump_ir`, write the IR before and after each pass."""
     ctx = make_context()
+    after = None
     if dump_ir is not None:
-        _dump(dump_ir, "00-input.mlir", module)
-    with paused_gc():
-        try:
-            for index, p in enumerate(pipeline_passes(options), start=1):
-                with progress.phase(p.name):
-                    p.apply(ctx, module)
-                    collect_young()
-                    if verify_each:
-                        with progress.phase("verify"):
-                            module.verify()
-                if dump_ir is not None:
-                    _dump(dump_ir, f"{index:02d}-{p.name}.mlir", module)
-        except (DiagnosticException, ValueError) as err:
-            raise SkirError(located_message(err)) from None
+        folder = dump_ir
+        _dump(folder, "00-input.mlir", module)
+
+        def after(index: int, p: ModulePass) -> None:
+            _dump(folder, f"{index:02d}-{p.name}.mlir", module)
+
+    try:
+        run_pipeline_passes(ctx, module, options, verify_each, after)
+    except (DiagnosticException, ValueError) as err:
+        raise SkirError(located_message(err)) from None
 
 
 def _dump(folder: Path, name: str, module: ModuleOp) -> None:

@@ -8,6 +8,7 @@ options, verifying the module between passes unless `verify-each=false`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -42,6 +43,24 @@ def pipeline_passes(options: str | SkOptions) -> list[ModulePass]:
     ]
 
 
+def run_pipeline_passes(ctx: Context, module: ModuleOp, options: str | SkOptions, verify_each: bool = True,
+                        after: Callable[[int, ModulePass], None] | None = None) -> None:
+    """The one loop of the SuperKernel pipeline: `pipeline_passes(options)` in order on `module`,
+    the cyclic collector paused, each pass timed (`sk-opt --time-passes`), the module verified
+    after each unless `verify_each` is false, then `after(index, pass)` (1-based; `--dump-ir`
+    writes the IR there). `superkernel-pipeline` and `skir.compile` both run it."""
+    with paused_gc():
+        for index, inner in enumerate(pipeline_passes(options), start=1):
+            with progress.phase(inner.name):
+                inner.apply(ctx, module)
+                collect_young()
+                if verify_each:
+                    with progress.phase("verify"):
+                        module.verify()
+            if after is not None:
+                after(index, inner)
+
+
 @dataclass(frozen=True)
 class SuperKernelPipelinePass(OptionsPass):
     """Run every skir pass from scope formation to Ascend C, with one option string."""
@@ -52,12 +71,4 @@ class SuperKernelPipelinePass(OptionsPass):
     """Verify the module after each inner pass."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        options = self.sk_options()
-        with paused_gc():
-            for inner in pipeline_passes(options):
-                with progress.phase(inner.name):  # each pass timed (sk-opt --time-passes)
-                    inner.apply(ctx, op)
-                    collect_young()
-                    if self.verify_each:
-                        with progress.phase("verify"):
-                            op.verify()
+        run_pipeline_passes(ctx, op, self.sk_options(), self.verify_each)
