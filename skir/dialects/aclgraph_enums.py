@@ -1,5 +1,6 @@
-"""Symbolic enumerations of the `aclgraph` dialect and the facts derived from them, among them
-the one hardware model of kernel types (task ratio, class, core demand and types, vendor names).
+"""Symbolic enumerations of the `aclgraph` dialect and their attributes. The kernel types and
+every fact about them (task ratio, class, core demand and types, vendor names) live in the one
+hardware model, `skir.dialects.hardware`; this module re-exports them (`__all__`).
 
 Kernel types, parameter roles, schedule modes, value-wait rules and opaque task kinds
 are never numbers in skir: each is a `StrEnum` with an `EnumAttribute` wrapper, printed
@@ -17,97 +18,21 @@ from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.utils.str_enum import StrEnum
 
-from skir.dialects.hardware import CoreType
-
-
-class KernelType(StrEnum):
-    """The kernel types of the dav-c220 (A2/A3) AI core."""
-
-    AIV_ONLY = auto()
-    AIC_ONLY = auto()
-    MIX_AIV_1_0 = auto()
-    MIX_AIC_1_0 = auto()
-    MIX_AIC_1_1 = auto()
-    MIX_AIC_1_2 = auto()
-
-
-class CoreClass(StrEnum):
-    """The device class of a kernel type: which sub-cores of an AI core it uses."""
-
-    AIC = auto()
-    AIV = auto()
-    MIX = auto()
-
-
-# ---- the hardware model: every fact about kernel types lives here ---------------------------
-
-_RATIO = {
-    KernelType.AIC_ONLY: (1, 0),
-    KernelType.MIX_AIC_1_0: (1, 0),
-    KernelType.AIV_ONLY: (0, 1),
-    KernelType.MIX_AIV_1_0: (0, 1),
-    KernelType.MIX_AIC_1_1: (1, 1),
-    KernelType.MIX_AIC_1_2: (1, 2),
-}
-_VENDOR_NAME = {
-    KernelType.AIV_ONLY: "AIV_ONLY", KernelType.AIC_ONLY: "AIC_ONLY", KernelType.MIX_AIV_1_0: "MIX_AIV_1_0",
-    KernelType.MIX_AIC_1_0: "MIX_AIC_1_0", KernelType.MIX_AIC_1_1: "MIX_1_1", KernelType.MIX_AIC_1_2: "MIX_1_2",
-}
-SK_KERNEL_TYPES = (KernelType.MIX_AIV_1_0, KernelType.MIX_AIC_1_0, KernelType.MIX_AIC_1_1, KernelType.MIX_AIC_1_2)
-"""The kernel types a SuperKernel launches as (the `mix_*` types: its entry has the mix trailer)."""
-
-
-def task_ratio(kernel_type: KernelType) -> tuple[int, int]:
-    """(cube, vector) sub-cores per block of a launch (the descriptor's `taskRation`)."""
-    return _RATIO[kernel_type]
-
-
-def core_class(kernel_type: KernelType) -> CoreClass:
-    """The class (aic, aiv or mix) of `kernel_type`."""
-    aic, aiv = _RATIO[kernel_type]
-    return CoreClass.MIX if aic and aiv else CoreClass.AIC if aic else CoreClass.AIV
-
-
-def core_demand(kernel_type: KernelType, blocks: int) -> tuple[int, int]:
-    """Cube and vector cores that a launch of `blocks` blocks occupies."""
-    aic, aiv = _RATIO[kernel_type]
-    return blocks * aic, blocks * aiv
-
-
-def core_types(kernel_type: KernelType) -> tuple[CoreType, ...]:
-    """The sub-core types a launch of `kernel_type` runs on (AIC before AIV)."""
-    aic, aiv = _RATIO[kernel_type]
-    return (*((CoreType.AIC,) if aic else ()), *((CoreType.AIV,) if aiv else ()))
-
-
-def class_types(cls: CoreClass) -> tuple[CoreType, ...]:
-    """The core types that run something of class `cls` (AIC before AIV)."""
-    if cls is CoreClass.MIX:
-        return CoreType.AIC, CoreType.AIV
-    return (CoreType.AIC,) if cls is CoreClass.AIC else (CoreType.AIV,)
-
-
-def types_class(types: tuple[CoreType, ...] | frozenset[CoreType] | set[CoreType]) -> CoreClass:
-    """The class of a non-empty set of core types (both: `mix`)."""
-    if len(set(types)) == 2:
-        return CoreClass.MIX
-    return CoreClass.AIC if CoreType.AIC in types else CoreClass.AIV
-
-
-def vendor_kernel_type(kernel_type: KernelType) -> str:
-    """The vendor's name of `kernel_type` (its dumps and fail log: `MIX_1_2`, ...)."""
-    return _VENDOR_NAME[kernel_type]
-
-
-def from_vendor_kernel_type(name: str) -> KernelType | None:
-    """The kernel type the vendor calls `name`, if any."""
-    return next((k for k, v in _VENDOR_NAME.items() if v == name), None)
-
-
-def from_task_ratio(ratio: tuple[int, int]) -> KernelType | None:
-    """The plain kernel type of a (cube, vector) task ratio (`aic_only`, `aiv_only`, 1:1, 1:2)."""
-    return {(1, 0): KernelType.AIC_ONLY, (0, 1): KernelType.AIV_ONLY, (1, 1): KernelType.MIX_AIC_1_1,
-            (1, 2): KernelType.MIX_AIC_1_2}.get(ratio)
+from skir.dialects.hardware import (
+    SK_KERNEL_TYPES,
+    CoreClass,
+    CoreType,
+    KernelType,
+    class_types,
+    core_class,
+    core_demand,
+    core_types,
+    from_task_ratio,
+    from_vendor_kernel_type,
+    task_ratio,
+    types_class,
+    vendor_kernel_type,
+)
 
 
 class ParamRole(StrEnum):
@@ -246,3 +171,38 @@ def wait_rule_attr(value: WaitRule) -> WaitRuleAttr:
 @cache
 def opaque_kind_attr(value: OpaqueKind) -> OpaqueKindAttr:
     return OpaqueKindAttr(value)
+
+
+__all__ = [
+    "SK_KERNEL_TYPES",
+    "CommOp",
+    "CommOpAttr",
+    "CoreClass",
+    "CoreType",
+    "KernelType",
+    "KernelTypeAttr",
+    "OpaqueKind",
+    "OpaqueKindAttr",
+    "ParamRole",
+    "ParamRoleAttr",
+    "SchedMode",
+    "SchedModeAttr",
+    "WaitRule",
+    "WaitRuleAttr",
+    "class_types",
+    "comm_op_attr",
+    "core_class",
+    "core_demand",
+    "core_types",
+    "from_task_ratio",
+    "from_vendor_kernel_type",
+    "kernel_type_attr",
+    "opaque_kind_attr",
+    "param_role_attr",
+    "rule_holds",
+    "sched_mode_attr",
+    "task_ratio",
+    "types_class",
+    "vendor_kernel_type",
+    "wait_rule_attr",
+]
