@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class, types_class
+from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import BarrierKind, BarrierOp, DcciOp, SkForm, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
@@ -45,8 +45,14 @@ from skir.options import SkOptions
 from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
-_SK_BARRIER = {KernelType.MIX_AIV_1_0: BarrierKind.ALL_AIV, KernelType.MIX_AIC_1_0: BarrierKind.ALL_AIC}
 _TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
+
+
+def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
+    """The barrier of every core the SuperKernel launches: one type's all-core barrier when it
+    launches one type, `SyncAll` when both."""
+    types = sk.core_types()
+    return _TYPE_BARRIER[types[0]] if len(types) == 1 else BarrierKind.SYNC_ALL
 
 
 def _named(kernel: KernelOp, names: tuple[str, ...]) -> bool:
@@ -111,7 +117,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
             ].early_start_wait is not None
             if early and (kernel.early_start_set is not None or waits_next):
                 continue
-            out.append(BarrierOp(0, _SK_BARRIER.get(sk.type, BarrierKind.SYNC_ALL)))
+            out.append(BarrierOp(0, _sk_barrier(sk)))
     if len(out) != len(program) or fed:
         rebuild(sk, out, updates=updates)
 

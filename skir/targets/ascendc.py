@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
-from skir.dialects.aclgraph_enums import KernelType, task_ratio
 from skir.dialects.ascendc import (
     CallOp,
     CommentOp,
@@ -58,7 +57,7 @@ from skir.dialects.ascendc_intrinsics import (
     WaitPreTaskEndOp,
 )
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import CoreType, KernelType, core_types, task_ratio
 from skir.dialects.model_lookup import formed, require_passes
 from skir.errors import SkirError
 from skir.names import shown
@@ -310,13 +309,11 @@ def _meta_section(w: _Writer, name: str, side: str, main: str, ratio: tuple[int,
 
 def _emit_trailer(w: _Writer, name: str, kernel_type: KernelType) -> None:
     ratio = task_ratio(kernel_type)
-    if kernel_type is KernelType.MIX_AIV_1_0:
+    types = core_types(kernel_type)
+    if len(types) == 1:  # a one-type mix launch: its meta section, for that type alone
+        side = types[0].value
         w.line("#if TILING_KEY_VAR == 0UL")
-        _meta_section(w, name, "aiv", "K_TYPE_MIX_AIV_MAIN", ratio)
-        w.line("#endif")
-    elif kernel_type is KernelType.MIX_AIC_1_0:
-        w.line("#if TILING_KEY_VAR == 0UL")
-        _meta_section(w, name, "aic", "K_TYPE_MIX_AIC_MAIN", ratio)
+        _meta_section(w, name, side, f"K_TYPE_MIX_{side.upper()}_MAIN", ratio)
         w.line("#endif")
     else:
         for side, arch in (("aic", "__DAV_CUBE__"), ("aiv", "__DAV_VEC__")):

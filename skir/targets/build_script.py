@@ -13,7 +13,7 @@ names the variable and exits 2; a missing tool or sub-kernel object exits 2 nami
 from __future__ import annotations
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
+from skir.dialects.hardware import CoreClass, CoreType, core_class, core_types, task_ratio
 from skir.dialects.superkernel import SuperKernelOp
 from skir.options import SkOptions
 from skir.targets.descriptor import compile_defines
@@ -96,13 +96,10 @@ def build_script(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         flags.append(_SPLIT)
     if core_class(kernel_type) is CoreClass.MIX:
         flags.append("-D__MIX_CORE_MACRO__=1")
-        if kernel_type is KernelType.MIX_AIC_1_1:
+        if task_ratio(kernel_type) == (1, 1):
             flags.append("-D__MIX_CORE_AIC_RATION__=1")
-    sides = []
-    if kernel_type is not KernelType.MIX_AIV_1_0:
-        sides.append(("aic", "dav-c220-cube"))
-    if kernel_type is not KernelType.MIX_AIC_1_0:
-        sides.append(("aiv", "dav-c220-vec"))
+    archs = {CoreType.AIC: "dav-c220-cube", CoreType.AIV: "dav-c220-vec"}
+    sides = [(core.value, archs[core]) for core in core_types(kernel_type)]
     entry_objects = []
     for side, arch in sides:
         obj = f"$out/{name}_mix_{side}.o"
