@@ -25,6 +25,8 @@ of both core types, for instance, takes four).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import IntAttr
 from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
@@ -190,56 +192,59 @@ class DependEarlyStartOp(DependOp):
                 f"runs on {self.src.data.value} too; it says on {self.cores.data.value}")
 
 
+class _LockBarrierOp(DependOp):
+    """A lock barrier: a full barrier of one side's class around an in-kernel lock access,
+    `sk.<op> id N <class> on <class>`; the class is in property `SIDE` (`src` or `dst`)."""
+
+    SIDE: ClassVar[str]
+    ROLE: ClassVar[str]
+    """Whose class the barrier covers, for the verifier's message (producer or consumer)."""
+
+    def __init__(self, ident: int, side: CoreClass):
+        build_op(self, _props(ident, side, **{self.SIDE: side}))
+
+    def side_class(self) -> CoreClass:
+        side = self.properties[self.SIDE]
+        assert isinstance(side, SkClassAttr)
+        return side.data
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _LockBarrierOp:
+        ident = parse_id(parser)
+        op = cls(ident, _parse_class(parser))
+        op.properties["cores"] = CLASS_ATTRS[parse_on_class(parser)]
+        return with_attrs(parser, op)
+
+    def print(self, printer: Printer) -> None:
+        self._print_on(printer, f" {self.side_class().value}")
+
+    def verify_(self) -> None:
+        side = self.side_class()
+        self._expect_cores(side, f"a barrier over the {side.value} {self.ROLE}'s class")
+
+
 @irdl_op_definition
-class DependLockReleaseOp(DependOp):
+class DependLockReleaseOp(_LockBarrierOp):
     """Before an in-kernel notify: a full barrier of the producer's class:
     `sk.depend_lock_release id 8 aiv on aiv`."""
 
     name = "sk.depend_lock_release"
+    SIDE: ClassVar[str] = "src"
+    ROLE: ClassVar[str] = "producer"
 
     src = prop_def(SkClassAttr)
 
-    def __init__(self, ident: int, src: CoreClass):
-        build_op(self, _props(ident, src, src=src))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DependLockReleaseOp:
-        ident = parse_id(parser)
-        op = cls(ident, _parse_class(parser))
-        op.properties["cores"] = CLASS_ATTRS[parse_on_class(parser)]
-        return with_attrs(parser, op)
-
-    def print(self, printer: Printer) -> None:
-        self._print_on(printer, f" {self.src.data.value}")
-
-    def verify_(self) -> None:
-        self._expect_cores(self.src.data, f"a barrier over the {self.src.data.value} producer's class")
-
 
 @irdl_op_definition
-class DependLockAcquireOp(DependOp):
+class DependLockAcquireOp(_LockBarrierOp):
     """After an in-kernel lock wait: a barrier of the consumer's class:
     `sk.depend_lock_acquire id 8 aic on aic`."""
 
     name = "sk.depend_lock_acquire"
+    SIDE: ClassVar[str] = "dst"
+    ROLE: ClassVar[str] = "consumer"
 
     dst = prop_def(SkClassAttr)
-
-    def __init__(self, ident: int, dst: CoreClass):
-        build_op(self, _props(ident, dst, dst=dst))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DependLockAcquireOp:
-        ident = parse_id(parser)
-        op = cls(ident, _parse_class(parser))
-        op.properties["cores"] = CLASS_ATTRS[parse_on_class(parser)]
-        return with_attrs(parser, op)
-
-    def print(self, printer: Printer) -> None:
-        self._print_on(printer, f" {self.dst.data.value}")
-
-    def verify_(self) -> None:
-        self._expect_cores(self.dst.data, f"a barrier over the {self.dst.data.value} consumer's class")
 
 
 class _FlagHalfOp(DependOp):
