@@ -21,10 +21,10 @@ from skir.analysis import model_check
 from skir.api import parse, run_pipeline, the_model
 from skir.dialects.aclgraph import LaunchOp, StreamOp
 from skir.dialects.ascendc import IfCoreOp
-from skir.xdsl_fast.clone import clone_tree
-from skir.xdsl_fast.printer import ir_text
 from skir.dialects.superkernel import SuperKernelOp
 from skir.dialects.superkernel_sync import NotifyOp, ResetLockOp, WaitLockOp
+from skir.xdsl_fast.clone import clone_tree
+from skir.xdsl_fast.printer import ir_text
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCKS = (ROOT / "test" / "unit" / "models" / "locks.mlir").read_text()

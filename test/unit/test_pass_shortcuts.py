@@ -17,9 +17,9 @@ import skir.analysis.formation
 import skir.passes.insert_debug
 import skir.passes.prune_sync
 from skir.api import run_pipeline
-from skir.xdsl_fast.printer import ir_text
 from skir.frontends.capture import from_dict
 from skir.testing.random_models import random_model
+from skir.xdsl_fast.printer import ir_text
 
 OPTIONS = ("", "debug-sync-all=1", "debug-dcci-all=1", "feed-sync-all=1:stream-fusion=1",
            "dcci-disable-on-kernel=k0", "stream-fusion=1:early-start=1")

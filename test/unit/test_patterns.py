@@ -6,10 +6,10 @@ from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from skir.api import parse, the_model
 from skir.dialects.aclgraph import StreamOp
-from skir.xdsl_fast.printer import ir_text
 from skir.options import SkOptions
 from skir.patterns import RewriteSlot, SlotPlan
 from skir.testing import superkernel_text
+from skir.xdsl_fast.printer import ir_text
 
 MODEL = """
 aclgraph.model @m cores(aic = 24, aiv = 48) {

@@ -28,8 +28,8 @@ from skir.passes.pipeline import pipeline_passes
 from skir.passes.program_edit import rebuild
 from skir.passes.to_ascendc import stage_source
 from skir.patterns.sk_to_ascendc import sk_to_ascendc_patterns
-from skir.xdsl_fast.sweep import rewrite_ops
 from skir.testing import superkernel_text
+from skir.xdsl_fast.sweep import rewrite_ops
 
 ROOT = Path(__file__).resolve().parents[2]
 
