@@ -2,7 +2,7 @@
 
 ```python
 import skir
-result = skir.compile("model.json", options="split-mode=2", out_dir="out")
+result = skir.compile("model.json", options="split-mode=2").check().write("out")
 ```
 
 `skir.super_kernel_scope(name, options)` and `skir.stream(name)` mark scopes and streams in a

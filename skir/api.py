@@ -20,20 +20,21 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from skir import progress
+from skir import progress, provenance
 from skir.analysis.comm_rule import comm_hazards
-from skir.api_arguments import check_compile_arguments
-from skir.compile_result import CompileResult, CutInfo, Member, ModelWarning, SkWarning, SuperKernelInfo, Unfused
+from skir.api_arguments import check_arguments
+from skir.compile_result import CompileResult
 from skir.diagnostics import located_message
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.model_lookup import models, qualified_name, the_model
 from skir.dialects.superkernel import SuperKernelOp
-from skir.errors import CheckFailedError, MissingToolError, SkirError
+from skir.errors import SkirError
 from skir.gc_pause import paused_gc
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import run_pipeline_passes
 from skir.registry import make_context
+from skir.result_records import CutInfo, Member, ModelWarning, SkWarning, SuperKernelInfo, Unfused
 from skir.source_text import BOM, guard_mlir, model_format, read_model
 from skir.targets.update_map import fused_updates
 from skir.xdsl_fast.clone import clone_tree
@@ -231,137 +232,97 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
         return select(original, module, base, recompile, simulate, evidence)
 
 
-def _warn_predicted_slower(result: CompileResult, original: ModuleOp, options: str, sim_costs: Any, costs: Any,
-                           measured: Any) -> None:
+def _warn_predicted_slower(result: CompileResult, original: ModuleOp) -> None:
     """Under `select=all`, warn of each SuperKernel the simulator predicts slower than its
-    members (the `--report` simulation when there is one, else one of both modes)."""
+    members under aclgraph."""
     from skir.options import parse_options
     from skir.selection import formed_with_select_all, predicted_slower
-    from skir.sim import compare, costs_source
+    from skir.sim import compare
     from skir.sim.costs import default_costs
 
-    base, _ = parse_options(options)
+    base, _ = parse_options(result.options)
     if not formed_with_select_all(result.module, base):
         return  # no SuperKernel, or select=gain judged every one: nothing to simulate
-    if result.report is not None:
-        simulated = result.report.comparison
-    else:
-        with progress.phase("prediction"):
-            simulated = compare(original, result.module, sim_costs or default_costs(), ("aclgraph", "superkernel"),
-                                measured.durations if measured else None)
-    source = costs_source(costs) + (" and measured durations" if measured is not None else "")
+    measured = result.measured
+    with progress.phase("prediction"):
+        simulated = compare(original, result.module, result.costs or default_costs(), ("aclgraph", "superkernel"),
+                            measured.durations if measured else None)
+    source = result.costs_source + (" and measured durations" if measured is not None else "")
     result.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=source)
                         for e in predicted_slower(result.module, base, simulated)]
 
 
+_FOLLOW_UPS = {"out_dir": "write(out_dir)", "emulate": "write(emulate=True) or emulate()",
+               "build": "write(build=...)", "cache": "write(cache=...) or emulate(cache=...)", "check": "check()",
+               "report": "simulate()", "vendor": "compare_with_vendor(...)", "calibrate": "calibrate(off, on)"}
+"""The keywords `skir.compile` once took that are follow-ups of its result now."""
+
+
 def compile(
     model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
-    *,
     options: str = "",
-    out_dir: str | os.PathLike[str] | None = None,
-    emulate: bool = False,
+    *,
+    cores: tuple[int, int] | None = None,
+    costs: str | os.PathLike[str] | dict[str, Any] | None = None,
+    profiles: list[str | os.PathLike[str]] | None = None,
     verify_each: bool = True,
     dump_ir: str | os.PathLike[str] | None = None,
-    check: bool = False,
-    build: str | os.PathLike[str] | None = None,
-    report: bool = False,
-    costs: str | os.PathLike[str] | dict[str, Any] | None = None,
-    cores: tuple[int, int] | None = None,
-    vendor: str | os.PathLike[str] | None = None,
-    cache: bool = True,
-    profiles: list[str | os.PathLike[str]] | None = None,
-    calibrate: tuple[str | os.PathLike[str], str | os.PathLike[str]] | None = None,
+    **moved: object,
 ) -> CompileResult:
     """Compile a model: form SuperKernels, lower them and emit their Ascend C entries.
 
-    With `check`, prove the result with `sk-check` first; with `out_dir`, write the products
-    there (see `skir.outputs`); with `emulate`, also run every entry in host emulation (`cache=False`:
-    without the shared cache of compiled shim objects); with
-    `build` (a folder of sub-kernel objects), also build every SuperKernel with the CANN
-    toolchain (`OUT/<name>/build/<name>.o`); with `report` (implied by `costs`, a costs
-    file or dict overriding `skir/sim/default_costs.json`), also simulate the model in every
-    mode (`result.report`, and `timeline.json`, the PNGs and SK meta's `profiling` in
-    `out_dir`). `profiles` (files `skir.profiles` reads) give measured durations to the
-    simulator (`report`, `select=gain`); `calibrate` (a SuperKernel-off and a SuperKernel-on
-    profile) fits the simulator's costs to them (`result.calibration`). A failed proof or
-    emulation raises `CheckFailedError`, a missing toolchain `MissingToolError`; nothing is
-    written then.
+    `options` are the global SuperKernel options (`'key=value:...'`); `cores` (AIC, AIV) the
+    device's core counts for a vendor dump, which carries none; `costs` (a costs file or dict
+    overriding `skir/sim/default_costs.json`) and `profiles` (measured durations, files
+    `skir.profiles` reads) are what the simulator uses for `select=gain`, the `predicted_slower`
+    warnings and `simulate()`; `verify_each=False` skips verifying the IR after each pass;
+    `dump_ir` writes the IR before and after each pass into that folder.
+
+    The result's follow-ups do the rest, each when called: `check()`, `simulate()`,
+    `calibrate(off, on)`, `compare_with_vendor(result)`, `emulate()`, `write(out_dir, emulate=,
+    build=)` (`skir.compile_result`). Bad input raises a one-line `SkirError`.
     """
+    if moved:
+        name = sorted(moved)[0]
+        if name in _FOLLOW_UPS:
+            raise SkirError(f"skir.compile: {name}= is a follow-up of the result now: "
+                            f"skir.compile(model, options).{_FOLLOW_UPS[name]} (docs/python.md)")
+        raise SkirError(f"skir.compile: no argument {name}= (arguments: model, options, cores, costs, profiles, "
+                        "verify_each, dump_ir)")
     given = dict(locals())
-    check_compile_arguments(given)
-    if build is not None and not os.environ.get("ASCEND_HOME_PATH"):
-        raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
-                               "(source the CANN set_env.sh)")
-    from skir.outputs import write_outputs
+    del given["moved"]
+    check_arguments(given)
+    from skir.sim import costs_source
 
     sim_costs = None
-    if report or costs is not None:
+    if costs is not None:
         from skir.sim.costs import load_costs
 
         sim_costs = load_costs(costs)
     with progress.phase("import"):
         module = load_model(model, cores)
-        options = model_options(module, options)
+        effective = model_options(module, options)
     with progress.phase("copy of the input"):
         original = clone_tree(module)
-    run_pipeline(module, options, verify_each, None if dump_ir is None else Path(dump_ir))
+    run_pipeline(module, effective, verify_each, None if dump_ir is None else Path(dump_ir))
     measured = None
     if profiles:
         from skir.profiles import load_profiles, measure
 
         with progress.phase("profiles"):
             measured = measure(load_profiles(list(profiles)), original)
-    module, selection = _select(original, module, options, verify_each, sim_costs, measured)
+    module, selection = _select(original, module, effective, verify_each, sim_costs, measured)
     with progress.phase("summary"):
         superkernels, unfused, cuts, warnings = summarize(module, original)
+    changed = {k: v for k, v in given.items() if k != "model" and v != _DEFAULTS.get(k)}
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
-                           measured=measured)
+                           measured=measured, options=effective, costs=sim_costs, costs_source=costs_source(costs),
+                           given_options=options, source=original if isinstance(model, ModuleOp) else model,
+                           calls=provenance.api_arguments(changed))
     result.model_warnings = [ModelWarning(w, a, b, group) for m in models(original)
                              for w, a, b, group in comm_hazards(m)]
     result.updates = [u for m in models(module) for u in fused_updates(m)]
-    if build is not None:  # a vendor kernel whose argument size is unknown cannot be called by an entry
-        from skir.frontends.vendor.buildable import refuse_unbuildable
-
-        refuse_unbuildable(module)
-    if check:
-        from skir.analysis.sk_check import check_module
-
-        with progress.phase("sk-check"):
-            result.check = check_module(module)
-        if not result.check.ok:
-            count = len(result.check.violations)
-            raise CheckFailedError(
-                f"sk-check found {count} violation{'s' if count != 1 else ''}: {result.check.violations[0]}",
-                result.check.violations,
-            )
-    if calibrate is not None:
-        from skir.profiles import load_profiles, measure
-        from skir.sim.calibrate import calibrate as fit
-
-        with progress.phase("calibration"):
-            off, on = (measure(load_profiles([path]), original) for path in calibrate)
-            result.calibration = fit(original, module, off, on, sim_costs)
-    if sim_costs is not None:
-        from skir.sim import Report, compare, costs_source
-
-        with progress.phase("simulation"):
-            result.report = Report(compare(original, module, sim_costs,
-                                           measured=measured.durations if measured else None), costs_source(costs))
-    _warn_predicted_slower(result, original, options, sim_costs, costs, measured)
-    if vendor is not None:
-        from skir.frontends.vendor.result import read_result
-        from skir.vendor_comparison import compare_with_vendor
-
-        with progress.phase("vendor comparison"):
-            result.vendor_compare = compare_with_vendor(result, read_result(vendor, original), options, sim_costs)
-    if out_dir is not None or emulate or build is not None:
-        from skir import provenance
-
-        call = {k: v for k, v in given.items() if k != "model" and v != _DEFAULTS.get(k)}
-        entry = provenance.record(original if isinstance(model, ModuleOp) else model, given["options"], call)
-        with provenance.active(entry):
-            write_outputs(result, None if out_dir is None else Path(out_dir), emulate=emulate, cache=cache,
-                          build=None if build is None else Path(build))
+    _warn_predicted_slower(result, original)
     return result
 
 

@@ -5,7 +5,7 @@ and `sk-compile` spell it, so that no type error or `OSError` from deep inside s
 an internal error:
 
 ```python
-check_compile_arguments({"model": 42, "options": ""})
+check_arguments({"model": 42, "options": ""})
 # SkirError: argument MODEL (model=): expected a path, model text, a capture dict or a module, got int
 ```
 """
@@ -25,12 +25,13 @@ OPTIONS_WHERE = "argument --options (options=)"
 """Where a bad `options` string came from, in every message about it."""
 
 _NAMES = {
-    "model": "MODEL (model=)", "options": "--options (options=)", "out_dir": "-o (out_dir=)",
-    "emulate": "--emulate (emulate=)", "verify_each": "--verify-each (verify_each=)",
-    "dump_ir": "--dump-ir (dump_ir=)", "check": "--check (check=)", "build": "--build (build=)",
-    "report": "--report (report=)", "costs": "--costs (costs=)", "cores": "--cores (cores=)",
-    "vendor": "--vendor (vendor=)", "cache": "--no-cache (cache=)", "profiles": "--profile (profiles=)",
-    "calibrate": "--calibrate (calibrate=)",
+    "model": "MODEL (model=)", "options": "--options (options=)", "verify_each": "--verify-each (verify_each=)",
+    "dump_ir": "--dump-ir (dump_ir=)", "costs": "--costs (costs=)", "cores": "--cores (cores=)",
+    "profiles": "--profile (profiles=)",
+    # the follow-ups of the result
+    "out_dir": "-o (write(out_dir))", "emulate": "--emulate (write(emulate=))", "build": "--build (write(build=))",
+    "cache": "--no-cache (cache=)", "vendor": "--vendor (compare_with_vendor(vendor))",
+    "calibrate": "--calibrate (calibrate(off, on))",
 }
 
 
@@ -42,15 +43,15 @@ def _bad(name: str, expected: str, value: object) -> SkirError:
     return SkirError(f"argument {_NAMES[name]}: expected {expected}, got {type(value).__name__}")
 
 
-def check_compile_arguments(args: Mapping[str, Any]) -> None:
-    """Check `skir.compile`'s keyword arguments (`args`: name -> value) by type and, where a
-    path must name a folder that may exist, by what is there."""
+def check_arguments(args: Mapping[str, Any]) -> None:
+    """Check the arguments of `skir.compile` or of a follow-up of its result (`args`: name ->
+    value) by type and, where a path must name a folder that may exist, by what is there."""
     from xdsl.dialects.builtin import ModuleOp
 
     model = args.get("model")
-    if not (isinstance(model, ModuleOp | dict) or _is_path(model)):
+    if "model" in args and not (isinstance(model, ModuleOp | dict) or _is_path(model)):
         raise _bad("model", "a path, model text, a capture dict or a module", model)
-    for name in ("emulate", "verify_each", "check", "report", "cache"):
+    for name in ("emulate", "verify_each", "cache"):
         if name in args and not isinstance(args[name], bool):
             raise _bad(name, "True or False", args[name])
     options = args.get("options", "")
@@ -59,7 +60,7 @@ def check_compile_arguments(args: Mapping[str, Any]) -> None:
     parse_options(options, OPTIONS_WHERE)
     for name in ("out_dir", "dump_ir", "build", "vendor"):
         value = args.get(name)
-        if value is not None and not _is_path(value):
+        if (value is not None or (name == "vendor" and name in args)) and not _is_path(value):
             raise _bad(name, "a path", value)
     costs = args.get("costs")
     if costs is not None and not (_is_path(costs) or isinstance(costs, dict)):

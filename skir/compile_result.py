@@ -1,156 +1,168 @@
-"""What `skir.compile` returns: the rewritten module and what happened to every kernel task.
+"""What `skir.compile` returns: the rewritten module, what happened to every kernel task, and the
+follow-ups a caller asks for one by one.
 
 ```python
-result = skir.compile("examples/decode_layer.json")
-print(result.launches_saved, [sk.name for sk in result.superkernels], result.fail_reasons[:1])
+import skir
+
+result = skir.compile("examples/decode_layer.json", options="split-mode=2")
+result.check()                      # prove it (sk-check): result.proof, or CheckFailedError
+result.simulate()                   # every mode in the simulator: result.report
+result.write("out", emulate=True)   # the products, each entry run in host emulation
 ```
-The targets that print a result (the summary, the products) read these classes; they import
-nothing of the API that builds them.
+Each follow-up returns the result, so they chain (`skir.compile(m).check().write("out")`); what
+it computed is an attribute (`proof`, `report`, `calibration`, `vendor_compare`, `emulation`,
+`outputs`) that `write()` turns into products. `sk-compile` is this chain, one flag a follow-up.
+A failed proof or emulation raises `CheckFailedError`, a missing toolchain `MissingToolError`,
+any other failure a one-line `SkirError`; nothing is written then.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xdsl.dialects.builtin import ModuleOp
+from skir import progress
+from skir.api_arguments import check_arguments
+from skir.errors import CheckFailedError, MissingToolError
+from skir.result_records import CutInfo, Member, ModelWarning, ResultData, SkWarning, SuperKernelInfo, Unfused
 
+__all__ = ["CompileResult", "CutInfo", "Member", "ModelWarning", "ResultData", "SkWarning", "SuperKernelInfo",
+           "Unfused", "require_cann"]
 
-@dataclass(frozen=True)
-class Member:
-    """One kernel task fused into a SuperKernel."""
-
-    stream: str
-    seq: int
-    kernel: str
-
-
-@dataclass(frozen=True)
-class SuperKernelInfo:
-    name: str
-    kernel_type: str
-    blocks: int
-    members: tuple[Member, ...]
-
-
-@dataclass(frozen=True)
-class Unfused:
-    """A kernel task left unfused, and why."""
-
-    stream: str
-    seq: int
-    kernel: str
-    reason: str
-    detail: str | None = None
-
-
-@dataclass(frozen=True)
-class CutInfo:
-    """Where formation closed a SuperKernel for a reason that has a detail (the trigger task)."""
-
-    stream: str
-    seq: int
-    reason: str
-    detail: str
-
-
-@dataclass(frozen=True)
-class SkWarning:
-    """A warning about a SuperKernel: `unreset_event` (an event epoch with no closing reset
-    crosses its boundary, so the cell that replaces the event ends the model at 1: `event`,
-    `cell`) or `predicted_slower` (under `select=all` the simulator predicts the SuperKernel
-    slower than its members under aclgraph: `before_us`, `after_us`, with `costs`)."""
-
-    superkernel: str
-    warning: str
-    event: str = ""
-    cell: str = ""
-    before_us: float = 0.0
-    after_us: float = 0.0
-    costs: str = ""
-
-    def text(self) -> str:
-        """The summary's line."""
-        if self.warning == "predicted_slower":
-            return (f"warning {self.superkernel}: predicted_slower: the simulator predicts {self.after_us:.1f} us "
-                    f"for the SuperKernel against {self.before_us:.1f} us for its members under aclgraph "
-                    f"({self.costs} costs); select=gain would leave them unfused")
-        return (f"warning {self.superkernel}: {self.warning}: event @{self.event} has no closing reset; its cell "
-                f"@{self.cell} ends the model at 1, as the event stays recorded")
-
-    def as_dict(self) -> dict[str, object]:
-        """Its entry in SK meta's `warnings` of the SuperKernel."""
-        if self.warning == "predicted_slower":
-            return {"warning": self.warning, "predicted_before_us": round(self.before_us, 3),
-                    "predicted_after_us": round(self.after_us, 3), "costs": self.costs}
-        return {"warning": self.warning, "event": self.event, "cell": self.cell}
-
-
-@dataclass(frozen=True)
-class ModelWarning:
-    """A hazard of the input model itself (docs/design.md §3, "Communication kernels"):
-    `comm_unordered` (two communication kernels of `group` that happens-before leaves
-    unordered: ranks may run them in different orders) or `comm_coresidency` (two that may run
-    at the same time and together need more cores of a type than the device has)."""
-
-    warning: str
-    first: tuple[str, int]
-    second: tuple[str, int]
-    group: str = ""
-
-    def text(self) -> str:
-        a, b = (f"@{s} seq {q}" for s, q in (self.first, self.second))
-        if self.warning == "comm_unordered":
-            return (f"warning: comm_unordered: {a} and {b} of group {self.group} are not ordered; every rank must "
-                    "run a group's collectives in one order")
-        return (f"warning: comm_coresidency: {a} and {b} may run at the same time and need more cores than the "
-                "device has; each spins on its peers, so neither may get all its blocks")
-
-    def as_dict(self) -> dict[str, object]:
-        out: dict[str, object] = {"warning": self.warning,
-                                  "tasks": [{"stream": s, "seq": q} for s, q in (self.first, self.second)]}
-        if self.group:
-            out["group"] = self.group
-        return out
+Path_ = str | os.PathLike[str]
 
 
 @dataclass
-class CompileResult:
-    module: ModuleOp
-    superkernels: list[SuperKernelInfo]
-    fail_reasons: list[Unfused]
-    cuts: list[CutInfo] = field(default_factory=list)
-    warnings: list[SkWarning] = field(default_factory=list)
-    model_warnings: list[ModelWarning] = field(default_factory=list)
-    """Hazards of the input itself (communication kernels), said and kept (the input may be
-    right by means skir cannot see)."""
-    outputs: dict[str, Path] = field(default_factory=dict)
-    """Product name (path relative to the output folder) -> path written."""
-    emulation: list[Any] = field(default_factory=list)
-    """One `skir.hostsim.EmulationResult` per SuperKernel, when emulation ran."""
-    original: ModuleOp | None = None
-    """The verified input module, before any rewrite (used to prove the result)."""
-    check: Any = None
-    """The `skir.analysis.sk_check.CheckReport`, when the check ran."""
-    report: Any = None
-    """The `skir.sim.Report` (timeline estimate of every mode), when asked for."""
-    vendor_compare: dict[str, Any] | None = None
-    """The comparison with the vendor's result (`vendor=`): `OUT/vendor_compare.json`."""
-    selection: list[Any] = field(default_factory=list)
-    """`select=gain`: one `skir.selection.Decision` per SuperKernel judged, round by round."""
-    measured: Any = None
-    """`profiles=`: the `skir.profiles.Measured` durations the simulator used."""
-    calibration: Any = None
-    """`calibrate=(off, on)`: the `skir.sim.calibrate.Calibration` (`OUT/costs.calibrated.json`)."""
-    updates: list[tuple[int, str, int, str]] = field(default_factory=list)
-    """(task group, stream, seq, SuperKernel) of each fused updated member (`fuse-updated=1`); the
-    argument slots the runtime writes are in `plan.json`'s `updates`."""
+class CompileResult(ResultData):
+    """A compiled model and its follow-ups (see the module docstring)."""
 
-    @property
-    def kernel_tasks(self) -> int:
-        return sum(len(sk.members) for sk in self.superkernels) + len(self.fail_reasons)
+    options: str = ""
+    """The global options the compile ran with (the call's, after those a vendor dump recorded)."""
+    costs: Any = None
+    """The simulator's `skir.sim.Costs` given to the compile (`costs=`), or None for the defaults."""
+    costs_source: str = "default"
+    """How the simulation names its costs: `default`, a costs file's name, or `custom`."""
+    given_options: str = ""
+    """The options as the caller gave them (the provenance records these)."""
+    source: Any = None
+    """The model as the caller gave it (a path, text, a dict or a module): the products' provenance
+    digests it."""
+    calls: list[str] = field(default_factory=list)
+    """The compile's changed arguments and each follow-up so far, as the provenance lists them."""
 
-    @property
-    def launches_saved(self) -> int:
-        return sum(len(sk.members) - 1 for sk in self.superkernels)
+    def check(self) -> CompileResult:
+        """Prove the result with sk-check (order kept, no deadlock, credits): `self.proof`; a
+        violation raises `CheckFailedError` naming the first."""
+        from skir.analysis.sk_check import check_module
+
+        with progress.phase("sk-check"):
+            self.proof = check_module(self.module)
+        self.calls.append("check()")
+        if not self.proof.ok:
+            count = len(self.proof.violations)
+            raise CheckFailedError(
+                f"sk-check found {count} violation{'s' if count != 1 else ''}: {self.proof.violations[0]}",
+                self.proof.violations,
+            )
+        return self
+
+    def simulate(self) -> CompileResult:
+        """Simulate the model in every mode with the compile's costs and measured durations:
+        `self.report` (`write()` adds `timeline.json`, the charts and SK meta's `profiling`)."""
+        from skir.sim import Report, compare, load_costs
+
+        assert self.original is not None
+        with progress.phase("simulation"):
+            measured = self.measured.durations if self.measured is not None else None
+            self.report = Report(compare(self.original, self.module, load_costs(self.costs), measured=measured),
+                                 self.costs_source)
+        self.calls.append("simulate()")
+        return self
+
+    def calibrate(self, off: Path_, on: Path_) -> CompileResult:
+        """Fit the simulator's dispatch and sync costs to a SuperKernel-off profile and a
+        SuperKernel-on one: `self.calibration` (`OUT/costs.calibrated.json`)."""
+        from skir.profiles import load_profiles, measure
+        from skir.sim.calibrate import calibrate as fit
+
+        check_arguments({"calibrate": (off, on)})
+        assert self.original is not None
+        with progress.phase("calibration"):
+            before, after = (measure(load_profiles([path]), self.original) for path in (off, on))
+            self.calibration = fit(self.original, self.module, before, after, self.costs)
+        self.calls.append(f"calibrate({_portable(off)}, {_portable(on)})")
+        return self
+
+    def compare_with_vendor(self, vendor: Path_) -> CompileResult:
+        """Compare with the vendor's result for the same model (its `sk_graph_updated.json` or
+        dump folder): `self.vendor_compare` (`OUT/vendor_compare.json`, a table in the summary)."""
+        from skir.frontends.vendor.result import read_result
+        from skir.vendor_comparison import compare_with_vendor
+
+        check_arguments({"vendor": vendor})
+        assert self.original is not None
+        with progress.phase("vendor comparison"):
+            self.vendor_compare = compare_with_vendor(self, read_result(vendor, self.original), self.options,
+                                                      self.costs)
+        self.calls.append(f"compare_with_vendor({_portable(vendor)})")
+        return self
+
+    def emulate(self, cache: bool = True) -> CompileResult:
+        """Run every SuperKernel's entry in host emulation (needs g++ or `$CXX`) and keep nothing
+        on disk: `self.emulation`; a failure raises `CheckFailedError`. `cache=False`: without the
+        shared cache of compiled shim objects."""
+        check_arguments({"cache": cache})
+        return self._run_outputs(None, emulate=True, cache=cache, build=None, call=f"emulate({_flags(cache=cache)})")
+
+    def write(self, out_dir: Path_ | None = None, *, emulate: bool = False, build: Path_ | None = None,
+              cache: bool = True) -> CompileResult:
+        """Write the products into `out_dir` (atomically: OUT is complete or as it was), with
+        `emulate` also run and keep each entry's host emulation, with `build` (a folder of
+        sub-kernel objects) also build every SuperKernel with the CANN toolchain
+        (`OUT/<name>/build/<name>.o`); `self.outputs` lists what was written."""
+        check_arguments({"out_dir": out_dir, "emulate": emulate, "build": build, "cache": cache})
+        if build is not None:
+            require_cann()
+            from skir.frontends.vendor.buildable import refuse_unbuildable
+
+            refuse_unbuildable(self.module)  # a vendor kernel of unknown argument size cannot be called
+        if out_dir is None and not emulate and build is None:
+            return self  # nothing asked for
+        where = "" if out_dir is None else _portable(out_dir)
+        flags = _flags(emulate=emulate, build=build, cache=cache)
+        return self._run_outputs(None if out_dir is None else Path(out_dir), emulate=emulate, cache=cache,
+                                 build=None if build is None else Path(build),
+                                 call=f"write({', '.join(x for x in (where, flags) if x)})")
+
+    def _run_outputs(self, out_dir: Path | None, *, emulate: bool, cache: bool, build: Path | None,
+                     call: str) -> CompileResult:
+        from skir import provenance
+        from skir.outputs import write_outputs
+
+        self.calls.append(call)
+        entry = provenance.record(self.source if self.source is not None else self.original, self.given_options,
+                                  self.calls)
+        with provenance.active(entry):
+            write_outputs(self, out_dir, emulate=emulate, cache=cache, build=build)
+        return self
+
+
+def require_cann() -> None:
+    """A CANN build needs the toolchain's environment: `MissingToolError` (exit 2) without it."""
+    if not os.environ.get("ASCEND_HOME_PATH"):
+        raise MissingToolError("--build needs the CANN toolchain: ASCEND_HOME_PATH is not set "
+                               "(source the CANN set_env.sh)")
+
+
+def _portable(value: Path_) -> str:
+    """A path as the provenance shows it: its last component."""
+    return Path(value).name or os.fspath(value)
+
+
+def _flags(**given: object) -> str:
+    """The follow-up's keywords that differ from their defaults, as the provenance shows them."""
+    defaults = {"emulate": False, "build": None, "cache": True}
+    return ", ".join(f"{k}={_portable(v) if isinstance(v, str | os.PathLike) else repr(v)}"
+                     for k, v in given.items() if v != defaults[k])

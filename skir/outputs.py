@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from skir import progress
-from skir.compile_result import CompileResult
 from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.options import SkOptions
 from skir.passes.common import SkirWarning, superkernels
 from skir.provenance import stamp
+from skir.result_records import ResultData
 from skir.targets.ascendc import emit_source, sources
 from skir.targets.build_script import build_script
 from skir.targets.descriptor import descriptor, dump_descriptor
@@ -41,7 +41,7 @@ SKIR_FAIL_LOG = "skir_fail_reasons.log"
 """skir's own: one line per unfused kernel, the SuperKernels' members, a summary."""
 
 
-def product_texts(result: CompileResult) -> dict[str, str]:
+def product_texts(result: ResultData) -> dict[str, str]:
     """Relative path -> text of every product except the summary."""
     with progress.phase("model.rewritten.mlir"):
         texts = {"model.rewritten.mlir": ir_text(result.module) + "\n"}
@@ -100,7 +100,7 @@ def product_texts(result: CompileResult) -> dict[str, str]:
     return texts
 
 
-def product_images(result: CompileResult) -> dict[str, bytes]:
+def product_images(result: ResultData) -> dict[str, bytes]:
     """Relative path -> PNG bytes of the `--report` charts (none without matplotlib)."""
     from skir.sim.charts import gantt_png, have_matplotlib, modes_png
 
@@ -111,7 +111,7 @@ def product_images(result: CompileResult) -> dict[str, bytes]:
             "modes.png": modes_png(result.report.comparison, name)}
 
 
-def _emulate(result: CompileResult, stage: Path, cache: bool = True) -> None:
+def _emulate(result: ResultData, stage: Path, cache: bool = True) -> None:
     """Emulate every entry in a scratch folder; keep only its deterministic products.
 
     OUT/emulation/ gets the shim headers, and per SuperKernel the stubs, the driver and
@@ -122,6 +122,7 @@ def _emulate(result: CompileResult, stage: Path, cache: bool = True) -> None:
     from skir.targets.emulation import emulation_specs
 
     assert result.original is not None
+    result.emulation = []  # this run's, not an earlier one's
     keep = stage / "emulation"
     with tempfile.TemporaryDirectory(prefix="skir-emulation-") as scratch:
         for spec in emulation_specs(result.module, result.original):
@@ -139,7 +140,7 @@ def _emulate(result: CompileResult, stage: Path, cache: bool = True) -> None:
         shutil.copytree(include_dir(), keep / "include", dirs_exist_ok=True)
 
 
-def _build(result: CompileResult, stage: Path, objects: Path) -> None:
+def _build(result: ResultData, stage: Path, objects: Path) -> None:
     """Run every SuperKernel's `build.sh` in the staging folder (its objects land in `<name>/build`)."""
     for script in sorted(stage.glob("*/build.sh")):
         done = subprocess.run(["sh", str(script), str(objects.resolve()), str(script.parent / "build")],
@@ -151,7 +152,7 @@ def _build(result: CompileResult, stage: Path, objects: Path) -> None:
             raise SkirError(f"the CANN build of {script.parent.name} failed: {last}", ExitCode.INTERNAL)
 
 
-def write_outputs(result: CompileResult, out_dir: Path | None, *, emulate: bool = False, cache: bool = True,
+def write_outputs(result: ResultData, out_dir: Path | None, *, emulate: bool = False, cache: bool = True,
                   build: Path | None = None) -> None:
     """Write the products to `out_dir` (if given), run the emulation and the CANN build (if asked).
 

@@ -129,17 +129,23 @@ def describe_input(model: Any) -> dict[str, str]:
     return {"name": path.name or name, "sha256": digest}
 
 
-def record(model: Any, options: str, call: dict[str, Any] | None = None) -> dict[str, Any]:
+def record(model: Any, options: str, calls: Sequence[str] = ()) -> dict[str, Any]:
     """The provenance of products made from `model` with the global `options`: the command
-    that asked for them (`invoked_as`), else the API call with its arguments (`call`)."""
+    that asked for them (`invoked_as`), else the API calls that did (`calls`: `skir.compile`'s
+    changed arguments as `api_arguments` gives them, then each follow-up, e.g. `check()`)."""
     command = _COMMAND.get()
     if command is not None:
         tool, arguments = command
     else:
-        tool = "skir.compile"
-        arguments = [f"{key}={_portable_value(value)}" for key, value in sorted((call or {}).items())]
+        tool, arguments = "skir.compile", list(calls)
     return {"tool": tool, "arguments": arguments, "skir": _version("skir"), "xdsl": _version("xdsl"),
             "options": options, "input": describe_input(model)}
+
+
+def api_arguments(call: dict[str, Any]) -> list[str]:
+    """`skir.compile`'s arguments (name -> value), `key=value` in name order, paths reduced to
+    their last component."""
+    return [f"{key}={_portable_value(value)}" for key, value in sorted(call.items())]
 
 
 def _portable_value(value: Any) -> str:

@@ -22,7 +22,7 @@ for d in result.selection:      # every SuperKernel judged, round by round
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -52,31 +52,43 @@ MIN_VARIANT_GAIN_US = 0.05
 class Estimate(Protocol):
     """What selection reads of one SuperKernel's simulation (`skir.sim.SuperKernelEstimate`)."""
 
-    name: str
-    before: float
-    after: float
+    @property
+    def name(self) -> str: ...
+    @property
+    def before(self) -> float: ...
+    @property
+    def after(self) -> float: ...
 
 
 class Span(Protocol):
     """What selection reads of one simulated task (`skir.sim.engine.TaskSpan`)."""
 
-    stream: str
-    seq: int
-    kind: str
-    name: str
-    ready: float
-    end: float
+    @property
+    def stream(self) -> str: ...
+    @property
+    def seq(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def ready(self) -> float: ...
+    @property
+    def end(self) -> float: ...
 
 
 class Run(Protocol):
-    tasks: list[Span]
+    @property
+    def tasks(self) -> Sequence[Span]: ...
 
 
 class Simulated(Protocol):
     """What selection reads of a simulation of both models (`skir.sim.Comparison`)."""
 
-    superkernels: Sequence[Estimate]
-    runs: dict[str, Run]
+    @property
+    def superkernels(self) -> Sequence[Estimate]: ...
+    @property
+    def runs(self) -> Mapping[str, Run]: ...
 
 
 Simulate = Callable[[ModuleOp, ModuleOp], Simulated]

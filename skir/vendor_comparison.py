@@ -23,17 +23,17 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.compile_result import CompileResult
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.model_lookup import the_model
 from skir.frontends.vendor.result import VendorResult
+from skir.result_records import ResultData
 from skir.xdsl_fast.clone import clone_tree
 
 FORMAT = "skir.vendor_compare"
 VERSION = 1
 
 
-def compare_with_vendor(result: CompileResult, vendor: VendorResult, options: str = "",
+def compare_with_vendor(result: ResultData, vendor: VendorResult, options: str = "",
                         costs: Any = None) -> dict[str, Any]:
     """The comparison document of a compiled model and the vendor's result for it."""
     from skir.sim import compare, load_costs

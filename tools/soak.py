@@ -66,7 +66,7 @@ def main() -> int:
                                 with_conds=args.with_conds)
             try:
                 if selects_gain(options) or emulate:
-                    result = skir.compile(data, options=options, check=True, emulate=emulate)
+                    result = skir.compile(data, options=options).check().write(emulate=emulate)
                     assert result.original is not None
                     original, module = result.original, result.module
                     bad = [f"{e.name}: {e.verdict}" for e in result.emulation if not e.ok]

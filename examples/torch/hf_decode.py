@@ -100,15 +100,15 @@ def main(argv: list[str] | None = None) -> int:
     ir = capture(module, ids, torch.tensor([args.position]), name=name,
                  json_path=args.output / f"{name}.json", mlir_path=args.output / f"{name}.mlir")
     if not args.npu_attention:
-        result = skir.compile(ir, out_dir=args.output / "out", check=True)
+        result = skir.compile(ir).check().write(args.output / "out")
         print(f"{name}: {result.kernel_tasks} kernel tasks, {len(result.superkernels)} SuperKernels, "
               f"{result.launches_saved} launches saved; products in {args.output / 'out'}")
         return 0
     print(f"{name}: {args.layers} layers, attention updated every step")
     print(f"  {'fuse-updated':<13}{'SuperKernels':>13}{'launches':>10}{'dynamic_task':>14}  per layer")
     for fuse in (0, 1):
-        result = skir.compile(args.output / f"{name}.json", options=f"fuse-updated={fuse}",
-                              out_dir=args.output / f"out_fuse{fuse}", check=True)
+        result = skir.compile(args.output / f"{name}.json", options=f"fuse-updated={fuse}").check()
+        result.write(args.output / f"out_fuse{fuse}")
         launches = result.kernel_tasks - result.launches_saved
         dynamic = sum(u.reason == "dynamic_task" for u in result.fail_reasons)
         print(f"  {fuse:<13}{len(result.superkernels):>13}{launches:>10}{dynamic:>14}  {_per_layer(result)}")

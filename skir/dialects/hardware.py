@@ -88,6 +88,22 @@ def core_demand(kernel_type: KernelType, blocks: int) -> tuple[int, int]:
     return blocks * aic, blocks * aiv
 
 
+def widened_under(kernel_type: KernelType, launched_as: KernelType) -> bool:
+    """Whether a mixed sub-kernel of `kernel_type` runs with more vector sub-cores per block than
+    it was built for, inside a SuperKernel launched as `launched_as` (a 1:1 kernel under a 1:2
+    launch: each of its blocks gets both vector sub-cores, SK meta's `mix11_under_mix12`)."""
+    aic, aiv = _RATIO[kernel_type]
+    return bool(aic and aiv) and _RATIO[launched_as][1] > aiv
+
+
+def subtask_vector_cores(kernel_type: KernelType, blocks: int, launch_vectors_per_block: int) -> int:
+    """The vector cores a sub-task of `blocks` blocks occupies inside a launch with
+    `launch_vectors_per_block` vector sub-cores per block: a mixed kernel's block takes all of
+    its block's vector sub-cores (at least as many as it was built for), any other one core a block."""
+    aic, aiv = _RATIO[kernel_type]
+    return blocks * max(aiv, launch_vectors_per_block) if aic and aiv else blocks
+
+
 def core_types(kernel_type: KernelType) -> tuple[CoreType, ...]:
     """The sub-core types a launch of `kernel_type` runs on (AIC before AIV)."""
     aic, aiv = _RATIO[kernel_type]

@@ -32,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import KernelType, core_demand
-from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
+from skir.dialects.aclgraph_enums import core_demand
+from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -205,10 +205,7 @@ class SuperKernelRun:
         b = sub.blocks.data
         n = len(self.cores[core].stamps)
         if core is CoreType.AIV and kernel is not None:
-            if kernel.type is KernelType.MIX_AIC_1_2:
-                b *= 2
-            elif kernel.type is KernelType.MIX_AIC_1_1:
-                b *= self.ratio
+            b = subtask_vector_cores(kernel.type, b, self.ratio)
         return range(min(b, n))
 
     def _miss(self, s: _Core, kernel_name: str, kernel: KernelOp | None) -> float:

@@ -57,8 +57,8 @@ from skir.analysis.fail_reasons import FailReason
 from skir.analysis.original import unreset_by_superkernel
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
-from skir.dialects.aclgraph_enums import KernelType
 from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
+from skir.dialects.hardware import widened_under
 from skir.dialects.model_lookup import all_submodels, qualified_name, submodels
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
@@ -190,7 +190,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
             "blocks": sub.blocks.data, "arg_offset": sub.offset.data, "depends_on": list(sub.dep_ids),
         })
         kernel = kernels.get(_sym(sub.kernel))
-        if sk.type is KernelType.MIX_AIC_1_2 and kernel is not None and kernel.type is KernelType.MIX_AIC_1_1:
+        if kernel is not None and widened_under(kernel.type, sk.type):
             warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
     for cell, event in unreset:  # docs/design.md §3 (e): the original was not safe to replay either
         warnings.append({"warning": "unreset_event", "event": event, "cell": cell})

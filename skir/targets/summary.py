@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from skir.compile_result import CompileResult
 from skir.dialects.aclgraph import StreamOp
 from skir.dialects.model_lookup import all_submodels, the_model
+from skir.result_records import ResultData
 
 _MAX_LISTED = 8
 """Cuts and warnings listed one per line; the rest are counted (all are in SK meta)."""
@@ -23,7 +23,7 @@ def _seq_ranges(seqs: list[int]) -> str:
     return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}..{seqs[-1]}"
 
 
-def _vendor_lines(result: CompileResult) -> list[str]:
+def _vendor_lines(result: ResultData) -> list[str]:
     """For a model read from the vendor's dumps: where from, and what the dumps did not say."""
     from skir.dialects.vendor_provenance import vendor_info
 
@@ -36,7 +36,7 @@ def _vendor_lines(result: CompileResult) -> list[str]:
     return lines
 
 
-def render_summary(result: CompileResult, limit: int | None = None) -> str:
+def render_summary(result: ResultData, limit: int | None = None) -> str:
     """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse;
     with `limit`, at most that many SuperKernels and emulation verdicts, then how many more."""
     model = the_model(result.module)
@@ -61,15 +61,15 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
     if limit is not None and len(result.superkernels) > limit:
         lines.append(f"  ... {len(result.superkernels) - limit} more; see sk_meta.json (or -v)")
-    updates = getattr(result, "updates", [])
-    for group, stream, seq, sk in updates[:_MAX_LISTED]:
-        lines.append(f"  updated kernel @{stream} seq {seq} (task group {group}) fused into {sk}: the runtime "
+    updates = result.updates
+    for group, stream, seq, into in updates[:_MAX_LISTED]:
+        lines.append(f"  updated kernel @{stream} seq {seq} (task group {group}) fused into {into}: the runtime "
                      "forwards its update (plan.json updates)")
     if len(updates) > _MAX_LISTED:
         lines.append(f"  ... {len(updates) - _MAX_LISTED} more updated kernels in plan.json")
-    if getattr(result, "measured", None) is not None:
+    if result.measured is not None:
         lines.append(result.measured.summary())
-    fit = getattr(result, "calibration", None)
+    fit = result.calibration
     if fit is not None:
         measured = ", ".join(f"{k} {v:.3f}" for k, v in fit.fitted.items()) or "none"
         lines.append(f"calibration: rank {fit.rank} of {fit.parameters} ({fit.observations} observations); "
@@ -79,13 +79,13 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         for kind, (count, rms) in fit.residuals.items():
             if count:
                 lines.append(f"  {kind}: {count} observations, RMS residual {fit.before[kind][1]:.3f} -> {rms:.3f} us")
-    for d in getattr(result, "selection", ())[:_MAX_LISTED]:
+    for d in result.selection[:_MAX_LISTED]:
         verdict = "kept" if d.kept else "dropped (no_gain)"
         measured = "" if d.evidence == "predicted" else f"; measured {d.measured_gain_us:+.1f} us: {d.evidence}"
         variant = f"; with {d.variant}" if d.variant else ""
         lines.append(f"  select=gain round {d.round}: {d.superkernel} {verdict}: predicted {d.before_us:.1f} -> "
                      f"{d.after_us:.1f} us ({d.gain_us:+.1f}, needs {d.threshold_us:.1f}){measured}{variant}")
-    if len(getattr(result, "selection", ())) > _MAX_LISTED:
+    if len(result.selection) > _MAX_LISTED:
         lines.append(f"  ... {len(result.selection) - _MAX_LISTED} more selection decisions in sk_meta.json")
     reasons = Counter(u.reason for u in result.fail_reasons)
     lines.append(f"unfused kernel tasks: {len(result.fail_reasons)}")
@@ -95,13 +95,13 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         lines.append(f"  cut before @{cut.stream} seq {cut.seq}: {cut.reason} ({cut.detail})")
     if len(result.cuts) > _MAX_LISTED:
         lines.append(f"  ... {len(result.cuts) - _MAX_LISTED} more cuts in sk_meta.json")
-    for mw in getattr(result, "model_warnings", [])[:_MAX_LISTED]:
+    for mw in result.model_warnings[:_MAX_LISTED]:
         lines.append(mw.text())
     for w in result.warnings[:_MAX_LISTED]:
         lines.append(w.text())
     if len(result.warnings) > _MAX_LISTED:
         lines.append(f"... {len(result.warnings) - _MAX_LISTED} more warnings in sk_meta.json")
-    report = getattr(result, "check", None)
+    report = result.proof
     if report is not None:
         lines.append(f"sk-check: proved {report.superkernels} SuperKernel(s), {report.subtasks} sub-tasks, "
                      f"{report.syncs} syncs, {report.edges} edges")
@@ -111,11 +111,11 @@ def render_summary(result: CompileResult, limit: int | None = None) -> str:
         failed = sum(not emu.ok for emu in result.emulation[limit:])
         lines.append(f"... {len(result.emulation) - limit} more emulations, {failed} of them failed (-v lists them)")
     text = "\n".join(lines) + "\n"
-    if getattr(result, "vendor_compare", None) is not None:
+    if result.vendor_compare is not None:
         from skir.targets.vendor_compare import render_compare
 
-        text += render_compare(result.vendor_compare)  # type: ignore[arg-type]
-    estimate = getattr(result, "report", None)
+        text += render_compare(result.vendor_compare)
+    estimate = result.report
     if estimate is not None:
         from skir.sim.charts import INSTALL_HINT, have_matplotlib
 

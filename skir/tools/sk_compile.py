@@ -1,5 +1,9 @@
 """`sk-compile`: compile a captured model into SuperKernels in one command.
 
+It is `skir.compile(MODEL, OPTS)` and the result's follow-ups, one flag each: `--check` is
+`check()`, `--calibrate` `calibrate(OFF, ON)`, `--report` `simulate()`, `--vendor`
+`compare_with_vendor(RESULT)`, and `-o` with `--emulate` / `--build` `write(OUT, ...)`.
+
 ```
 sk-compile examples/decode_layer.json -o out/ [--options 'key=value:...'] [--check] [--emulate [--no-cache]]
            [--report [--costs FILE]] [--profile FILE]... [--calibrate OFF ON] [--cores AIC:AIV]
@@ -85,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(done.code or 0) if isinstance(done.code, int) else ExitCode.BAD_INPUT
     import skir
     from skir import progress, provenance
+    from skir.compile_result import require_cann
 
     model_dir = Path.cwd() if args.model == "-" else Path(args.model).parent
     if not args.quiet:
@@ -93,23 +98,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress.enable_timing()
     with one_line_warnings("sk-compile"), provenance.invoked_as("sk-compile", argv):
         try:
-            result = skir.compile(
-                args.model,
-                options=args.options,
-                out_dir=Path(args.output),
-                emulate=args.emulate,
-                check=args.check,
-                build=None if args.build is None else Path(args.build or model_dir / "kernels"),
-                verify_each=args.verify_each == "true",
-                dump_ir=args.dump_ir,
-                report=args.report or args.costs is not None,
-                costs=args.costs,
-                cores=args.cores,
-                vendor=args.vendor,
-                cache=not args.no_cache,
-                profiles=args.profile,
-                calibrate=None if args.calibrate is None else (args.calibrate[0], args.calibrate[1]),
-            )
+            if args.build is not None:
+                require_cann()  # before the compile: a missing toolchain is said at once
+            result = skir.compile(args.model, args.options, cores=args.cores, costs=args.costs,
+                                  profiles=args.profile, verify_each=args.verify_each == "true", dump_ir=args.dump_ir)
+            if args.check:
+                result.check()
+            if args.calibrate is not None:
+                result.calibrate(*args.calibrate)
+            if args.report or args.costs is not None:
+                result.simulate()
+            if args.vendor is not None:
+                result.compare_with_vendor(args.vendor)
+            result.write(args.output, emulate=args.emulate, cache=not args.no_cache,
+                         build=None if args.build is None else Path(args.build or model_dir / "kernels"))
         except CheckFailedError as err:
             print(f"sk-compile: error: {err}", file=sys.stderr)
             for line in err.details if args.verbose else err.details[:5]:

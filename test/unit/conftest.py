@@ -33,15 +33,23 @@ def _private_emulation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 @pytest.fixture(autouse=True, scope="session")
 def _prove_every_compile() -> Iterator[None]:
-    """Every `skir.compile` in the tests also proves its result with sk-check (unless told)."""
+    """Every `skir.compile` in the tests also proves its result with sk-check, on the side: the
+    result is left as the test's calls make it (`proof` is set by a test's own `check()` only,
+    so the products and the summary are those a user's call would give)."""
     import skir
     import skir.api
+    from skir.analysis import sk_check
+    from skir.errors import CheckFailedError
 
     original = skir.api.compile
 
     def compile_and_check(*args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("check", True)
-        return original(*args, **kwargs)
+        result = original(*args, **kwargs)
+        proof = sk_check.check_module(result.module)
+        if not proof.ok:
+            raise CheckFailedError(f"sk-check (run on every compile of the tests) found {len(proof.violations)} "
+                                   f"violation(s): {proof.violations[0]}", proof.violations)
+        return result
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(skir, "compile", compile_and_check)

@@ -162,7 +162,7 @@ def members(result: skir.CompileResult) -> list[set[tuple[str, int]]]:
 
 
 def test_a_cascade_fuses_as_one_stream(tmp_path: Path) -> None:
-    result = skir.compile(CASCADE, out_dir=tmp_path / "out", report=True)
+    result = skir.compile(CASCADE).simulate().write(tmp_path / "out")
     assert members(result) == [{("s0", 0), ("s0", 1), ("s1", 3), ("s1", 4)}]
     text = (tmp_path / "out" / "model.rewritten.mlir").read_text()
     assert "aclgraph.stream_active seq 2 @s1" in text  # kept, after the launch on s0
@@ -266,7 +266,7 @@ def test_capture_without_seq_numbers_an_activated_stream_after_its_activation() 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_a_cascade_compiles_checks_and_emulates(tmp_path: Path) -> None:
-    result = skir.compile(CASCADE, out_dir=tmp_path / "out", emulate=True)
+    result = skir.compile(CASCADE).write(tmp_path / "out", emulate=True)
     assert len(result.superkernels) == 1 and all(e.ok for e in result.emulation)
 
 

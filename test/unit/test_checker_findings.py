@@ -71,8 +71,8 @@ def _program(module: Any) -> tuple[list[Any], list[Any]]:
 
 
 def test_the_race_is_lowered_with_a_real_sync_and_proved() -> None:
-    result = skir.compile(RACE, options=RACE_OPTIONS, check=True)
-    assert result.check.ok
+    result = skir.compile(RACE, options=RACE_OPTIONS).check()
+    assert result.proof.ok
     aic, aiv = _program(result.module)
     # the c_r | m_r gap is the aic -> mix handshake (cfg 2), not a local pipe barrier
     assert not any(isinstance(op, BarrierOp) and op.kind.data is BarrierKind.PIPE_ALL for op in aic + aiv)
@@ -85,14 +85,14 @@ def test_without_the_fix_sk_check_rejects_the_race(monkeypatch: pytest.MonkeyPat
     the checker found racy; sk-check itself rejects it, not only emulation."""
     monkeypatch.setattr(skir.passes.place_sync, "early_ordered_types", lambda cfg: frozenset(CoreType))
     with pytest.raises(CheckFailedError) as info:
-        skir.compile(RACE, options=RACE_OPTIONS, check=True)
+        skir.compile(RACE, options=RACE_OPTIONS).check()
     assert "edge not enforced: @race/@s0/seq 0 -> @race/@s0/seq 2 (not after every aic core of race_sk0)" \
         in str(info.value) + " ".join(info.value.details)
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_the_race_emulates_clean() -> None:
-    result = skir.compile(RACE, options=RACE_OPTIONS, emulate=True)
+    result = skir.compile(RACE, options=RACE_OPTIONS).emulate()
     assert [e.ok for e in result.emulation] == [True], [e.problems for e in result.emulation]
 
 
@@ -152,7 +152,7 @@ def test_one_record_first_runs() -> None:
     data = copy.deepcopy(OR_WAITS)
     tasks = data["streams"][1]["tasks"]
     tasks[0], tasks[2] = {**tasks[2], "seq": 3}, {**tasks[0], "seq": 5}
-    assert skir.compile(data, check=True).check.ok
+    assert skir.compile(data).check().proof.ok
 
 
 # ---- 3. an epoch converted to a cell that ends the model at 1 is warned about ----------------
@@ -176,7 +176,7 @@ def warned_cells(original: Any, module: Any) -> set[str]:
 
 
 def test_a_void_boundary_wait_keeps_its_event() -> None:
-    result = skir.compile(VOID_WAIT, check=True)
+    result = skir.compile(VOID_WAIT).check()
     assert [len(sk.members) for sk in result.superkernels] == [3]
     model = the_model(result.module)
     value_tasks = [op for s in model.body.block.ops if isinstance(s, StreamOp) for op in s.body.block.ops
@@ -192,7 +192,7 @@ def test_an_unreset_cell_a_superkernel_waits_on_is_warned() -> None:
     data = copy.deepcopy(VOID_WAIT)
     data["streams"][1]["tasks"][0] = {"seq": 1, "type": "placeholder"}
     data["streams"].append({"name": "s3", "tasks": [{"seq": 6, "type": "event_wait", "event": "e"}]})
-    result = skir.compile(data, check=True)
+    result = skir.compile(data).check()
     assert result.original is not None
     assert cells_left_at_one(result.original, result.module) == {"e_cell"}
     assert [(w.warning, w.event, w.cell) for w in result.warnings if w.warning != "predicted_slower"] == [
@@ -213,7 +213,7 @@ def _nor_model(*writes: int) -> dict[str, Any]:
 def test_writes_that_all_pass_a_rule_zero_passes_are_accepted() -> None:
     """`nor 5` passes on 0, 3 and 8: the wait never blocks and gives no edge, so two writes that
     pass it are no ambiguity (docs/design.md §3 "Happens-before")."""
-    assert skir.compile(_nor_model(3, 8), check=True).check.ok
+    assert skir.compile(_nor_model(3, 8)).check().proof.ok
 
 
 def test_a_write_that_fails_a_rule_zero_passes_is_refused() -> None:
@@ -251,7 +251,7 @@ def _notify(module: Any) -> Any:
 
 
 def test_a_notify_follows_the_member_its_record_follows_last() -> None:
-    result = skir.compile(CROSSED, check=True)
+    result = skir.compile(CROSSED).check()
     sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
     program = sk.program()
     notify = _notify(result.module)
@@ -275,7 +275,7 @@ the AIV one of s1, which do not follow each other. Its notify (on the AIVs) must
 
 
 def test_a_notify_after_two_unordered_members_waits_for_both() -> None:
-    result = skir.compile(FORK, check=True)
+    result = skir.compile(FORK).check()
     notify = _notify(result.module)
     sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
     subs = {op.ident: (op.stream.root_reference.data, op.seq.data) for op in sk.subtasks()}
@@ -292,7 +292,7 @@ def test_without_the_notify_deps_sk_check_rejects_the_fork(monkeypatch: pytest.M
 
     monkeypatch.setattr(boundary._Planner, "_members_before", latest_only)
     with pytest.raises(CheckFailedError, match=r"edge not enforced: @fork/@s0/seq 0 -> @fork/@s2/seq 7"):
-        skir.compile(FORK, check=True)
+        skir.compile(FORK).check()
 
 
 JOIN = capture(
@@ -310,7 +310,7 @@ sub-task of s1. Its lock wait names both (`before [..]`), so the flag to the AIC
 
 
 def test_a_lock_wait_before_two_unordered_members_holds_both() -> None:
-    result = skir.compile(JOIN, check=True)
+    result = skir.compile(JOIN).check()
     sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
     wait = next(op for op in sk.program() if isinstance(op, WaitLockOp))
     subs = {op.ident: (op.stream.root_reference.data, op.seq.data) for op in sk.subtasks()}
@@ -327,11 +327,11 @@ def test_without_the_wait_deps_sk_check_rejects_the_join(monkeypatch: pytest.Mon
 
     monkeypatch.setattr(boundary._Planner, "_members_after", earliest_only)
     with pytest.raises(CheckFailedError, match=r"edge not enforced: @join/@s2/seq 0 -> @join/@s1/seq 7"):
-        skir.compile(JOIN, check=True)
+        skir.compile(JOIN).check()
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 @pytest.mark.parametrize("data", [CROSSED, FORK, JOIN], ids=["crossed", "fork", "join"])
 def test_the_notify_findings_emulate_clean(data: dict[str, Any]) -> None:
-    result = skir.compile(data, emulate=True)
+    result = skir.compile(data).emulate()
     assert [e.ok for e in result.emulation] == [True], [e.problems for e in result.emulation]

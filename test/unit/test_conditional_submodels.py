@@ -127,8 +127,8 @@ def test_a_capture_with_sub_models_gives_every_task_a_seq() -> None:
 
 
 def test_each_sub_model_forms_its_own_superkernels() -> None:
-    result = skir.compile(copy.deepcopy(MODEL), check=True)
-    assert result.check.ok
+    result = skir.compile(copy.deepcopy(MODEL)).check()
+    assert result.proof.ok
     # by hand: the parent's kernel before the condition is cut by it; then and else fuse inside
     assert members(result) == {"m_sk0": [10, 11], "m_then_b_sk0": [2, 4, 6], "m_else_b_sk0": [8, 9]}
     assert [(u.seq, u.reason) for u in result.fail_reasons] == [(0, "default_node")]
@@ -169,7 +169,7 @@ def test_plan_and_meta_describe_each_sub_model() -> None:
 
 
 def test_the_simulator_runs_the_first_branch_and_reports_each() -> None:
-    result = skir.compile(copy.deepcopy(MODEL), report=True)
+    result = skir.compile(copy.deepcopy(MODEL)).simulate()
     cmp = result.report.comparison
     assert [name for name, _ in cmp.submodels] == ["then_b", "else_b"]
     then_b = dict(cmp.submodels)["then_b"]
@@ -181,7 +181,7 @@ def test_the_simulator_runs_the_first_branch_and_reports_each() -> None:
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_every_superkernel_of_every_sub_model_emulates() -> None:
-    result = skir.compile(copy.deepcopy(MODEL), emulate=True)
+    result = skir.compile(copy.deepcopy(MODEL)).emulate()
     assert sorted(e.name for e in result.emulation) == ["m_else_b_sk0", "m_sk0", "m_then_b_sk0"]
     assert all(e.ok for e in result.emulation)
 
@@ -193,8 +193,8 @@ def test_every_superkernel_of_every_sub_model_emulates() -> None:
 @given(seed=st.integers(0, 2**32 - 1), spare=st.booleans())
 def test_random_models_with_conditions(seed: int, spare: bool) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=24, spare_slots=spare, with_conds=True)
-    result = skir.compile(data, check=True)
-    assert result.check.ok
+    result = skir.compile(data).check()
+    assert result.proof.ok
     meta = sk_meta(result.module, result.original)
     plan = plan_of(result.module, meta)
     assert model_view(apply_plan(result.original, plan)) == model_view(result.module)  # type: ignore[arg-type]
@@ -211,5 +211,5 @@ def test_random_models_with_conditions(seed: int, spare: bool) -> None:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_models_with_conditions_emulate_clean(seed: int) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=20, spare_slots=True, with_conds=True)
-    for emu in skir.compile(data, emulate=True).emulation:
+    for emu in skir.compile(data).emulate().emulation:
         assert emu.ok, (emu.verdict, emu.problems)

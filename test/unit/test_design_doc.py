@@ -60,7 +60,7 @@ def test_no_citation_of_a_file_outside_the_repository() -> None:
 def test_the_capture_json_example_fuses_as_described(tmp_path: Path) -> None:
     (example,) = re.findall(r"```json\n(.*?)```", DESIGN, flags=re.S)
     model = json.loads(example)
-    result = skir.compile(model, check=True)
+    result = skir.compile(model).check()
     assert not result.fail_reasons
     (sk,) = result.superkernels
     # by hand from §3 "Launch shape": mm is a batch aic kernel of 24 blocks (exact cube 24), norm

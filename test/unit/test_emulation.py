@@ -43,7 +43,7 @@ aclgraph.model @mixed cores(aic = 24, aiv = 48) {
 
 def test_examples_emulate_clean(tmp_path: Path) -> None:
     for example in ("chain.mlir", "decode_layer.json"):
-        result = skir.compile(EXAMPLES / example, out_dir=tmp_path / example, emulate=True)
+        result = skir.compile(EXAMPLES / example).write(tmp_path / example, emulate=True)
         assert result.emulation and all(e.ok for e in result.emulation), [e.verdict for e in result.emulation]
         for emu in result.emulation:
             verdict = (tmp_path / example / "emulation" / emu.name / "verdict.txt").read_text()
@@ -51,7 +51,7 @@ def test_examples_emulate_clean(tmp_path: Path) -> None:
 
 
 def test_every_class_pair_emulates_clean(tmp_path: Path) -> None:
-    result = skir.compile(MIXED, options="split-mode=2", out_dir=tmp_path, emulate=True)
+    result = skir.compile(MIXED, options="split-mode=2").write(tmp_path, emulate=True)
     (emu,) = result.emulation
     assert emu.ok, emu.problems
     assert emu.verdict == "ok: 6 sub-tasks on 72 cores, 15 edges proven"
@@ -102,7 +102,7 @@ def test_sk_compile_reports_a_failed_emulation_and_writes_nothing(tmp_path: Path
 
     monkeypatch.setattr(outputs, "product_texts", sabotage)
     with pytest.raises(CheckFailedError, match="host emulation failed for mixed_sk0: race: "):
-        skir.compile(MIXED, out_dir=tmp_path / "out", emulate=True)
+        skir.compile(MIXED).write(tmp_path / "out", emulate=True)
     assert not (tmp_path / "out").exists()
     assert list(tmp_path.iterdir()) == []
 
@@ -190,7 +190,7 @@ def _lit_option_cases() -> list[tuple[str, str, str]]:
 @pytest.mark.parametrize(("name", "chunk", "options"), _lit_option_cases(),
                          ids=[f"{n}[{o}]" for n, _, o in _lit_option_cases()])
 def test_every_lit_entry_compiles_and_emulates_clean(tmp_path: Path, name: str, chunk: str, options: str) -> None:
-    result = skir.compile(chunk, options=options, out_dir=tmp_path / "out", emulate=True)
+    result = skir.compile(chunk, options=options).write(tmp_path / "out", emulate=True)
     assert result.emulation, name
     assert all(e.ok for e in result.emulation), [(e.name, e.verdict) for e in result.emulation]
 
@@ -235,8 +235,8 @@ def test_a_wait_lock_the_stream_resets_may_stay_set(tmp_path: Path) -> None:
     seed = 1547641913
     data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
                         spare_slots=False)
-    result = skir.compile(data, check=True, emulate=True)
-    assert result.check.ok and all(e.ok for e in result.emulation)
+    result = skir.compile(data).check().emulate()
+    assert result.proof.ok and all(e.ok for e in result.emulation)
     text = str(result.module)
     assert "sk.wait_lock id 22 @e1_cell slot 13" in text
     assert not any("reset_lock" in line and "@e1_cell" in line for line in text.splitlines())  # no clear

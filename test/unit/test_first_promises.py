@@ -59,17 +59,36 @@ def test_sk_opt_output_into_a_missing_folder(tmp_path: Path, capsys: pytest.Capt
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"model": 42}, "argument MODEL (model=): expected a path, model text, a capture dict or a module, got int"),
     ({"model": str(CHAIN), "options": 3}, "argument --options (options=): expected an option string"),
-    ({"model": str(CHAIN), "check": "yes"}, "argument --check (check=): expected True or False, got str"),
+    ({"model": str(CHAIN), "verify_each": "yes"}, "argument --verify-each (verify_each=): expected True or False, "
+                                                 "got str"),
     ({"model": str(CHAIN), "cores": (24,)}, "argument --cores (cores=): expected two positive core counts"),
-    ({"model": str(CHAIN), "out_dir": 7}, "argument -o (out_dir=): expected a path, got int"),
     ({"model": str(CHAIN), "profiles": "a.csv"}, "argument --profile (profiles=): expected a list of paths, got str"),
-    ({"model": str(CHAIN), "calibrate": ("a",)}, "argument --calibrate (calibrate=): expected two paths"),
+    ({"model": str(CHAIN), "check": True}, "skir.compile: check= is a follow-up of the result now: "
+                                           "skir.compile(model, options).check()"),
+    ({"model": str(CHAIN), "out_dir": "out"}, "skir.compile: out_dir= is a follow-up of the result now: "
+                                              "skir.compile(model, options).write(out_dir)"),
+    ({"model": str(CHAIN), "colour": 1}, "skir.compile: no argument colour="),
 ])
 def test_every_bad_argument_of_compile_is_a_skir_error(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(SkirError) as info:
         skir.compile(**kwargs)
     assert str(info.value).startswith(message), str(info.value)
     assert info.value.code == 1
+
+
+@pytest.mark.parametrize(("follow_up", "message"), [
+    (lambda r: r.write(7), "argument -o (write(out_dir)): expected a path, got int"),
+    (lambda r: r.write("out", emulate="yes"), "argument --emulate (write(emulate=)): expected True or False"),
+    (lambda r: r.emulate(cache=0), "argument --no-cache (cache=): expected True or False, got int"),
+    (lambda r: r.calibrate("off.csv", 3), "argument --calibrate (calibrate(off, on)): expected two paths"),
+    (lambda r: r.compare_with_vendor(None), "argument --vendor (compare_with_vendor(vendor)): expected a path"),
+])
+def test_every_bad_argument_of_a_follow_up_is_a_skir_error(follow_up: Any, message: str, tmp_path: Path) -> None:
+    result = skir.compile(CHAIN)
+    with pytest.raises(SkirError) as info:
+        follow_up(result)
+    assert str(info.value).startswith(message), str(info.value)
+    assert info.value.code == 1 and not (Path.cwd() / "out").exists()
 
 
 # ---- an option string's errors say where the string came from ----------------------------------

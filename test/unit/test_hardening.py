@@ -111,7 +111,7 @@ def test_valid_compile_options_are_written_as_quoted_words(tmp_path: Path) -> No
     import shlex
 
     flags = ["-g", "-DSKIR_X=1", "-O2", "--cce-auto-sync=off"]
-    skir.compile(DECODE, options=f"compile-options={','.join(flags)}", out_dir=tmp_path / "out")
+    skir.compile(DECODE, options=f"compile-options={','.join(flags)}").write(tmp_path / "out")
     (script,) = (tmp_path / "out").glob("*/build.sh")
     text = script.read_text()
     assert " " + " ".join(f"'{f}'" for f in flags) + " " in text
@@ -135,8 +135,8 @@ def test_a_value_wait_nothing_satisfies_is_bad_input(tmp_path: Path, capsys: pyt
     wait = {"type": "value_wait", "cell": "c", "value": 1, "rule": "eq"}
     line = refused(tmp_path, capsys, _cells_model(wait, []))
     assert "@m/@s0/seq 1: value_wait on @c (eq 1) is satisfied by no write of the model" in line
-    result = skir.compile(json.loads(_cells_model({**wait, "external": True}, [])), check=True)
-    assert result.check.ok  # external: satisfied from outside, and sk-check agrees
+    result = skir.compile(json.loads(_cells_model({**wait, "external": True}, []))).check()
+    assert result.proof.ok  # external: satisfied from outside, and sk-check agrees
 
 
 def test_a_wait_whose_records_all_come_after_it_is_bad_input(tmp_path: Path,
@@ -311,7 +311,7 @@ def test_a_failed_run_leaves_out_as_it_was(tmp_path: Path, monkeypatch: pytest.M
     from skir import outputs
 
     out = tmp_path / "out"
-    skir.compile(ROOT / "examples" / "chain.mlir", out_dir=out)
+    skir.compile(ROOT / "examples" / "chain.mlir").write(out)
     (out / "mine.txt").write_text("keep me")
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
 
@@ -320,16 +320,16 @@ def test_a_failed_run_leaves_out_as_it_was(tmp_path: Path, monkeypatch: pytest.M
 
     monkeypatch.setattr(outputs, "_commit", killed)
     with pytest.raises(KeyboardInterrupt):
-        skir.compile(DECODE, out_dir=out)
+        skir.compile(DECODE).write(out)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no stage left beside OUT
 
 
 def test_a_run_over_an_existing_out_is_complete(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    skir.compile(ROOT / "examples" / "chain.mlir", out_dir=out)
+    skir.compile(ROOT / "examples" / "chain.mlir").write(out)
     (out / "mine.txt").write_text("keep me")
-    result = skir.compile(DECODE, out_dir=out)
+    result = skir.compile(DECODE).write(out)
     assert (out / "mine.txt").read_text() == "keep me"
     assert (out / "decode_layer_sk0" / "decode_layer_sk0_kernel.cpp").is_file()
     assert json.loads((out / "sk_meta.json").read_text())["model"] == "decode_layer"

@@ -49,6 +49,11 @@ FORBIDDEN = (
     ("skir.frontends.vendor", "skir.api"),
     ("skir.targets.sk_meta", "skir.frontends"),
     ("skir.targets.summary", "skir.frontends"),
+    # the printers of a result read its records, never the follow-ups that call them
+    ("skir.targets", "skir.compile_result"),
+    ("skir.outputs", "skir.compile_result"),
+    ("skir.vendor_comparison", "skir.compile_result"),
+    ("skir.result_records", "skir.compile_result"),
 )
 
 

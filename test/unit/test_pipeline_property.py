@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -155,11 +154,12 @@ def test_option_space_covers_every_option() -> None:
             assert parse_options(f"{key}={value}")[0].given == {key}
 
 
-def _compile_or_refused(data: dict, options: str, **kwargs: Any) -> skir.CompileResult | None:  # type: ignore[type-arg]
-    """`skir.compile(data, options=options, ...)`, or None where the options are refused as
-    `expected_refusal` says they must be (any other refusal fails the test)."""
+def _compile_or_refused(data: dict, options: str, emulate: bool = False) -> skir.CompileResult | None:  # type: ignore[type-arg]
+    """`skir.compile(data, options).check()` (and `.emulate()`), or None where the options are
+    refused as `expected_refusal` says they must be (any other refusal fails the test)."""
     try:
-        return skir.compile(data, options=options, **kwargs)
+        result = skir.compile(data, options=options).check()
+        return result.emulate() if emulate else result
     except SkirError as err:
         if not expected_refusal(options, err):
             pytest.fail(f"{options}: {err}")
@@ -173,7 +173,7 @@ def test_random_models_select_gain(seed: int, options: str) -> None:
     with the other options; every round's result is proved (sk-check runs on every compile)."""
     data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
                         spare_slots=seed % 3 == 0)
-    result = _compile_or_refused(data, options, check=True)
+    result = _compile_or_refused(data, options)
     if result is not None:
         assert result.original is not None
         check_rewrite(result.original, result.module)

@@ -58,7 +58,7 @@ def test_a_wrong_plan_gives_another_model() -> None:
 
 
 def test_sk_compile_writes_the_plan(tmp_path: Path) -> None:
-    result = skir.compile(EXAMPLES / "decode_layer.json", out_dir=tmp_path)
+    result = skir.compile(EXAMPLES / "decode_layer.json").write(tmp_path)
     written = load_plan(tmp_path / "plan.json")
     assert written.pop("provenance")["tool"] == "skir.compile"  # the file says where it came from
     assert written == plan_of(result)

@@ -40,13 +40,13 @@ def test_skir_profile_tasks_and_kernels(tmp_path: Path) -> None:
 
 def test_measured_durations_are_the_simulators(tmp_path: Path) -> None:
     """The oracle: the same model with the measured values written as its own durations."""
-    with_profile = skir.compile(PARALLEL, report=True, profiles=[MSPROF])
+    with_profile = skir.compile(PARALLEL, profiles=[MSPROF]).simulate()
     data = json.loads(PARALLEL.read_text())
     # the kernel tasks in JSON order: v and mm on s0, v on s0 again, mm on s1
     kernels = [t for s in data["streams"] for t in s["tasks"] if t["type"] == "kernel"]
     for task, value in zip(kernels, [2.05, 0.6, 1.95, 0.55], strict=True):
         task["duration_us"] = value
-    written = skir.compile(data, report=True)
+    written = skir.compile(data).simulate()
     for mode in ("eager", "aclgraph", "superkernel"):
         assert with_profile.report.comparison.runs[mode].makespan == pytest.approx(
             written.report.comparison.runs[mode].makespan)
@@ -55,7 +55,7 @@ def test_measured_durations_are_the_simulators(tmp_path: Path) -> None:
 def test_measured_durations_decide_the_selection() -> None:
     estimated = skir.compile(PARALLEL, options="select=gain")
     assert not estimated.superkernels  # 50 us matmuls: the queue SuperKernel serialises them
-    measured = skir.compile(PARALLEL, options="select=gain", profiles=[MSPROF], check=True)
+    measured = skir.compile(PARALLEL, options="select=gain", profiles=[MSPROF]).check()
     assert len(measured.superkernels) == 1 and measured.selection[0].kept  # 0.6 us: dispatch dominates
 
 
@@ -121,7 +121,7 @@ def test_bad_profiles_are_one_located_line(tmp_path: Path, name: str, text: str,
 def test_the_trace_gains_a_measured_process(tmp_path: Path) -> None:
     from skir.sim.trace import MEASURED_PID, check_trace
 
-    skir.compile(PARALLEL, report=True, profiles=[MSPROF], out_dir=tmp_path / "out")
+    skir.compile(PARALLEL, profiles=[MSPROF]).simulate().write(tmp_path / "out")
     doc = json.loads((tmp_path / "out" / "timeline.json").read_text())
     assert check_trace(doc) == []
     names = {e["args"]["name"] for e in doc["traceEvents"] if e["ph"] == "M" and e["pid"] == MEASURED_PID

@@ -90,7 +90,7 @@ def test_products_of_random_models_follow_their_schemas(tmp_path: Path) -> None:
                             with_active=i % 3 == 0)
         validate("capture", data)  # the generator's models are capture JSON too
         try:
-            skir.compile(data, options=options, out_dir=tmp_path / f"o{i}")
+            skir.compile(data, options=options).write(tmp_path / f"o{i}")
         except skir.SkirError as err:
             if not expected_refusal(options, err):
                 pytest.fail(f"{options}: {err}")
@@ -142,7 +142,7 @@ def _broken(doc: dict[str, Any], edit: Any) -> dict[str, Any]:
 ])
 def test_a_schema_refuses_a_broken_document(tmp_path: Path, name: str, edit: Any) -> None:
     out = tmp_path / "out"
-    skir.compile(EXAMPLES / "decode_layer.json", out_dir=out)
+    skir.compile(EXAMPLES / "decode_layer.json").write(out)
     if name == "capture":
         doc = json.loads((EXAMPLES / "decode_layer.json").read_text())
     elif name == "descriptor":
@@ -179,12 +179,12 @@ def test_provenance_names_the_input_and_the_command(tmp_path: Path) -> None:
 
 def test_provenance_of_an_api_call(tmp_path: Path) -> None:
     data = json.loads((EXAMPLES / "decode_layer.json").read_text())
-    skir.compile(data, options="early-start=1", out_dir=tmp_path / "out", check=True)
+    skir.compile(data, options="early-start=1").check().write(tmp_path / "out")
     entry = json.loads((tmp_path / "out" / "sk_meta.json").read_text())["provenance"]
     canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     assert entry["tool"] == "skir.compile" and entry["options"] == "early-start=1"
     assert entry["input"] == {"name": "<dict>", "sha256": hashlib.sha256(canonical).hexdigest()}
-    assert "check=True" in entry["arguments"] and "out_dir=out" in entry["arguments"]
+    assert entry["arguments"] == ["options='early-start=1'", "check()", "write(out)"]  # the call and its follow-ups
 
 
 # ---- the input formats beside capture JSON: costs and profiles ------------------------------------

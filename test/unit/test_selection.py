@@ -28,10 +28,10 @@ def makespan(result: skir.CompileResult) -> float:
 
 
 def test_a_superkernel_that_loses_is_dropped(tmp_path: Path) -> None:
-    kept = skir.compile(PARALLEL, check=True)
+    kept = skir.compile(PARALLEL).check()
     assert len(kept.superkernels) == 1 and not kept.selection  # select=all: the vendor's behaviour
-    chosen = skir.compile(PARALLEL, options="select=gain", check=True, out_dir=tmp_path / "out")
-    assert chosen.check.ok and not chosen.superkernels
+    chosen = skir.compile(PARALLEL, options="select=gain").check().write(tmp_path / "out")
+    assert chosen.proof.ok and not chosen.superkernels
     (decision,) = chosen.selection
     assert not decision.kept and decision.gain_us < 0 and decision.superkernel == "par_sk0"
     assert {u.reason for u in chosen.fail_reasons} == {"no_gain"} and len(chosen.fail_reasons) == 4
@@ -60,7 +60,7 @@ def test_names_stay_stable_across_rounds(tmp_path: Path) -> None:
     data = _lose_then_win()
     every = skir.compile(data)
     assert [sk.name for sk in every.superkernels] == ["par_sk0", "par_sk1"]
-    chosen = skir.compile(data, options="select=gain", check=True, out_dir=tmp_path / "out")
+    chosen = skir.compile(data, options="select=gain").check().write(tmp_path / "out")
     assert [(d.round, d.superkernel, d.kept) for d in chosen.selection][:3] == [
         (1, "par_sk0", False), (1, "par_sk1", True), (2, "par_sk1", True)]
     # the one kept is the one judged kept in round 1: the same members under the same name
@@ -77,7 +77,7 @@ def test_names_stay_stable_across_rounds(tmp_path: Path) -> None:
 def test_select_all_warns_of_a_superkernel_predicted_slower(tmp_path: Path) -> None:
     from skir.schemas import validate
 
-    result = skir.compile(PARALLEL, out_dir=tmp_path / "out")  # select=all: kept, but warned
+    result = skir.compile(PARALLEL).write(tmp_path / "out")  # select=all: kept, but warned
     (warning,) = [w for w in result.warnings if w.warning == "predicted_slower"]
     assert warning.superkernel == "par_sk0" and warning.costs == "default"
     # the oracle: a simulation run here predicts the same, slower, span
@@ -99,8 +99,8 @@ def test_select_all_warns_of_a_superkernel_predicted_slower(tmp_path: Path) -> N
 
 def test_superkernels_that_pay_are_kept() -> None:
     every = skir.compile(DECODE)
-    chosen = skir.compile(DECODE, options="select=gain", check=True)
-    assert chosen.check.ok and chosen.selection and all(d.kept for d in chosen.selection)
+    chosen = skir.compile(DECODE, options="select=gain").check()
+    assert chosen.proof.ok and chosen.selection and all(d.kept for d in chosen.selection)
     assert [sk.name for sk in chosen.superkernels] == [sk.name for sk in every.superkernels]
     # recomputed here, not by the selection: every SuperKernel left gains at least the threshold
     assert chosen.original is not None
@@ -109,7 +109,7 @@ def test_superkernels_that_pay_are_kept() -> None:
 
 
 def test_a_threshold_above_every_gain_drops_them_all() -> None:
-    chosen = skir.compile(DECODE, options="select=gain:select-min-gain-us=100000", check=True)
+    chosen = skir.compile(DECODE, options="select=gain:select-min-gain-us=100000").check()
     assert not chosen.superkernels and chosen.selection and not any(d.kept for d in chosen.selection)
     assert makespan(chosen) == pytest.approx(compare(chosen.original, chosen.module, None, ("aclgraph",))
                                              .runs["aclgraph"].makespan)
@@ -139,7 +139,7 @@ def test_measured_evidence_decides_over_the_prediction(tmp_path: Path) -> None:
     measured = measure(load_profiles([OFF, ON]), skir.load_model(PARALLEL))
     members = (("s0", 0), ("s0", 2), ("s1", 4), ("s0", 7))
     assert protocol_class(measured, members) == ("beneficial", pytest.approx(16.0))
-    result = skir.compile(PARALLEL, options="select=gain", profiles=[OFF, ON], check=True, out_dir=tmp_path / "o")
+    result = skir.compile(PARALLEL, options="select=gain", profiles=[OFF, ON]).check().write(tmp_path / "o")
     (decision,) = result.selection
     assert decision.kept and decision.evidence == "beneficial" and decision.gain_us < 0  # the prediction lost
     meta = json.loads((tmp_path / "o" / "sk_meta.json").read_text())["selection"][0]
@@ -167,8 +167,8 @@ def test_random_models_with_selection(seed: int, threshold: str) -> None:
 
     data = random_model(random.Random(seed), max_streams=3, max_tasks=30, with_scopes=seed % 2 == 0,
                         spare_slots=seed % 3 == 0)
-    result = skir.compile(data, options=f"select=gain:select-min-gain-us={threshold}", check=True)
-    assert result.check.ok, result.check.violations
+    result = skir.compile(data, options=f"select=gain:select-min-gain-us={threshold}").check()
+    assert result.proof.ok, result.proof.violations
     assert result.original is not None
     for estimate in compare(result.original, result.module).superkernels:
         assert estimate.before - estimate.after >= max(float(threshold), 0.03 * estimate.before) - 1e-9
@@ -197,11 +197,11 @@ def _chain_model() -> dict:
 
 def test_a_faster_variant_is_chosen_per_superkernel(tmp_path: Path) -> None:
     data = _chain_model()
-    plain = skir.compile(data, options="select=gain", check=True, out_dir=tmp_path / "out")
+    plain = skir.compile(data, options="select=gain").check().write(tmp_path / "out")
     final = [d for d in plain.selection if d.round == max(x.round for x in plain.selection)]
     (decision,) = final
     assert decision.kept and decision.variant == "early-start=1"
-    assert plain.check.ok  # the variant's programs are proved like any other
+    assert plain.proof.ok  # the variant's programs are proved like any other
     assert len(plain.superkernels) == 1
     kernel = next(op for op in plain.module.walk() if op.name == "sk.kernel")
     assert "early-start=1" in kernel.options.text()  # type: ignore[attr-defined]
@@ -216,5 +216,5 @@ def test_a_faster_variant_is_chosen_per_superkernel(tmp_path: Path) -> None:
 
 
 def test_a_variant_already_in_force_is_not_chosen_again() -> None:
-    chosen = skir.compile(_chain_model(), options="select=gain:early-start=1", check=True)
-    assert chosen.check.ok and chosen.selection and all(d.kept and not d.variant for d in chosen.selection)
+    chosen = skir.compile(_chain_model(), options="select=gain:early-start=1").check()
+    assert chosen.proof.ok and chosen.selection and all(d.kept and not d.variant for d in chosen.selection)

@@ -63,8 +63,8 @@ def test_formation_cuts_where_selection_marked() -> None:
     for op in module.walk():
         if isinstance(op, LaunchOp) and op.seq.data == 12:
             op.attributes[SELECT_CUT_ATTR] = StringAttr("select=gain cut where the hb width changes")
-    result = skir.compile(module, check=True)
-    assert result.check.ok
+    result = skir.compile(module).check()
+    assert result.proof.ok
     parts = [[m.seq for m in sk.members] for sk in result.superkernels]
     assert parts == [[3, 4, 7, 9, 11], [12, 13, 14, 15, 16, 17, 18]]
     (cut,) = [c for c in result.cuts if c.seq == 12]
@@ -72,10 +72,10 @@ def test_formation_cuts_where_selection_marked() -> None:
 
 
 def test_a_cut_is_kept_when_its_parts_are_faster(tmp_path: Path) -> None:
-    whole = skir.compile(FORK_IN_CHAIN, check=True)
+    whole = skir.compile(FORK_IN_CHAIN).check()
     assert len(whole.superkernels) == 1
-    chosen = skir.compile(FORK_IN_CHAIN, options="select=gain", check=True, out_dir=tmp_path / "out")
-    assert chosen.check.ok
+    chosen = skir.compile(FORK_IN_CHAIN, options="select=gain").check().write(tmp_path / "out")
+    assert chosen.proof.ok
     # the two chains fused, the parallel cube kernels left to run side by side
     assert [len(sk.members) for sk in chosen.superkernels] == [20, 20]
     assert sorted((u.stream, u.reason) for u in chosen.fail_reasons) == [("s0", "no_gain"), ("s1", "no_gain")]
@@ -86,7 +86,7 @@ def test_a_cut_is_kept_when_its_parts_are_faster(tmp_path: Path) -> None:
     for op in by_hand.walk():
         if isinstance(op, LaunchOp) and op.kernel.root_reference.data == "mm":
             op.attributes["sk.no_gain"] = StringAttr("by hand")
-    manual = skir.compile(by_hand, check=True)
+    manual = skir.compile(by_hand).check()
     assert _makespan(chosen) == pytest.approx(_makespan(manual))
     assert _makespan(chosen) < _makespan(whole) - 20.0
     assert "cut=width" in (tmp_path / "out" / "sk_meta.json").read_text()
@@ -101,5 +101,5 @@ def test_a_selection_cut_breaks_no_scope_under_strict_scope_check() -> None:
     every = sorted((t for stream in data["streams"] for t in stream["tasks"]), key=lambda t: t["seq"])
     for seq, task in enumerate(every):
         task["seq"] = seq
-    result = skir.compile(data, options="select=gain:strict-scope-check=abort", check=True)
-    assert result.check.ok and [len(sk.members) for sk in result.superkernels] == [20, 20]
+    result = skir.compile(data, options="select=gain:strict-scope-check=abort").check()
+    assert result.proof.ok and [len(sk.members) for sk in result.superkernels] == [20, 20]

@@ -142,7 +142,7 @@ def test_lower_bound_and_determinism_on_random_models() -> None:
     for seed in range(12):
         model = random_model(random.Random(seed), max_tasks=40, spare_slots=True)
         try:
-            result = skir.compile(model, check=False)
+            result = skir.compile(model)
         except skir.SkirError:
             continue
         first = estimate(result.original, result.module)

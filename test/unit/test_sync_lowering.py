@@ -8,6 +8,7 @@ on one flag fails the 15-credit bound.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from dataclasses import dataclass
 from itertools import pairwise
@@ -155,14 +156,22 @@ def test_more_than_15_pending_credits_fail() -> None:
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 @pytest.mark.parametrize("case", [c for c in CORPUS if c.name != "decode_layer"], ids=lambda c: c.name)
 def test_corpus_emulates_clean(case: Case, tmp_path: Path) -> None:
-    result = skir.compile(case.source, options=case.options, out_dir=tmp_path, emulate=True)
+    result = skir.compile(case.source, options=case.options).write(tmp_path, emulate=True)
     assert result.emulation
     assert all(e.ok for e in result.emulation), [(e.name, e.verdict, e.problems[:3]) for e in result.emulation]
 
 
-def test_every_compile_in_the_suite_is_proved() -> None:
-    result = skir.compile(ROOT / "examples" / "chain.mlir")
-    assert result.check is not None and result.check.ok and result.check.edges > 0
+def test_every_compile_in_the_suite_is_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite's fixture proves every `skir.compile` on the side (the result's `proof` stays
+    the test's own): a proof that fails fails the compile."""
+    from skir.analysis import sk_check
+
+    assert skir.compile(ROOT / "examples" / "chain.mlir").proof is None
+    real = sk_check.check_module
+    monkeypatch.setattr(sk_check, "check_module",
+                        lambda module: dataclasses.replace(real(module), violations=["planted violation"]))
+    with pytest.raises(skir.CheckFailedError, match=r"run on every compile of the tests.*planted violation"):
+        skir.compile(ROOT / "examples" / "chain.mlir")
 
 
 def test_tiling_params_are_read_only() -> None:

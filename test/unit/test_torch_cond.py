@@ -59,8 +59,8 @@ def test_torch_cond_becomes_a_condition_task_with_two_sub_models() -> None:
 
 def test_the_branches_form_prove_and_emulate() -> None:
     data = capture_dict(Branchy(), torch.randn(4, 16), torch.ones(3), name="br")
-    result = skir.compile(data, check=True, emulate=shutil.which("g++") is not None)
+    result = skir.compile(data).check().write(emulate=shutil.which("g++") is not None)
     names = sorted(sk.name for sk in result.superkernels)
-    assert names == ["br_cond0_else_sk0", "br_cond0_then_sk0", "br_sk0"] and result.check.ok
+    assert names == ["br_cond0_else_sk0", "br_cond0_then_sk0", "br_sk0"] and result.proof.ok
     assert [(u.kernel, u.reason) for u in result.fail_reasons] == [("add", "default_node")]
     assert all(e.ok for e in result.emulation)

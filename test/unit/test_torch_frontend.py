@@ -297,6 +297,6 @@ def test_examples_match_their_scripts_and_compile(name: str) -> None:
     assert str(ir) + "\n" == (EXAMPLES / f"{name}.mlir").read_text(), f"rerun examples/torch/{name}.py"
     streams, events, kernels, fused = EXAMPLE_FACTS[name]
     assert (len(model["streams"]), len(model["events"]), len(kernel_tasks(model))) == (streams, events, kernels)
-    result = skir.compile(ir)
+    result = skir.compile(ir).check()
     assert sum(len(sk.members) for sk in result.superkernels) == fused
-    assert result.check is not None and result.check.ok
+    assert result.proof is not None and result.proof.ok

@@ -54,8 +54,8 @@ def test_a_llama_decode_step_captures_without_aicpu_and_fuses() -> None:
     assert all(t["type"] == "kernel" for t in tasks)  # no aicpu task (no logging call, no vmap helper)
     names = [t["kernel"] for t in tasks]
     assert names.count("scaled_dot_product_attention") == 2 and names.count("index_copy") == 4
-    result = skir.compile(model)
-    assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
+    result = skir.compile(model).check()
+    assert result.proof.ok and len(result.superkernels) == 1 and not result.fail_reasons
     assert sum(len(sk.members) for sk in result.superkernels) == len(tasks)
 
 
@@ -103,8 +103,8 @@ MODELS = {
 def test_hf_prefill_captures_and_fuses(name: str) -> None:
     model = capture_dict(_prefill(MODELS[name]()), torch.randint(0, 500, (1, 8)), name=name)
     assert all(t["type"] == "kernel" for t in kernel_tasks(model))
-    result = skir.compile(model)
-    assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
+    result = skir.compile(model).check()
+    assert result.proof.ok and len(result.superkernels) == 1 and not result.fail_reasons
 
 
 def test_a_data_dependent_moe_loop_is_one_located_line() -> None:
@@ -170,8 +170,8 @@ def test_static_moe_models_capture_and_keep_their_output(name: str) -> None:
     tasks = kernel_tasks(captured)
     assert all(t["type"] == "kernel" for t in tasks)
     assert {"npu_moe_init_routing", "npu_grouped_matmul", "npu_moe_finalize_routing"} <= {t["kernel"] for t in tasks}
-    result = skir.compile(captured, check=True)
-    assert result.check.ok and len(result.superkernels) == 1 and not result.fail_reasons
+    result = skir.compile(captured).check()
+    assert result.proof.ok and len(result.superkernels) == 1 and not result.fail_reasons
 
 
 def test_static_moe_refuses_experts_it_cannot_stack() -> None:
@@ -231,6 +231,6 @@ def test_the_skir_backend_on_a_llama_prefill() -> None:
     with torch.no_grad():
         torch.compile(model, backend="skir", fullgraph=True)(input_ids=torch.randint(0, 500, (1, 8)))
     result = results()[-1]
-    assert result.check.ok and result.superkernels and not result.fail_reasons
+    assert result.proof.ok and result.superkernels and not result.fail_reasons
     kinds = {op.kind.data.value for op in result.original.walk() if op.name == "aclgraph.opaque"}  # type: ignore
     assert "aicpu" not in kinds

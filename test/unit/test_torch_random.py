@@ -81,7 +81,7 @@ def test_random_torch_programs_compile_and_prove(steps: list[Any], options: str)
     data = capture_dict(Program(steps), torch.randn(WIDTH, WIDTH), name="program")
     check_writes_ordered(data)  # every cross-stream use of a written buffer waits for the write
     module = capture_json.from_dict(data, "<program>")
-    result = skir.compile(module, options=options, check=True)
-    assert result.check is not None and result.check.ok
+    result = skir.compile(module, options=options).check()
+    assert result.proof is not None and result.proof.ok
     fused = sum(len(sk.members) for sk in result.superkernels)
     assert fused + len(result.fail_reasons) == result.kernel_tasks

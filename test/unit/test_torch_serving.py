@@ -73,7 +73,7 @@ def test_a_written_argument_is_a_write_the_other_stream_waits_for() -> None:
         kernel = captured["kernels"]["skir_serving__cache_write"]
         assert kernel["params"] == ["in", "inout"]  # from the schema: (Tensor x, Tensor(a!) cache) -> ()
         assert check_writes_ordered(captured) == 2  # y (s0 -> side) and the cache (side -> s0)
-        assert skir.compile(captured, check=True).check.ok
+        assert skir.compile(captured).check().proof.ok
 
 
 def test_an_aten_out_variant_writes_its_out() -> None:
@@ -220,7 +220,7 @@ def test_the_atb_ops_write_what_their_schemas_say() -> None:
     assert params["npu_reshape_and_cache"] == ["in", "in", "inout", "inout", "in"]
     assert params["npu_paged_attention"] == ["in", "in", "in", "in", "in", "inout"]
     assert check_writes_ordered(model) == 3  # by hand: both caches to attn, and its out back to s0
-    assert skir.compile(model, check=True).check.ok
+    assert skir.compile(model).check().proof.ok
 
 
 def test_the_paged_attention_reference_is_attention() -> None:
@@ -261,7 +261,7 @@ def test_float_attributes_under_dynamic_shapes_are_no_device_tasks() -> None:
         model = dynamo_model(Norm(), torch.randn(4, 16), dynamic=True)
     assert all(t["type"] != "default" for _, t in tasks(model))
     assert not any("eps" in b or "scaling" in b for b in model["buffers"])
-    result = skir.compile(model, check=True)
+    result = skir.compile(model).check()
     assert len(result.superkernels) == 1 and not result.fail_reasons
 
 
@@ -295,5 +295,5 @@ def test_functional_collectives_are_communication_kernels() -> None:
         comm = {t["kernel"]: t["comm"] for t in found if "comm" in t}
         assert comm == {"all_reduce": {"group": "pg0", "op": "all_reduce", "bytes": 4 * 8 * 4},
                         "all_gather": {"group": "pg0", "op": "all_gather", "bytes": 8 * 8 * 4}}
-        result = skir.compile(model, check=True)
-        assert result.check.ok and [len(sk.members) for sk in result.superkernels] == [4]
+        result = skir.compile(model).check()
+        assert result.proof.ok and [len(sk.members) for sk in result.superkernels] == [4]

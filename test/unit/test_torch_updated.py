@@ -59,10 +59,10 @@ def test_without_lengths_attention_is_a_plain_kernel() -> None:
 
 def test_fuse_updated_fuses_the_attention_and_proves_it() -> None:
     data = capture_dict(Decode([8]), *INPUTS, name="dec")
-    plain = skir.compile(data, check=True)
+    plain = skir.compile(data).check()
     assert [(u.kernel, u.reason) for u in plain.fail_reasons if u.reason == "dynamic_task"] == [
         ("npu_fused_infer_attention_score", "dynamic_task")]
-    fused = skir.compile(data, options="fuse-updated=1", check=True, emulate=shutil.which("g++") is not None)
-    assert len(fused.superkernels) == 1 and not fused.fail_reasons and fused.check.ok
+    fused = skir.compile(data, options="fuse-updated=1").check().write(emulate=shutil.which("g++") is not None)
+    assert len(fused.superkernels) == 1 and not fused.fail_reasons and fused.proof.ok
     assert [(g, sk) for g, _, _, sk in fused.updates] == [(1, "dec_sk0")]
     assert all(e.ok and "forwarding 1 update" in e.verdict for e in fused.emulation)

@@ -119,15 +119,15 @@ def test_updated_kernels_stay_dynamic_task_unless_their_arguments_alone_change(o
     task.pop("update")
     if update is not None:
         task["update"] = update
-    result = skir.compile(data, options=options, check=True)
+    result = skir.compile(data, options=options).check()
     (fail,) = [u for u in result.fail_reasons if u.seq == 3]
     assert (fail.reason, fail.detail) == ("dynamic_task", detail)
     assert not result.updates
 
 
 def test_fuse_updated_fuses_through_attention_and_keeps_the_wait_before_the_launch() -> None:
-    result = skir.compile(copy.deepcopy(LAYER), options="fuse-updated=1", check=True)
-    assert [len(sk.members) for sk in result.superkernels] == [3] and result.check.ok
+    result = skir.compile(copy.deepcopy(LAYER), options="fuse-updated=1").check()
+    assert [len(sk.members) for sk in result.superkernels] == [3] and result.proof.ok
     # by hand: the prefix stays, the launch takes the member slot after it (docs/design.md §3 "Slots")
     assert slots(result) == {("s0", 0): "disable", ("s0", 1): "keep", ("s0", 2): "keep",
                              ("s0", 3): "set_kernel", ("s0", 4): "disable"}
@@ -136,8 +136,8 @@ def test_fuse_updated_fuses_through_attention_and_keeps_the_wait_before_the_laun
 
 
 def test_on_another_member_stream_a_front_wait_orders_the_prefix() -> None:
-    result = skir.compile(copy.deepcopy(CROSS), options="fuse-updated=1", check=True)
-    assert [len(sk.members) for sk in result.superkernels] == [5] and result.check.ok
+    result = skir.compile(copy.deepcopy(CROSS), options="fuse-updated=1").check()
+    assert [len(sk.members) for sk in result.superkernels] == [5] and result.proof.ok
     got = slots(result)
     assert got[("s1", 4)] == got[("s1", 5)] == "keep"
     assert got[("s1", 6)] == "set_value_write" and got[("s0", 0)] == "set_value_wait"  # the front wait
@@ -146,7 +146,7 @@ def test_on_another_member_stream_a_front_wait_orders_the_prefix() -> None:
 
 
 def test_without_the_option_attention_breaks_the_layer_in_two() -> None:
-    result = skir.compile(copy.deepcopy(CROSS), check=True)
+    result = skir.compile(copy.deepcopy(CROSS)).check()
     assert [[m.seq for m in sk.members] for sk in result.superkernels] == [[0, 3], [9, 10]]
     reasons = {u.seq: u.reason for u in result.fail_reasons}
     assert reasons[6] == "dynamic_task"
@@ -221,7 +221,7 @@ def test_emulation_runs_again_after_the_update_and_catches_a_wrong_map(tmp_path:
     from skir.hostsim.runner import emulate
     from skir.targets.emulation import emulation_specs
 
-    result = skir.compile(copy.deepcopy(CROSS), options="fuse-updated=1", emulate=True)
+    result = skir.compile(copy.deepcopy(CROSS), options="fuse-updated=1").emulate()
     (emu,) = result.emulation
     assert emu.ok and "run again after forwarding 1 update" in emu.verdict
     (spec,) = emulation_specs(result.module, result.original)  # type: ignore[arg-type]
@@ -272,6 +272,6 @@ def test_random_models_with_updated_kernels(seed: int, fuse: str, spare: bool) -
 @example(seed=164)
 def test_random_models_with_updated_kernels_emulate_clean(seed: int) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=24, spare_slots=True, with_updates=True)
-    result = skir.compile(data, options="fuse-updated=1", emulate=True)
+    result = skir.compile(data, options="fuse-updated=1").emulate()
     for emu in result.emulation:
         assert emu.ok, (emu.verdict, emu.problems)

@@ -33,7 +33,7 @@ def args_sizes(origin: dict[str, Any]) -> dict[tuple[str, int], int]:
 
 def test_the_argument_table_holds_each_kernels_block(tmp_path: Path) -> None:
     case = DUMPS / "two_streams_events"
-    result = skir.compile(case, out_dir=tmp_path / "out")
+    result = skir.compile(case).write(tmp_path / "out")
     (_,) = result.superkernels
     # by hand from sk_graph_origin.json: in seq order RmsNorm 96 B (12 slots: 1..12), BatchMatMulV2 104 B
     # (13: 13..25), RotaryPosEmb 80 B (10: 26..35), BatchMatMulV2 104 B (13: 36..48), MatMulV2 120 B (15: 49..63)

@@ -117,7 +117,7 @@ def test_a_cut_scope_gives_its_break_reason(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", [3, 11, 29, 41, 57])
 def test_random_models_round_trip(tmp_path: Path, seed: int) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=40, with_scopes=True)
-    skir.compile(data, out_dir=tmp_path / "out")
+    skir.compile(data).write(tmp_path / "out")
     _round_trip(tmp_path / "out")
 
 
@@ -126,7 +126,7 @@ def test_long_lists_go_on_in_continued_lines(tmp_path: Path) -> None:
     tasks = [{"type": "kernel", "kernel": "v", "blocks": 8, "args": ["x"]} for _ in range(1500)]
     data = {"format": "skir.aclgraph.capture", "version": 1, "model": "long", "cores": {"aic": 24, "aiv": 48},
             "kernels": kernels, "streams": [{"name": "s0", "tasks": tasks}]}
-    skir.compile(data, out_dir=tmp_path / "out")
+    skir.compile(data).write(tmp_path / "out")
     text = (tmp_path / "out" / "sk_fusion_fail_reasons.log").read_text()
     assert "    continued: " in text and max(len(line) for line in text.splitlines()) <= 4096
     _, log = _round_trip(tmp_path / "out")

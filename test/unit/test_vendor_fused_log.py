@@ -43,7 +43,7 @@ def test_identical_groupings_are_the_same() -> None:
     found = read_result(CASE, load_model(CASE))
     assert found.membership == "log" and not found.warnings
     assert {frozenset(sk.members) for sk in found.superkernels} == VENDOR
-    result = skir.compile(CASE, vendor=CASE)
+    result = skir.compile(CASE).compare_with_vendor(CASE)
     assert result.vendor_compare is not None
     assert result.vendor_compare["summary"] == {"same": 2, "only_vendor": 0, "only_skir": 0, "tasks_agree": 7,
                                                 "tasks_differ": 0}

@@ -62,7 +62,7 @@ def test_a_dump_fuses_as_its_capture_json(case: str) -> None:
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 @pytest.mark.parametrize("case", CASES)
 def test_a_dump_compiles_checks_and_emulates(case: str, tmp_path: Path) -> None:
-    result = skir.compile(DUMPS / case, out_dir=tmp_path / "out", emulate=True)
+    result = skir.compile(DUMPS / case).write(tmp_path / "out", emulate=True)
     assert result.superkernels and all(e.ok for e in result.emulation)
     meta = json.loads((tmp_path / "out" / "sk_meta.json").read_text())
     assert meta["vendor_input"]["cores"] == {"aic": 24, "aiv": 48, "given": False}
@@ -81,7 +81,7 @@ def test_the_vendor_result_is_read_as_written(case: str) -> None:
 def test_the_comparison_counts(case: str, tmp_path: Path) -> None:
     """same / only_vendor / only_skir, recomputed here from expected.json and skir's result."""
     folder = DUMPS / case
-    result = skir.compile(folder, out_dir=tmp_path / "out", vendor=folder)
+    result = skir.compile(folder).compare_with_vendor(folder).write(tmp_path / "out")
     doc = json.loads((tmp_path / "out" / "vendor_compare.json").read_text())
     assert doc.pop("provenance")["input"]["name"]
     assert doc == result.vendor_compare
@@ -99,7 +99,7 @@ def test_the_comparison_counts(case: str, tmp_path: Path) -> None:
 
 
 def test_the_disagreeing_case_disagrees() -> None:
-    result = skir.compile(DUMPS / "disagree", vendor=DUMPS / "disagree")
+    result = skir.compile(DUMPS / "disagree").compare_with_vendor(DUMPS / "disagree")
     assert result.vendor_compare is not None
     summary = result.vendor_compare["summary"]
     assert summary["only_vendor"] > 0 and summary["only_skir"] > 0 and summary["tasks_differ"] > 0
@@ -169,5 +169,5 @@ def test_a_bad_dump_is_one_located_line(name: str, where: str, tmp_path: Path) -
 
 def test_an_updated_dump_of_another_model_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SkirError, match=r"other_model_updated.json: modelId: '49_1' is not the model's '48_1'"):
-        skir.compile(DUMPS / "one_stream", out_dir=tmp_path / "o", vendor=BAD / "other_model_updated.json")
+        skir.compile(DUMPS / "one_stream").compare_with_vendor(BAD / "other_model_updated.json").write(tmp_path / "o")
     assert not (tmp_path / "o").exists()

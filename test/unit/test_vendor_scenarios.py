@@ -33,10 +33,10 @@ def test_scenario_fuses_as_the_vendor(tmp_path: Path, name: str) -> None:
     path = HERE / f"{name}.json"
     kernels = [(s["name"], t["seq"]) for s in json.loads(path.read_text())["streams"]
                for t in s["tasks"] if t["type"] == "kernel"]
-    result = skir.compile(path, options=want["options"], check=True, emulate=True)
+    result = skir.compile(path, options=want["options"]).check().emulate()
     assert not result.fail_reasons, [(u.seq, u.reason, u.detail) for u in result.fail_reasons]
     (sk,) = result.superkernels
     assert sorted((m.stream, m.seq) for m in sk.members) == sorted(kernels)
     assert (sk.kernel_type, sk.blocks) == (RATION[want["taskRation"]], want["blockDim"])
-    assert result.check is not None and result.check.ok
+    assert result.proof is not None and result.proof.ok
     assert [e.ok for e in result.emulation] == [True], [e.problems for e in result.emulation]

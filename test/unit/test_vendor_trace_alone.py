@@ -83,7 +83,7 @@ def test_preload_code_maps_value_by_value(value: int, expected: str, tmp_path: P
     assert parse_options(model_options(module, "preload-code=none"))[0].preload_code == "none"
     # and the entry preloads as the vendor's mode says: max once at the top, per-func before each
     # sub-kernel, none not at all
-    result = skir.compile(tmp_path / "sk_graph_origin.json", out_dir=tmp_path / "out")
+    result = skir.compile(tmp_path / "sk_graph_origin.json").write(tmp_path / "out")
     (sk,) = result.superkernels
     source = (tmp_path / "out" / sk.name / f"{sk.name}_kernel.cpp").read_text()
     assert ("AscendC::PreLoad(8)" in source, "preload((const void *)" in source) == {

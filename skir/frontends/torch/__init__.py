@@ -11,7 +11,7 @@ class Mlp(torch.nn.Module):
             return self.down(torch.nn.functional.silu(self.up(x)))
 
 module = capture(Mlp(), torch.randn(8, 1024), name="mlp", json_path="mlp.json")
-result = skir.compile(module, out_dir="out/mlp")
+result = skir.compile(module).write("out/mlp")
 
 compiled = torch.compile(Mlp(), backend="skir", options={"sk_options": "early-start=1"})
 compiled(torch.randn(8, 1024))          # runs eagerly; skir.frontends.torch.results() has the result
@@ -231,9 +231,9 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
                       f"@{name} is one of them, and results()[-1] only the last; fullgraph=True makes a break "
                       "an error", stacklevel=2)
     out_dir = opts.get("out_dir")
-    result = skir.compile(
-        data, options=opts.get("sk_options", ""), out_dir=None if out_dir is None else Path(out_dir) / name, check=True
-    )
+    result = skir.compile(data, options=opts.get("sk_options", "")).check()
+    if out_dir is not None:
+        result.write(Path(out_dir) / name)
     _RESULTS.append(result)
     return graph_module.forward
 
