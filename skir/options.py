@@ -127,6 +127,8 @@ class SkOptions:
     select_min_gain_us: float = 1.0
     fuse_comm: int = 1
     fuse_updated: int = 0
+    debug_progress: int = 0
+    debug_wait_timeout_cycles: int = 0
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
@@ -153,8 +155,8 @@ class SkOptions:
         return ":".join(parts)
 
 
-# key -> value parser. `sync-mode`, `select`, `select-min-gain-us`, `fuse-comm` and `fuse-updated`
-# are skir's own keys, not vendor ones.
+# key -> value parser. `sync-mode`, `select`, `select-min-gain-us`, `fuse-comm`, `fuse-updated`,
+# `debug-progress` and `debug-wait-timeout-cycles` are skir's own keys, not vendor ones.
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "early-start": _early_start,
     "stream-fusion": _binary,
@@ -177,6 +179,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "select-min-gain-us": _gain_us,
     "fuse-comm": _binary,
     "fuse-updated": _binary,
+    "debug-progress": _binary,
+    "debug-wait-timeout-cycles": _int_range(0, 2**62),
 }
 _FIELD_OF = {key: key.replace("-", "_") for key in _PARSERS}
 OPTION_KEYS = tuple(_PARSERS)

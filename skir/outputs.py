@@ -22,6 +22,7 @@ from pathlib import Path
 from skir import progress
 from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
+from skir.hostsim.spec import PROGRESS_FILE
 from skir.options import SkOptions
 from skir.passes.common import SkirWarning, superkernels
 from skir.provenance import stamp
@@ -136,6 +137,8 @@ def _emulate(result: ResultData, stage: Path, cache: bool = True) -> None:
                     shutil.copyfile(work / name, keep / spec.name / name)
             lines = [emu.verdict, *emu.problems]
             (keep / spec.name / "verdict.txt").write_text("\n".join(lines) + "\n")
+            if emu.progress_path is not None and not emu.ok:  # where each core was: sk-hang reads it
+                shutil.copyfile(emu.progress_path, keep / spec.name / PROGRESS_FILE)
     if result.emulation:
         shutil.copytree(include_dir(), keep / "include", dirs_exist_ok=True)
 
@@ -192,8 +195,12 @@ def write_outputs(result: ResultData, out_dir: Path | None, *, emulate: bool = F
         failed = [e for e in result.emulation if not e.ok]
         if failed:
             details = [f"{e.name}: {p}" for e in failed for p in e.problems]
+            evidence = ""
+            if out_dir is not None:
+                _commit_evidence(stage, out_dir, [e.name for e in failed])
+                evidence = f" (the evidence is in {out_dir}: README.txt, emulation/<name>/)"
             raise CheckFailedError(
-                f"host emulation failed for {', '.join(e.name for e in failed)}: {failed[0].verdict}", details
+                f"host emulation failed for {', '.join(e.name for e in failed)}: {failed[0].verdict}{evidence}", details
             )
         if out_dir is None:
             return
@@ -206,6 +213,32 @@ def write_outputs(result: ResultData, out_dir: Path | None, *, emulate: bool = F
         result.outputs.update((rel, out_dir / rel) for rel in products)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
+
+
+EVIDENCE = ("README.txt", "sk_meta.json")
+"""What OUT holds after a failed emulation besides `emulation/<name>/` of each failed
+SuperKernel (its verdict and, with `debug-progress=1`, its progress dump): the summary and the
+SK meta that `sk-hang` decodes the dump with. No entry, plan or build script: the result is
+wrong and must not be applied (docs/design.md §1 "Outputs are atomic")."""
+
+
+def _commit_evidence(stage: Path, out_dir: Path, failed: list[str]) -> None:
+    """Put the evidence of a failed emulation in OUT, in one step as the products would be."""
+    evidence = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.skir-evidence-", dir=out_dir.parent))
+    try:
+        with _writing(out_dir):
+            for rel in EVIDENCE:
+                shutil.copyfile(stage / rel, evidence / rel)
+            for name in failed:
+                shutil.copytree(stage / "emulation" / name, evidence / "emulation" / name,
+                                ignore=shutil.ignore_patterns("*.cpp"))
+            files = sorted(str(p.relative_to(evidence)) for p in evidence.rglob("*") if p.is_file())
+            (evidence / MANIFEST).write_text(json.dumps(stamp({"format": "skir.manifest", "version": 1,
+                                                                "files": files}), indent=1) + "\n")
+            _open_to_umask(evidence)
+            _commit(evidence, out_dir)
+    finally:
+        shutil.rmtree(evidence, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -48,6 +48,7 @@ from skir.dialects.ascendc_feed import FEED_OPS
 from skir.dialects.ascendc_groups import GROUP_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
+from skir.dialects.ascendc_progress import PROGRESS_OPS
 from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import NullaryOp, build_op, string_attr
 from skir.errors import TaskVerifyException
@@ -356,6 +357,7 @@ AscendC = Dialect(
         *GROUP_OPS,
         *FEED_OPS,
         *PROFILING_OPS,
+        *PROGRESS_OPS,
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )

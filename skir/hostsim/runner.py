@@ -34,7 +34,7 @@ from pathlib import Path
 
 from skir.errors import MissingToolError
 from skir.hostsim.logcheck import check_log, parse_log, verdict_line
-from skir.hostsim.spec import EmulationResult, EmulationSpec, SubTaskInstance
+from skir.hostsim.spec import PROGRESS_FILE, EmulationResult, EmulationSpec, SubTaskInstance
 from skir.hostsim.stubs import RUNTIME_SOURCE, driver_source, stub_source
 from skir.hostsim.update_check import check_update
 
@@ -259,5 +259,6 @@ def emulate(
         problems=problems,
         work_dir=work_dir,
         log_path=log_path if log_path.exists() else None,
+        progress_path=work_dir / PROGRESS_FILE if (work_dir / PROGRESS_FILE).exists() else None,
         edges_proven=proven,
     )

@@ -16,6 +16,9 @@ from skir.dialects.aclgraph_enums import KernelType
 CORE_CLASSES = ("aic", "aiv", "mix")
 LAUNCH_KERNEL_TYPES = tuple(t.value for t in KernelType)
 """The kernel types the shim launches (a SuperKernel's `mix_*` type, or a plain kernel's)."""
+PROGRESS_FILE = "progress.bin"
+"""The raw bytes of the progress area after an emulation (`debug-progress=1`): what `sk-hang`
+reads, as it reads a device's dump of the same area."""
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -41,6 +44,8 @@ class SubTaskInstance:
     comm: bool = False
     """A communication kernel (of a core class with one sub-core a block): its stub holds all
     its blocks at a rendezvous, as the kernel spins on its peers."""
+    hang: bool = False
+    """A planted fault (tests of the hang locator): the stub never returns from this instance."""
     params: int = 0
     """Its param slots (from `offset`); when the spec has `updates`, its stub logs the words it
     finds there (an ARGS line), so the emulation sees which arguments each run handed it."""
@@ -74,6 +79,9 @@ class EmulationSpec:
     buffer_bytes: tuple[tuple[int, int], ...] = ()
     final_locks: tuple[tuple[int, int], ...] = ()
     """(slot, value) each lock word must hold when the SuperKernel has finished (-1: either)."""
+    progress_slot: int | None = None
+    """The slot of the progress area (`debug-progress=1`): the driver writes its bytes to
+    `PROGRESS_FILE` in the work folder when the run ends, so a hang can be located from them."""
     updates: tuple[tuple[int, tuple[int, ...]], ...] = ()
     """(sub-task key, argument-table slots) per updated member, from the plan's update map: the
     entry then runs twice, the driver writing fresh arguments into those slots in between, and
@@ -128,3 +136,5 @@ class EmulationResult:
     work_dir: Path
     log_path: Path | None = None
     edges_proven: int = 0
+    progress_path: Path | None = None
+    """The dump of the progress area (`PROGRESS_FILE`), when the entry keeps one."""

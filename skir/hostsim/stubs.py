@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from skir.hostsim.spec import EmulationSpec, SubTaskInstance
+from skir.hostsim.spec import PROGRESS_FILE, EmulationSpec, SubTaskInstance
 
 DEFAULT_BUFFER_BYTES = 64
 FAKE_FFTS_BASE = 0x10000000
@@ -47,6 +47,7 @@ struct SkStubInfo {{
     int commBlocks;     // a communication kernel: its blocks meet at a rendezvous (0: not one)
     int params;         // param slots to log (an ARGS line; 0: none)
     int blocks;         // its blocks: which cores run it (the emitted call's block guard)
+    bool hang;          // a planted fault: this instance never returns
 }};
 
 // Whether the calling core runs instance `r` (the block guard of its emitted call).
@@ -75,6 +76,7 @@ void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* inf
     if (hit == nullptr) hit = any;  // an unexpected call: the log check names it
     if (hit && hit->earlyWait) AscendC::WaitPreTaskEnd<>();
     sk_shim::SubBegin(base, off, copy);
+    if (hit && hit->hang) sk_shim::SubHang(base, off);
     if (hit && hit->params > 0) sk_shim::SubArgs(base, off, hit->params);
     if (hit && hit->commBlocks > 0) sk_shim::SubRendezvous(base, off, hit->commBlocks);
     sk_shim::MaybeSleep();
@@ -110,7 +112,7 @@ def stub_source(spec: EmulationSpec) -> str:
             comm = st.blocks if st.comm and st.core_class in ("aic", "aiv") else 0
             params = st.params if spec.updates else 0
             out.append(f'    {{{st.offset}u, {1 if st.batch else 0}, {_bool(st.early_set)}, {_bool(st.early_wait)}, '
-                       f'"{st.core_class}", {comm}, {params}, {st.blocks}}},')
+                       f'"{st.core_class}", {comm}, {params}, {st.blocks}, {_bool(st.hang)}}},')
         out.append("};")
         out.append("")
     out.append("}  // namespace")
@@ -154,6 +156,7 @@ def driver_source(spec: EmulationSpec) -> str:
         '#include "kernel_operator.h"',
         "#include <cstdio>",
         "#include <cstdlib>",
+        *(["#include <fstream>"] if spec.progress_slot is not None else []),
         "",
         f'extern "C" void {spec.entry}(void);',
         "",
@@ -184,6 +187,11 @@ def driver_source(spec: EmulationSpec) -> str:
         "    const int timeout = argc > 2 ? std::atoi(argv[2]) : 2000;",
         f"    int rc = {run}, log);",
     ]
+    if spec.progress_slot is not None and spec.progress_slot in offsets:
+        off, size = offsets[spec.progress_slot]
+        lines += [f"    // the progress area as the first run left it: {PROGRESS_FILE}, what sk-hang reads",
+                  f'    std::ofstream("{PROGRESS_FILE}", std::ios::binary)'
+                  f".write(reinterpret_cast<const char*>(sk_gm + {off}), {size});"]
     if updated:
         lines.append("    if (argc > 3) {  // the runtime forwards an update into the plan's slots, then a replay")
         writes = [(key, i, slot) for key, slots in spec.updates for i, slot in enumerate(slots)]

@@ -33,7 +33,8 @@ OPTION_READERS: dict[str, frozenset[str]] = {
     "sk-prune-sync": frozenset(),
     "sk-insert-preload": frozenset({"preload-code"}),
     "sk-insert-debug": frozenset({"debug-sync-all", "debug-dcci-all", "feed-sync-all", "early-start"}) | _DCCI,
-    "sk-to-ascendc": frozenset({"func-align", "profiling", "split-mode"}),
+    "sk-to-ascendc": frozenset({"func-align", "profiling", "split-mode", "debug-progress", "debug-wait-timeout-cycles",
+                                "feed-sync-all"}),
     "superkernel-pipeline": frozenset(OPTION_KEYS) - _SELECTION,
 }
 """Pass name -> the option keys it reads (`sk-outline` and the pipeline: every key but

@@ -46,6 +46,7 @@ from xdsl.utils.exceptions import PassFailedException
 from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
 from skir.analysis.fail_reasons import SELECT_NAME_ATTR
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.progress_points import wants_progress
 from skir.analysis.scopes import scope_labels, task_options
 from skir.analysis.sk_program import program_steps
 from skir.analysis.superkernel_shape import Demand, ShapeMismatch, launch_shape
@@ -189,7 +190,7 @@ class _Outliner:
                 program.append(LockStep(step.kind, step.cell, slots[step.cell][1], step.core,
                                         tuple(sub_id[d] for d in step.deps)))
         offset = slots["__end__"][0]
-        offset += options.feed_sync_all + 2 * options.profiling
+        offset += int(wants_progress(options)) + options.feed_sync_all + 2 * options.profiling
         launch = next(n for n, (action, _, _) in p.slots.items() if action == "launch")
         group_slots = [g.ops[launch], *(g.ops[n] for n in p.slots if n != launch)]
         return KernelPlan(name, shape.kernel_type, shape.blocks, SkForm.CHAIN if chain else SkForm.QUEUE, offset,

@@ -50,6 +50,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
+from skir.analysis.progress_points import END_POINT, MAX_FIELD, encode, progress_ids, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.ascendc import (
     CoreFunctionOp,
@@ -78,6 +79,7 @@ from skir.dialects.ascendc_profiling import (
     ProfilingInitOp,
     ProfilingRecordOp,
 )
+from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -108,11 +110,27 @@ class _Skeleton:
     the feed-sync-all workspace, profiling), a queue SuperKernel's core functions; each with a
     staged copy of the program ops the patterns then lower."""
 
-    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions):
+    def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions, progress_id: int = 0):
         self.sk = sk
         self.lowering = AscendcLowering(sk, kernels, options.split_mode)
         self.workspace: int | None = None
         """The arg slot of the feed-sync-all workspace, when a sub-task is fed."""
+        if wants_progress(options):
+            low = self.lowering
+            low.progress_slot = sk.arg_slots.data - 1 - options.feed_sync_all - 2 * options.profiling
+            low.progress_id = progress_id
+            low.timeout_cycles = options.debug_wait_timeout_cycles
+            too_big = max((op.ident for op in sk.program()), default=0)
+            if too_big >= END_POINT or progress_id > MAX_FIELD:
+                raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: debug-progress: program op id {too_big} or "
+                                          f"progress id {progress_id} does not fit the 16 bits of a progress word")
+
+    def progress_word(self, state: str) -> list[Operation]:
+        """The store of the entry's first (`entered`) or last (`done`) progress word."""
+        low = self.lowering
+        if low.progress_slot is None:
+            return []
+        return [ProgressOp(low.progress_slot, encode(low.progress_id, END_POINT, state))]
 
     def feed_prologue(self, body: Block, profiling: int, ops: list[SubtaskOp]) -> None:
         """The workspace of feed-sync-all, zeroed on entry, then a barrier of the SuperKernel's type."""
@@ -161,8 +179,10 @@ class _Skeleton:
                 continue
             self.lowering.scan(ops)
             inner: list[Operation] = [FeedWorkspaceOp(self.workspace)] if self.workspace is not None else []
+            inner += self.progress_word("entered")
             inner += [clone_tree(op) for op in ops]
             inner += self.profiling_end()
+            inner += self.progress_word("done")
             symbol = f"{entry_symbol(self.sk.sym_name.data)}_{core.value}"
             functions.append(CoreFunctionOp(symbol, core, Region(Block(inner))))
             body.add_ops(guarded(core, [InvokeOp(symbol)]))
@@ -175,14 +195,19 @@ class _Skeleton:
         subtasks: list[SubtaskOp] = [op for op in program if type(op) is SubtaskOp]
         self.feed_prologue(body, profiling, subtasks)
         helpers: list[Operation] = self.profiling_prologue(body, program, subtasks) if profiling else []
+        if self.lowering.progress_slot is not None:
+            helpers.append(ProgressHelpersOp(self.sk.cores()[CoreType.AIV]))
         functions: list[Operation] = []
         if self.sk.form.data is SkForm.CHAIN:
             self.lowering.scan(program)
             self.lowering.plan_chain(program)
+            for core in self.sk.core_types() if self.lowering.progress_slot is not None else ():
+                body.add_ops(guarded(core, self.progress_word("entered")))
             body.add_ops(clone_tree(op) for op in program)
-            if self.lowering.prof_slot is not None:
-                for core in self.sk.core_types():
-                    body.add_ops(guarded(core, self.profiling_end()))
+            for core in self.sk.core_types():
+                ending = [*self.profiling_end(), *self.progress_word("done")]
+                if ending:
+                    body.add_ops(guarded(core, ending))
         else:
             functions = self.queue(body)
         entry = EntryOp(entry_symbol(name), align, Region(body))
@@ -190,12 +215,13 @@ class _Skeleton:
         return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *helpers, *decls, *functions, entry])))
 
 
-def stage_source(sk: SuperKernelOp, kernels: dict[str, KernelOp],
-                 options: SkOptions) -> tuple[SourceOp, AscendcLowering]:
+def stage_source(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
+                 progress_id: int = 0) -> tuple[SourceOp, AscendcLowering]:
     """The `ascendc.source` of one lowered SuperKernel with its program ops staged where their
     statements go, and the decisions `skir.patterns.sk_to_ascendc`'s patterns apply to them
-    (for a compiler that composes its own patterns with skir's)."""
-    skeleton = _Skeleton(sk, kernels, options)
+    (for a compiler that composes its own patterns with skir's); `progress_id` names the
+    SuperKernel in its progress words (`debug-progress=1`)."""
+    skeleton = _Skeleton(sk, kernels, options, progress_id)
     return skeleton.source(options.func_align, options.profiling), skeleton.lowering
 
 
@@ -210,10 +236,10 @@ def apply_lowering(source: SourceOp, patterns: list[RewritePattern], complete: b
 
 
 def lower_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
-                      only: frozenset[str] | None = None) -> SourceOp:
+                      only: frozenset[str] | None = None, progress_id: int = 0) -> SourceOp:
     """Build the `ascendc.source` of one lowered SuperKernel: stage it, apply skir's patterns
     (`only`: just the patterns of those class names, leaving the other ops staged)."""
-    source, lowering = stage_source(sk, kernels, options)
+    source, lowering = stage_source(sk, kernels, options, progress_id)
     patterns = sk_to_ascendc_patterns(lowering)
     if only is not None:
         patterns = [p for p in patterns if type(p).__name__ in only]
@@ -241,10 +267,11 @@ class ToAscendCPass(OptionsPass):
         base = self.sk_options()
         only = pattern_names(self.patterns, self.PATTERN_NAMES, self.name)
         existing = {s.sym_name.data for s in op.ops if isinstance(s, SourceOp)}
+        ids = progress_ids(op)
         for model in models(op):
             kernels = kernel_table(model)
             for sk in model.body.block.ops:
                 if isinstance(sk, SuperKernelOp) and sk.sym_name.data not in existing:
                     reject_depends(sk, self.name)
                     options = sk.sk_options(base)
-                    op.body.block.add_op(lower_superkernel(sk, kernels, options, only))
+                    op.body.block.add_op(lower_superkernel(sk, kernels, options, only, ids[sk.sym_name.data]))

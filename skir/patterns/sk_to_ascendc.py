@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from skir.analysis.progress_points import encode, point_state
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.ascendc import CallOp, CommentOp, CoreFunctionOp, IfBlockOp, IfCoreOp, IfIdleOp, PreloadAllOp
@@ -57,6 +58,7 @@ from skir.dialects.ascendc_intrinsics import NotifyLockOp as CNotify
 from skir.dialects.ascendc_intrinsics import ResetLockOp as CReset
 from skir.dialects.ascendc_intrinsics import WaitLockOp as CWait
 from skir.dialects.ascendc_profiling import RECORD_TYPES, ProfilingRecordOp
+from skir.dialects.ascendc_progress import ProgressOp, WaitLockBoundedOp
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -114,6 +116,19 @@ class AscendcLowering:
     configs: dict[int, int] = field(default_factory=dict)
     """Op id -> the early-start configuration a chain entry sets before it."""
     declared: dict[str, None] = field(default_factory=dict)
+    progress_slot: int | None = None
+    """The arg slot of the progress area (`debug-progress=1`, docs/design.md §6)."""
+    progress_id: int = 0
+    """The SuperKernel's progress id (`skir.analysis.progress_points.progress_ids`)."""
+    timeout_cycles: int = 0
+    """`debug-wait-timeout-cycles`: the bound of every GM lock wait (0: unbounded)."""
+
+    def progress(self, op: SkProgramOp) -> Operation | None:
+        """The progress store before `op`, when it is a progress point and progress is kept."""
+        state = point_state(op) if self.progress_slot is not None else None
+        if state is None or self.progress_slot is None:
+            return None
+        return ProgressOp(self.progress_slot, encode(self.progress_id, op.ident, state))
 
     def kernel(self, op: SubtaskOp | PreloadOp) -> KernelOp:
         return self.kernels[op.kernel.root_reference.data]  # type: ignore[union-attr]
@@ -194,7 +209,8 @@ class SkOpLowering(RewritePattern):
         if not on:
             rewriter.erase(op)
             return
-        first = self.group(op, on[0], note)
+        store = low.progress(op)
+        first = self.group(op, on[0], note) if store is None else None  # a group holds no progress store
         if first is not None:
             rest = [self.group(op, core, None) for core in on[1:]]
             assert all(g is not None for g in rest), op.name  # a group on one core type is one on each
@@ -203,15 +219,19 @@ class SkOpLowering(RewritePattern):
         out: list[Operation] = [CommentOp(note)] if note is not None else []
         if in_chain and op.ident in low.configs:
             out.append(EarlyStartConfigOp(low.configs[op.ident]))
+        before = [] if store is None else [store]
         if in_chain and isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL:
+            for core in on if store is not None else ():
+                out += guarded(core, [low.progress(op)])  # type: ignore[list-item]
             out += self.statements(op, CoreType.AIC)
         elif in_chain:
             for core in on:
                 assert core is not None
-                out += guarded(core, self.statements(op, core))
+                out += guarded(core, [*([low.progress(op)] if store is not None else []),  # type: ignore[list-item]
+                                      *self.statements(op, core)])
         else:
             assert own_core is not None
-            out += self.statements(op, own_core)
+            out += before + self.statements(op, own_core)
         rewriter.replace(op, out)
 
 
@@ -322,11 +342,16 @@ class LowerLock(SkOpLowering):
     def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
         assert isinstance(op, LockOp)
         kind = CNotify if isinstance(op, NotifyOp) else CWait if isinstance(op, WaitLockOp) else CReset
-        prof = self.lowering.prof_slot
+        low = self.lowering
+        lock: Operation = kind(op.slot.data)
+        if kind is CWait and low.timeout_cycles > 0 and low.progress_slot is not None:
+            lock = WaitLockBoundedOp(op.slot.data, low.progress_slot, encode(low.progress_id, op.ident, "timeout"),
+                                     low.timeout_cycles)
+        prof = low.prof_slot
         if prof is None or kind is CReset:
-            return [kind(op.slot.data)]
+            return [lock]
         record = RECORD_TYPES["notify" if kind is CNotify else "wait"]
-        return [ProfilingRecordOp(prof, op.slot.data, record, False), kind(op.slot.data),
+        return [ProfilingRecordOp(prof, op.slot.data, record, False), lock,
                 ProfilingRecordOp(prof, op.slot.data, record, True)]
 
 

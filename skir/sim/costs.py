@@ -57,6 +57,7 @@ class Costs:
     lock_wait_us: float
     lock_reset_us: float
     dcci_us: float
+    progress_us: float
     comm_latency_us: float
     comm_gbps: float
 

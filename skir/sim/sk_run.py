@@ -31,6 +31,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from skir.analysis.progress_points import point_state, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import core_demand
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores
@@ -52,6 +53,7 @@ from skir.dialects.superkernel import (
 )
 from skir.dialects.superkernel_sync import ICACHE_UNITS
 from skir.errors import ExitCode, SkirError
+from skir.options import SkOptions
 from skir.sim.costs import Costs
 from skir.sim.stamp import COMPUTE, DISPATCH, SYNC, Stamp, add, later, latest, wait_until
 
@@ -83,6 +85,8 @@ class _Core:
     last_kernel: str | None = None
     early_sent: int = -1
     """The pc of the early-start wait whose direct wait and relay have run."""
+    stored: set[int] = field(default_factory=set)
+    """The points whose progress word this core type has stored (`debug-progress=1`)."""
 
 
 class SuperKernelRun:
@@ -116,6 +120,8 @@ class SuperKernelRun:
         self.early_used: dict[CoreType, int] = defaultdict(int)
         self.early_relays: dict[CoreType, deque[Stamp]] = defaultdict(deque)
         self.spans: list[ProgramSpan] = []
+        self.progress = wants_progress(sk.sk_options(SkOptions()))
+        """`debug-progress=1`: each core stores a progress word before each point (`progress_us`)."""
         self.blocked_on: str | None = None
         self.finished: Stamp | None = None
 
@@ -147,6 +153,9 @@ class SuperKernelRun:
     # ---- ops --------------------------------------------------------------------------
 
     def _step(self, s: _Core, op: SkProgramOp, notifies: list[tuple[str, Stamp]]) -> bool:
+        if self.progress and op.ident not in s.stored and point_state(op) is not None:
+            s.stored.add(op.ident)  # the progress word before the point, once (a blocked op is stepped again)
+            s.stamps = [add(st, SYNC, self.costs.progress_us) for st in s.stamps]
         if isinstance(op, SubtaskOp):
             return self._subtask(s, op)
         if isinstance(op, BarrierOp):

@@ -57,10 +57,13 @@ from skir.dialects.ascendc_intrinsics import (
     WaitPreTaskEndOp,
 )
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
+from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp, WaitLockBoundedOp
 from skir.dialects.hardware import CoreType, KernelType, core_types, task_ratio
 from skir.dialects.model_lookup import formed, require_passes
 from skir.errors import SkirError
 from skir.names import shown
+from skir.targets.ascendc_progress import helpers_text as progress_helpers
+from skir.targets.ascendc_progress import statement as progress_statement
 
 _FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
                13: "AscendC::SYNC_AIC_AIV_FLAG", 14: "AscendC::SYNC_AIV_ONLY_ALL"}
@@ -100,7 +103,8 @@ __aicore__ inline void WaitFunc(GM_ADDR wait_lock_addr)
 """
 
 
-_READS_PARAMS = (NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp, ProfilingRecordOp)
+_READS_PARAMS = (NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp, ProfilingRecordOp, ProgressOp,
+                 WaitLockBoundedOp)
 """Ops whose C++ reads `param_base` (a core function declares it only then: -Wall)."""
 
 
@@ -223,6 +227,8 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             aic = "true" if core is CoreType.AIC else "false"
             slot = op.slot.value.data
             w.line(f"InitProfiling<{aic}>(param_base[{slot}], param_base[{slot + 1}]);")
+        elif isinstance(op, ProgressOp | WaitLockBoundedOp):
+            w.line(progress_statement(op, core))
         elif isinstance(op, ProfilingRecordOp):
             aic = "true" if core is CoreType.AIC else "false"
             end = "true" if op.end is not None else "false"
@@ -333,6 +339,9 @@ def emit_source(source: SourceOp) -> str:
         if isinstance(op, LockHelpersOp):
             w.line()
             w.lines.extend(_LOCK_HELPERS.rstrip("\n").split("\n"))
+        elif isinstance(op, ProgressHelpersOp):
+            w.line()
+            w.lines.extend(progress_helpers(op))
         elif isinstance(op, ProfilingHelpersOp):
             w.line()
             text = _PROFILING_HELPERS.format(per_core=op.per_core.value.data, aic_offset=op.aic_offset.value.data)

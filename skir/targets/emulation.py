@@ -15,12 +15,14 @@ from xdsl.dialects.builtin import ModuleOp
 
 from skir.analysis.data_deps import launch_access
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.progress_points import LINE_BYTES
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
+from skir.dialects.ascendc_progress import ProgressOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
@@ -34,7 +36,7 @@ def _model(module: ModuleOp) -> ModelOp:
     return next(op for op in module.ops if isinstance(op, ModelOp))
 
 
-_BUFFER_OPS = frozenset((FeedWorkspaceOp, ZeroWorkspaceOp, ProfilingHelpersOp, ProfilingInitOp))
+_BUFFER_OPS = frozenset((FeedWorkspaceOp, ZeroWorkspaceOp, ProfilingHelpersOp, ProfilingInitOp, ProgressOp))
 
 
 def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]:
@@ -46,7 +48,9 @@ def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]
     for op in nested_ops(source):
         if type(op) not in _BUFFER_OPS:
             continue
-        if isinstance(op, FeedWorkspaceOp):
+        if isinstance(op, ProgressOp):  # one 64-byte line per core of the launch
+            found[op.slot.value.data] = LINE_BYTES * sum(sk.cores().values())
+        elif isinstance(op, FeedWorkspaceOp):
             workspace = op.slot.value.data
         elif isinstance(op, ZeroWorkspaceOp):
             size = op.bytes.value.data
@@ -59,6 +63,11 @@ def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]
     if workspace is not None and size is not None:
         found[workspace] = size
     return tuple(sorted(found.items()))
+
+
+def _progress_slot(source: SourceOp) -> int | None:
+    """The arg slot of the progress area the entry writes (`debug-progress=1`), if any."""
+    return next((op.slot.value.data for op in nested_ops(source) if isinstance(op, ProgressOp)), None)
 
 
 def entry_buffers(module: ModuleOp, model: ModelOp | None = None) -> list[dict[str, object]]:
@@ -74,9 +83,10 @@ def entry_buffers(module: ModuleOp, model: ModelOp | None = None) -> list[dict[s
             buffers = _buffers(source, sk)
             feed = {op.slot.value.data for op in nested_ops(source) if isinstance(op, FeedWorkspaceOp)} \
                 if buffers else set()
+            progress = _progress_slot(source)
             for slot, size in buffers:
-                found.append({"superkernel": sk.sym_name.data, "slot": slot,
-                              "use": "workspace" if slot in feed else "profiling", "bytes": size})
+                use = "progress" if slot == progress else "workspace" if slot in feed else "profiling"
+                found.append({"superkernel": sk.sym_name.data, "slot": slot, "use": use, "bytes": size})
     return found
 
 
@@ -227,6 +237,7 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                 preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
                 final_locks=tuple((slot, final.value(name, ops)) for slot, ops in sorted(lock_ops.items())),
                 buffer_bytes=_buffers(source, sk),
+                progress_slot=_progress_slot(source),
                 updates=tuple((sub.ident, forwarded[(sub.stream.root_reference.data, sub.seq.data)])
                               for sub in subtasks if (sub.stream.root_reference.data, sub.seq.data) in forwarded),
             )

@@ -55,6 +55,7 @@ from xdsl.utils.target import Target
 
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.original import unreset_by_superkernel
+from skir.analysis.progress_points import LINE_BYTES, lines, points, progress_ids, wants_progress
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
@@ -165,7 +166,8 @@ def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[Lock
         if len(found) > 1:
             table[slot]["uses"] = found
     options = _sk_options(sk)
-    tail = ["workspace"] * options.feed_sync_all + ["profiling", "profiling_task_id"] * options.profiling
+    tail = (["progress"] * wants_progress(options) + ["workspace"] * options.feed_sync_all
+            + ["profiling", "profiling_task_id"] * options.profiling)
     for i, source in enumerate(tail):
         put(size - len(tail) + i, {"source": source}, f"the {source} slot")
     missing = [s for s in range(size) if s not in table]
@@ -212,6 +214,23 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         "args": _arg_table(sk, kernels, locks),
         "warnings": warnings,
     }
+
+
+def _add_progress(model: ModelOp, sks: list[SuperKernelOp], entries: list[Json], ids: dict[str, int]) -> None:
+    """SK meta's `progress` of each SuperKernel that keeps progress words (docs/design.md §6):
+    its id, the area's slot and lines, and its points, what `sk-hang` decodes a dump with."""
+    keeping = [sk for sk in sks if wants_progress(_sk_options(sk))]
+    if not keeping:
+        return
+    table = points(model)
+    by_name = {entry["name"]: entry for entry in entries}
+    for sk in keeping:
+        name = sk.sym_name.data
+        options = _sk_options(sk)
+        aiv, total = lines(sk)
+        slot = sk.arg_slots.data - 1 - options.feed_sync_all - 2 * options.profiling
+        by_name[name]["progress"] = {"id": ids[name], "slot": slot, "line_bytes": LINE_BYTES, "lines": total,
+                                     "aiv_lines": aiv, "points": table[name]}
 
 
 def _value_use(stream: str, task: ValueWriteOp | ValueWaitOp) -> Json:
@@ -273,7 +292,7 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
     before = None if original is None else _model(original, "original module")
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
     originals = {} if before is None else {qualified_name(m): m for m in (before, *all_submodels(before))}
-    part = _model_meta(model, before, unreset, originals)
+    part = _model_meta(model, before, unreset, originals, progress_ids(module))
     meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "model": model.sym_name.data, **part}
     imported = _vendor_input(model, kernels)
     if imported is not None:
@@ -282,7 +301,7 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
 
 
 def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[tuple[str, str]]] | None,
-                originals: dict[str, ModelOp]) -> dict[str, Any]:
+                originals: dict[str, ModelOp], ids: dict[str, int]) -> dict[str, Any]:
     """The SK meta of one model (its own tasks; its sub-models under `submodels`)."""
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
     sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
@@ -294,6 +313,7 @@ def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[
     if unreset is None:
         unreset = unreset_by_superkernel(model, before)
     superkernels = [_superkernel(sk, kernels, hosts, unreset.get(sk.sym_name.data, [])) for sk in sks]
+    _add_progress(model, sks, superkernels, ids)
     launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
     unfused, pending, grouped = [], 0, 0
     for stream, task in sorted(launches, key=lambda st: st[1].seq.data):
@@ -353,7 +373,7 @@ def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[
         meta["submodels"] = [
             {"name": sub.sym_name.data, "cond": {"stream": _sym_of_stream(cond), "seq": cond.seq.data},
              "kind": cond.kind.data, "branch": branch,
-             **_model_meta(sub, originals.get(qualified_name(sub)), None, originals)}
+             **_model_meta(sub, originals.get(qualified_name(sub)), None, originals, ids)}
             for cond, branch, sub in subs]
     return meta
 

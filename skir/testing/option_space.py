@@ -45,6 +45,8 @@ OPTION_SAMPLES: dict[str, tuple[str, ...]] = {
     "select-min-gain-us": ("0", "1", "5"),
     "fuse-comm": ("0", "1"),
     "fuse-updated": ("0", "1"),
+    "debug-progress": ("0", "1"),
+    "debug-wait-timeout-cycles": ("0", "0", "10000000000"),
 }
 """Sample values of every documented option (the random models name kernels k0, k1, ...). A
 forced debug shape mostly refuses a random model, so `0` (not forced) is drawn most often;
@@ -60,9 +62,11 @@ INTERACTIONS: tuple[dict[str, tuple[str, ...]], ...] = (
     {"early-start": ("1",), "select": ("gain",)},
     {"sync-mode": ("data",), "select": ("gain",)},
     {"debug-aic-num": ("8", "24"), "debug-aiv-num": ("16", "48"), "early-start": ("1",)},
+    {"debug-progress": ("1",), "feed-sync-all": ("1",), "profiling": ("1",)},
 )
 """Options that change each other's meaning: the sync lowering's choices under early-start and
-sync-mode, feed-sync-all's workspace barriers, and the variants selection tries."""
+sync-mode, feed-sync-all's workspace barriers, the variants selection tries, and the extra
+argument slots (progress area, workspace, profiling) laid out together."""
 
 SUBSET_RATE = 0.25
 """The chance of each key joining a drawn option string besides an interaction."""

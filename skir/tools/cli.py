@@ -1,7 +1,9 @@
-"""What `sk-compile` and `sk-opt` share on the command line (docs/design.md §1).
+"""What skir's console scripts share on the command line (docs/design.md §1).
 
 - `ArgumentParser`: argparse that reports an unknown flag or a bad flag value as one line
   and exit 1 (`UsageError`), not a usage block and exit 2 (2 means a missing tool);
+- `parse_command(parser, argv)`: the parsed arguments, or the exit code of `--help`,
+  `--version` or a bad command line;
 - `version_text(tool)`: what `--version` prints: skir's version and xDSL's;
 - `exit_now(code)`: the console scripts' exit.
 """
@@ -35,6 +37,19 @@ def check_argv(argv: list[str]) -> None:
     for i, arg in enumerate(argv, start=1):
         if any("\ud800" <= ch <= "\udfff" for ch in arg):
             raise UsageError(f"argument {i} ({shown(arg)}) is not UTF-8 text")
+
+
+def parse_command(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace | int:
+    """The parsed command line, or the exit code to return at once: 0 after `--help` or
+    `--version`, 1 for a bad command line (its one line printed, `<prog>: error: ...`)."""
+    try:
+        check_argv(argv)
+        return parser.parse_args(argv)
+    except UsageError as err:
+        print(f"{parser.prog}: error: {err}", file=sys.stderr)
+        return 1
+    except SystemExit as done:  # --help, --version
+        return int(done.code or 0) if isinstance(done.code, int) else 1
 
 
 def parse_cores(text: str) -> tuple[int, int]:

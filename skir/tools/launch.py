@@ -1,4 +1,4 @@
-"""The console scripts (`sk-opt`, `sk-compile`, `sk-check-ranks`): `TOOL --version` is answered
+"""The console scripts (`sk-opt`, `sk-compile`, `sk-check-ranks`, `sk-hang`): `TOOL --version` is answered
 before the tool's own modules (and xDSL's) load, so it costs a Python start-up and nothing more
 (`tools/bench_startup.py` measures it); anything else runs the tool's `run`.
 
@@ -37,3 +37,8 @@ def sk_compile() -> NoReturn:
 def sk_check_ranks() -> NoReturn:
     """`sk-check-ranks`: `skir.tools.sk_check_ranks.run`."""
     _launch("sk-check-ranks", "skir.tools.sk_check_ranks")
+
+
+def sk_hang() -> NoReturn:
+    """`sk-hang`: `skir.tools.sk_hang.run`."""
+    _launch("sk-hang", "skir.tools.sk_hang")

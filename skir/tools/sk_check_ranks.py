@@ -18,7 +18,7 @@ from typing import NoReturn
 
 from skir.diagnostics import describe_exception, error_lines
 from skir.errors import ExitCode, SkirError
-from skir.tools.cli import ArgumentParser, UsageError, check_argv, exit_now, version_text
+from skir.tools.cli import ArgumentParser, exit_now, parse_command, version_text
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -29,14 +29,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("ranks", nargs="+", metavar="OUT", help="sk-compile output folders (or rewritten .mlir "
                         "models), one per rank, rank 0 first")
     parser.add_argument("--version", action="version", version=version_text("sk-check-ranks"))
-    try:
-        check_argv(argv)
-        args = parser.parse_args(argv)
-    except UsageError as err:
-        print(f"sk-check-ranks: error: {err}", file=sys.stderr)
-        return ExitCode.BAD_INPUT
-    except SystemExit as done:
-        return int(done.code or 0) if isinstance(done.code, int) else ExitCode.BAD_INPUT
+    args = parse_command(parser, argv)
+    if isinstance(args, int):
+        return args
     import skir
 
     try:

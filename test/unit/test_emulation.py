@@ -91,7 +91,7 @@ def test_a_broken_entry_text_fails_the_compile(tmp_path: Path) -> None:
     assert any(p.startswith(("leftover:", "race:")) for p in emu.problems), emu.problems
 
 
-def test_sk_compile_reports_a_failed_emulation_and_writes_nothing(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_sk_compile_reports_a_failed_emulation_and_writes_only_its_evidence(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from skir import outputs
 
     real = outputs.product_texts
@@ -101,10 +101,17 @@ def test_sk_compile_reports_a_failed_emulation_and_writes_nothing(tmp_path: Path
         return real(result)
 
     monkeypatch.setattr(outputs, "product_texts", sabotage)
-    with pytest.raises(CheckFailedError, match="host emulation failed for mixed_sk0: race: "):
+    with pytest.raises(CheckFailedError, match=r"host emulation failed for mixed_sk0: race: .*the evidence is in"):
         skir.compile(MIXED).write(tmp_path / "out", emulate=True)
-    assert not (tmp_path / "out").exists()
-    assert list(tmp_path.iterdir()) == []
+    out = tmp_path / "out"
+    files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    # the summary, SK meta and the verdict: no entry, plan or build script of a wrong result
+    assert files == ["README.txt", "emulation/mixed_sk0/verdict.txt", "sk_meta.json", "skir_manifest.json"]
+    assert (out / "emulation" / "mixed_sk0" / "verdict.txt").read_text().startswith("race: ")
+    assert list(tmp_path.iterdir()) == [out]
+    with pytest.raises(CheckFailedError, match="host emulation failed") as info:  # no OUT: nothing written
+        skir.compile(MIXED).emulate()
+    assert "evidence" not in str(info.value)
 
 
 CROSSING = (Path(__file__).resolve().parents[1] / "filecheck" / "passes" / "sk-check" / "sk-check.mlir").read_text()

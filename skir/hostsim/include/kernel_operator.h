@@ -28,6 +28,8 @@
 //                                                    are inside (all resident; the peers arrive)
 //   void SubArgs(const char* baseSymbol, uint64_t argsOffset, int n)  logs the n argument-table
 //                                                    words from argsOffset this core sees (ARGS)
+//   void SubHang(const char* baseSymbol, uint64_t argsOffset)  a planted sub-kernel that never
+//                                                    returns: blocks until the watchdog aborts
 //
 // Log format (one record per line, space separated; <vc> = comma-separated vector clock with one
 // component per sub-core, indexed by tid):
@@ -151,6 +153,7 @@ void MaybeSleep();
 void SubSyncAllRounds(int n, const char* coreClass = nullptr);  // "aic" | "aiv" | "mix" | launch kind
 void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks);  // a communication kernel
 void SubArgs(const char* baseSymbol, uint64_t argsOffset, int n);  // log the n argument words it sees
+[[noreturn]] void SubHang(const char* baseSymbol, uint64_t argsOffset);  // a planted never-returning sub-kernel
 
 // Internal entry points used by the inline wrappers below.
 void FftsSet(int pipe, uint64_t msg);

@@ -158,6 +158,22 @@ void SubRendezvous(const char* baseSymbol, uint64_t argsOffset, int blocks) {
     Progress();
 }
 
+// A planted sub-kernel that never returns (tests of the hang locator): the core blocks here, named
+// as inside that sub-kernel, until the watchdog declares the deadlock and aborts the launch.
+void SubHang(const char* baseSymbol, uint64_t argsOffset) {
+    using namespace detail;
+    if (!t_core) std::abort();  // only a stub inside a launch calls it
+    Launch& L = *g_launch;
+    std::unique_lock<std::mutex> lk(L.m);
+    Core* c = Enter(lk);
+    c->blocked = std::string("inside sub-kernel ") + baseSymbol + "@" + std::to_string(argsOffset) +
+                 ", which never returns";
+    for (;;) {
+        CheckAbort();
+        L.cv.wait(lk);
+    }
+}
+
 // The n argument-table words from argsOffset, as this core reads them through get_para_base(): an
 // updated sub-kernel must see the arguments the runtime forwarded into its slots (an ARGS line;
 // the copy is always 0: which split copy ran is in the BEGIN line).

@@ -142,3 +142,23 @@ ascendc.source @s mix_aiv_1_0 {
 }
 
 // CHECK: error: 'ascendc.flag_barrier' expects parent op to be one of 'ascendc.entry', 'ascendc.core_function', 'ascendc.if_core', 'ascendc.if_block', 'ascendc.if_idle'
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.progress slot 9 word 0x5c00000000010003
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:150:5: error: ascendc.progress: word 0x5c00000000010003 is not a progress word (magic 0x5c in the top byte, the low 16 bits free for the line index)
+
+// -----
+
+ascendc.source @s mix_aiv_1_0 {
+  ascendc.entry "e" align 512 {
+    ascendc.wait_lock_bounded slot 4 progress 9 word 0x5c00000003070000 cycles 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:160:5: error: ascendc.wait_lock_bounded: cycles must be 1 or more

@@ -124,3 +124,28 @@ ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK-NEXT:     ascendc.flag_barrier fix mode 2 flag 11 on aic note "a \22quoted\22 note" attributes {tag = 1 : i64}
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// debug-progress=1 and debug-wait-timeout-cycles (docs/design.md §6)
+ascendc.source @p_sk0 mix_aiv_1_0 {
+  ascendc.lock_helpers
+  ascendc.progress_helpers aiv_lines 48
+  ascendc.entry "auto_gen_p_sk0_kernel" align 512 {
+    ascendc.if_core aiv {
+      ascendc.progress slot 9 word 0x5c0000ffff080000
+      ascendc.wait_lock_bounded slot 4 progress 9 word 0x5c00000003070000 cycles 100000
+    }
+  }
+}
+
+// CHECK:      ascendc.source @p_sk0 mix_aiv_1_0 {
+// CHECK-NEXT:   ascendc.lock_helpers
+// CHECK-NEXT:   ascendc.progress_helpers aiv_lines 48
+// CHECK-NEXT:   ascendc.entry "auto_gen_p_sk0_kernel" align 512 {
+// CHECK-NEXT:     ascendc.if_core aiv {
+// CHECK-NEXT:       ascendc.progress slot 9 word 0x5c0000ffff080000
+// CHECK-NEXT:       ascendc.wait_lock_bounded slot 4 progress 9 word 0x5c00000003070000 cycles 100000
+// CHECK-NEXT:     }
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
