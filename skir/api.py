@@ -217,9 +217,10 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
 
     def simulate(before: ModuleOp, after: ModuleOp) -> Any:
         from skir.sim import compare
+        from skir.sim.engine import BASELINES
 
         durations = measured.durations if measured else None
-        return compare(before, after, costs, ("aclgraph", "superkernel"), durations)
+        return compare(before, after, costs, (*BASELINES, "superkernel"), durations)
 
     evidence = None
     if measured is not None:
@@ -234,22 +235,23 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
 
 def _warn_predicted_slower(result: CompileResult, original: ModuleOp) -> None:
     """Under `select=all`, warn of each SuperKernel the simulator predicts slower than its
-    members under aclgraph."""
+    members in the fair baseline (the faster of aclgraph and aclgraph_es)."""
     from skir.options import parse_options
     from skir.selection import formed_with_select_all, predicted_slower
     from skir.sim import compare
     from skir.sim.costs import default_costs
+    from skir.sim.engine import BASELINES
 
     base, _ = parse_options(result.options)
     if not formed_with_select_all(result.module, base):
         return  # no SuperKernel, or select=gain judged every one: nothing to simulate
     measured = result.measured
     with progress.phase("prediction"):
-        simulated = compare(original, result.module, result.costs or default_costs(), ("aclgraph", "superkernel"),
+        simulated = compare(original, result.module, result.costs or default_costs(), (*BASELINES, "superkernel"),
                             measured.durations if measured else None)
     source = result.costs_source + (" and measured durations" if measured is not None else "")
-    result.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=source)
-                        for e in predicted_slower(result.module, base, simulated)]
+    result.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=source,
+                                  baseline=e.baseline) for e in predicted_slower(result.module, base, simulated)]
 
 
 _FOLLOW_UPS = {"out_dir": "write(out_dir)", "emulate": "write(emulate=True) or emulate()",

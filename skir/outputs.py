@@ -72,12 +72,17 @@ def product_texts(result: ResultData) -> dict[str, str]:
     if result.selection:
         meta["selection"] = [d.as_dict() for d in result.selection]
     if result.report is not None:
-        from skir.sim.trace import dump_trace, trace_events
+        from skir.sim.trace import dump_trace, stream_edges, trace_events
 
         meta["profiling"] = result.report.profiling()
         with progress.phase("timeline.json"):
             measured = result.measured.timeline if result.measured is not None else ()
-            trace = trace_events(result.report.comparison, meta["model"], result.report.costs_source, measured)
+            edges = {}
+            if result.original is not None:
+                before, after = stream_edges(the_model(result.original)), stream_edges(the_model(result.module))
+                edges = {mode: after if mode == "superkernel" else before for mode in result.report.comparison.runs}
+            trace = trace_events(result.report.comparison, meta["model"], result.report.costs_source, measured,
+                                 edges)
             trace["otherData"].update(stamp({}))  # the trace format's place for anything else
             texts["timeline.json"] = dump_trace(trace)
     if result.calibration is not None:

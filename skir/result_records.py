@@ -64,7 +64,7 @@ class SkWarning:
     """A warning about a SuperKernel: `unreset_event` (an event epoch with no closing reset
     crosses its boundary, so the cell that replaces the event ends the model at 1: `event`,
     `cell`) or `predicted_slower` (under `select=all` the simulator predicts the SuperKernel
-    slower than its members under aclgraph: `before_us`, `after_us`, with `costs`)."""
+    slower than its members in the fair baseline, `baseline`: `before_us`, `after_us`, with `costs`)."""
 
     superkernel: str
     warning: str
@@ -73,12 +73,13 @@ class SkWarning:
     before_us: float = 0.0
     after_us: float = 0.0
     costs: str = ""
+    baseline: str = "aclgraph"
 
     def text(self) -> str:
         """The summary's line."""
         if self.warning == "predicted_slower":
             return (f"warning {self.superkernel}: predicted_slower: the simulator predicts {self.after_us:.1f} us "
-                    f"for the SuperKernel against {self.before_us:.1f} us for its members under aclgraph "
+                    f"for the SuperKernel against {self.before_us:.1f} us for its members under {self.baseline} "
                     f"({self.costs} costs); select=gain would leave them unfused")
         return (f"warning {self.superkernel}: {self.warning}: event @{self.event} has no closing reset; its cell "
                 f"@{self.cell} ends the model at 1, as the event stays recorded")
@@ -87,7 +88,7 @@ class SkWarning:
         """Its entry in SK meta's `warnings` of the SuperKernel."""
         if self.warning == "predicted_slower":
             return {"warning": self.warning, "predicted_before_us": round(self.before_us, 3),
-                    "predicted_after_us": round(self.after_us, 3), "costs": self.costs}
+                    "predicted_after_us": round(self.after_us, 3), "costs": self.costs, "compared_with": self.baseline}
         return {"warning": self.warning, "event": self.event, "cell": self.cell}
 
 

@@ -2,7 +2,9 @@
 
 The vendor keeps every legal scope and finds out afterwards, by profiling, which SuperKernels
 helped. With `select=gain` (skir's own option key; default `all`, as the vendor), `skir.compile`
-simulates each SuperKernel formation proposed against its members under aclgraph, with the
+simulates each SuperKernel formation proposed against its members in the fastest mode without
+SuperKernels — aclgraph, or aclgraph with every kernel compiled with early-start (`aclgraph_es`,
+the fair baseline; `Decision.baseline` says which) — with the
 vendor's interval metric (the members' span: latest end minus earliest start, never a sum of
 durations), and drops one whose predicted gain is below `select-min-gain-us` (default 1 us) or
 below 3 % of that span: its members stay unfused with reason `no_gain` (detail: the prediction)
@@ -58,6 +60,8 @@ class Estimate(Protocol):
     def before(self) -> float: ...
     @property
     def after(self) -> float: ...
+    @property
+    def baseline(self) -> str: ...
 
 
 class Span(Protocol):
@@ -105,7 +109,7 @@ class Decision:
     members: tuple[tuple[str, int], ...]
     """(stream, seq) of its kernel tasks."""
     before_us: float
-    """The members' span under aclgraph (the interval metric)."""
+    """The members' span in the fair baseline, `baseline` (the interval metric)."""
     after_us: float
     """The SuperKernel's own span (its launch gap included)."""
     threshold_us: float
@@ -116,6 +120,8 @@ class Decision:
     measured_gain_us: float | None = None
     variant: str = ""
     """The option variant chosen for it (`early-start=1`, `sync-mode=data`), or none."""
+    baseline: str = "aclgraph"
+    """The mode `before_us` comes from: the fastest without SuperKernels for its members."""
 
     @property
     def gain_us(self) -> float:
@@ -125,14 +131,15 @@ class Decision:
         """The fail-reason detail of a dropped SuperKernel's members."""
         if self.measured_gain_us is not None and self.evidence != "predicted":
             return f"{self.superkernel} measured {self.measured_gain_us:+.1f} us ({self.evidence})"
-        return (f"{self.superkernel} predicted {self.gain_us:+.1f} us of {self.before_us:.1f} us "
-                f"(needs {self.threshold_us:.1f})")
+        return (f"{self.superkernel} predicted {self.gain_us:+.1f} us of {self.before_us:.1f} us under "
+                f"{self.baseline} (needs {self.threshold_us:.1f})")
 
     def as_dict(self) -> dict[str, object]:
         return {"superkernel": self.superkernel, "round": self.round,
                 "members": [{"stream": s, "seq": q} for s, q in self.members],
                 "predicted_before_us": round(self.before_us, 3), "predicted_after_us": round(self.after_us, 3),
-                "predicted_gain_us": round(self.gain_us, 3), "threshold_us": round(self.threshold_us, 3),
+                "predicted_gain_us": round(self.gain_us, 3), "compared_with": self.baseline,
+                "threshold_us": round(self.threshold_us, 3),
                 "measured_gain_us": None if self.measured_gain_us is None else round(self.measured_gain_us, 3),
                 "class": self.evidence if self.evidence != "predicted" else None,
                 "variant": self.variant or None,
@@ -166,7 +173,8 @@ def judge(original: ModuleOp, rewritten: ModuleOp, base: SkOptions, round_: int,
         else:
             measured_class = "predicted"
         decisions.append(Decision(estimate.name, round_, members, estimate.before, estimate.after, threshold, kept,
-                                  measured_class, measured_gain, (variant_of or {}).get(members[0], "")))
+                                  measured_class, measured_gain, (variant_of or {}).get(members[0], ""),
+                                  estimate.baseline))
     return decisions
 
 
@@ -176,8 +184,8 @@ def formed_with_select_all(rewritten: ModuleOp, base: SkOptions) -> set[str]:
 
 
 def predicted_slower(rewritten: ModuleOp, base: SkOptions, simulated: Simulated) -> list[Estimate]:
-    """The SuperKernels formed with `select=all` that `simulated` (both modes) predicts slower
-    than their members under aclgraph (the interval metric, as `judge` reads it)."""
+    """The SuperKernels formed with `select=all` that `simulated` predicts slower than their
+    members in the fair baseline (the interval metric, as `judge` reads it)."""
     kept_all = formed_with_select_all(rewritten, base)
     return [e for e in simulated.superkernels if e.name in kept_all and e.after > e.before]
 

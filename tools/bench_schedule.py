@@ -4,8 +4,9 @@
 Usage: `python tools/bench_schedule.py [--sizes 100,1000] [--seeds 3] [--costs FILE] [--options OPTS]`
 
 For each shape and size N it compiles the model with skir (no sk-check) and simulates it
-with `skir.sim` in the three modes: eager, aclgraph (the original model) and superkernel
-(the rewritten one). Shapes:
+with `skir.sim` in the four modes: eager, aclgraph and aclgraph_es (the original model; the
+last with every kernel compiled with early-start, the fair baseline) and superkernel (the
+rewritten one). Shapes:
 
 - `chain`, `diamond`, `multistream` (fork-join over 4 streams), `decode` (decoder layers,
   one scope each): `tools/gen_model.py` models of exactly N tasks;
@@ -32,7 +33,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-MODES = ("eager", "aclgraph", "superkernel")
+MODES = ("eager", "aclgraph", "aclgraph_es", "superkernel")
 _TYPES = (("aiv_only", 48, 2.0), ("aiv_only", 8, 1.0), ("aic_only", 24, 6.0), ("mix_aic_1_2", 24, 9.0),
           ("mix_aic_1_1", 16, 5.0))
 
@@ -100,14 +101,16 @@ def measure(model: Any, options: str, costs: Any) -> dict[str, float]:
     return row
 
 
-HEADER = (f"{'shape':<13} {'N':>6} {'tasks':>6} {'SKs':>5} {'eager us':>10} {'aclgraph us':>11} "
-          f"{'sk us':>10} {'bound us':>10} {'eager/LB':>8} {'acl/LB':>7} {'sk/LB':>6} {'syncs/st':>8} {'sim s':>6}")
+HEADER = (f"{'shape':<13} {'N':>6} {'tasks':>6} {'SKs':>5} {'eager us':>10} {'aclgraph us':>11} {'acl+es us':>10} "
+          f"{'sk us':>10} {'bound us':>10} {'eager/LB':>8} {'acl/LB':>7} {'es/LB':>6} {'sk/LB':>6} {'syncs/st':>8} "
+          f"{'sim s':>6}")
 
 
 def render(shape: str, n: int | str, row: dict[str, float]) -> str:
     return (f"{shape:<13} {n!s:>6} {row['tasks']:>6.0f} {row['sks']:>5.0f} {row['eager']:>10.1f} "
-            f"{row['aclgraph']:>11.1f} {row['superkernel']:>10.1f} {row['bound']:>10.1f} {row['eager_x']:>8.2f} "
-            f"{row['aclgraph_x']:>7.2f} {row['superkernel_x']:>6.2f} {row['syncs']:>8.2f} {row['sim_s']:>6.2f}")
+            f"{row['aclgraph']:>11.1f} {row['aclgraph_es']:>10.1f} {row['superkernel']:>10.1f} {row['bound']:>10.1f} "
+            f"{row['eager_x']:>8.2f} {row['aclgraph_x']:>7.2f} {row['aclgraph_es_x']:>6.2f} "
+            f"{row['superkernel_x']:>6.2f} {row['syncs']:>8.2f} {row['sim_s']:>6.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:

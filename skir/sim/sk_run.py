@@ -120,6 +120,10 @@ class SuperKernelRun:
         self.early_used: dict[CoreType, int] = defaultdict(int)
         self.early_relays: dict[CoreType, deque[Stamp]] = defaultdict(deque)
         self.spans: list[ProgramSpan] = []
+        self.flows: list[tuple[int, int]] = []
+        """(set, wait) indices into `spans` of each in-kernel sync edge, for the timeline's arrows."""
+        self.credit_spans: dict[tuple[CoreType, int], deque[int]] = defaultdict(deque)
+        self.notify_spans: dict[str, int] = {}
         self.progress = wants_progress(sk.sk_options(SkOptions()))
         """`debug-progress=1`: each core stores a progress word before each point (`progress_us`)."""
         self.blocked_on: str | None = None
@@ -176,6 +180,7 @@ class SuperKernelRun:
             notifies.append((op.cell.root_reference.data, s.stamps[0]))
             self._span(s.core, "lock", f"notify @{op.cell.root_reference.data}", s.stamps[0][0] -
                        self.costs.lock_notify_us, s.stamps[0][0])
+            self.notify_spans[op.cell.root_reference.data] = len(self.spans) - 1
             return True
         if isinstance(op, WaitLockOp):
             cell = op.cell.root_reference.data
@@ -185,6 +190,8 @@ class SuperKernelRun:
                 return False
             s.stamps[0] = add(wait_until(s.stamps[0], fired[0], SYNC), SYNC, self.costs.lock_wait_us)
             self._span(s.core, "lock", f"wait @{cell}", s.stamps[0][0] - self.costs.lock_wait_us, s.stamps[0][0])
+            if cell in self.notify_spans:  # notified inside this SuperKernel
+                self.flows.append((self.notify_spans[cell], len(self.spans) - 1))
             return True
         if isinstance(op, ResetLockOp):
             s.stamps[0] = add(s.stamps[0], SYNC, self.costs.lock_reset_us)
@@ -302,6 +309,9 @@ class SuperKernelRun:
         else:
             credit = [latest(s.stamps)] * blocks
         self.credits[(target, op.flag.data)].append(credit)
+        done = latest(s.stamps)[0]
+        self._span(s.core, "flag", f"set flag {op.flag.data}", done - self.costs.flag_set_us, done)
+        self.credit_spans[(target, op.flag.data)].append(len(self.spans) - 1)
 
     def _wait_flag(self, s: _Core, op: WaitFlagOp) -> bool:
         queue = self.credits[(s.core, op.flag.data)]
@@ -316,6 +326,9 @@ class SuperKernelRun:
         s.tail = [0.0] * len(s.tail)
         done = max(st[0] for st in s.stamps)
         self._span(s.core, "flag", f"wait flag {op.flag.data}", done - self.costs.flag_wait_us, done)
+        sets = self.credit_spans[(s.core, op.flag.data)]
+        if sets:
+            self.flows.append((sets.popleft(), len(self.spans) - 1))
         return True
 
     def _early_wait(self, s: _Core, op: EarlyStartWaitOp) -> bool:

@@ -83,8 +83,9 @@ def render_summary(result: ResultData, limit: int | None = None) -> str:
         verdict = "kept" if d.kept else "dropped (no_gain)"
         measured = "" if d.evidence == "predicted" else f"; measured {d.measured_gain_us:+.1f} us: {d.evidence}"
         variant = f"; with {d.variant}" if d.variant else ""
-        lines.append(f"  select=gain round {d.round}: {d.superkernel} {verdict}: predicted {d.before_us:.1f} -> "
-                     f"{d.after_us:.1f} us ({d.gain_us:+.1f}, needs {d.threshold_us:.1f}){measured}{variant}")
+        lines.append(f"  select=gain round {d.round}: {d.superkernel} {verdict}: predicted {d.before_us:.1f} "
+                     f"({d.baseline}) -> {d.after_us:.1f} us ({d.gain_us:+.1f}, needs {d.threshold_us:.1f})"
+                     f"{measured}{variant}")
     if len(result.selection) > _MAX_LISTED:
         lines.append(f"  ... {len(result.selection) - _MAX_LISTED} more selection decisions in sk_meta.json")
     reasons = Counter(u.reason for u in result.fail_reasons)

@@ -91,7 +91,8 @@ def test_select_all_warns_of_a_superkernel_predicted_slower(tmp_path: Path) -> N
     meta = json.loads((tmp_path / "out" / "sk_meta.json").read_text())
     validate("sk_meta", meta)
     assert meta["superkernels"][0]["warnings"] == [{"warning": "predicted_slower", "predicted_before_us": 61.4,
-                                                    "predicted_after_us": 106.42, "costs": "default"}]
+                                                    "predicted_after_us": 106.42, "costs": "default",
+                                                    "compared_with": "aclgraph"}]
     # a SuperKernel that pays, or one select=gain judged, is not warned of
     assert not [w for w in skir.compile(DECODE).warnings if w.warning == "predicted_slower"]
     assert not skir.compile(PARALLEL, options="select=gain").warnings

@@ -27,7 +27,7 @@ def test_the_trace_validates_against_the_trace_event_format(decode_report) -> No
     assert check_trace(doc) == []
     assert doc["otherData"]["format"] == "skir.timeline" and doc["otherData"]["version"] == 1
     names = {(e["pid"], e["args"]["name"]) for e in doc["traceEvents"] if e["name"] == "process_name"}
-    assert names == {(1, "eager"), (2, "aclgraph"), (3, "superkernel")}
+    assert names == {(1, "eager"), (2, "aclgraph"), (3, "superkernel"), (5, "aclgraph_es")}
     threads = {(e["pid"], e["args"]["name"]) for e in doc["traceEvents"] if e["name"] == "thread_name"}
     assert {(2, "stream s0"), (2, "stream s1"), (3, "AIC"), (3, "AIV")} <= threads
     assert not any(pid == 2 and name.startswith("AI") for pid, name in threads)
@@ -126,7 +126,7 @@ def test_sk_compile_report_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixt
     meta = json.loads((out / "sk_meta.json").read_text())
     profiling = meta["profiling"]
     assert profiling["costs"] == "default"
-    assert set(profiling["modes"]) == {"eager", "aclgraph", "superkernel"}
+    assert set(profiling["modes"]) == {"eager", "aclgraph", "aclgraph_es", "superkernel"}
     sk = profiling["superkernels"][0]
     assert sk["name"] == "decode_layer_sk0" and sk["members"] == 12
     assert sk["lower_bound_us"] <= sk["after_us"] < sk["before_us"]
@@ -187,3 +187,24 @@ def test_without_matplotlib_the_trace_is_still_written(tmp_path: Path, monkeypat
     assert "pip install 'skir[report]'" in printed
     assert (out / "timeline.json").exists()
     assert not (out / "timeline.png").exists() and not (out / "modes.png").exists()
+
+
+def test_the_timeline_draws_each_sync_edge_as_an_arrow(tmp_path: Path) -> None:
+    """By hand: decode_layer's two event waits (fork0, join1) each get an arrow from their record
+    in eager, aclgraph and aclgraph_es; in superkernel mode every in-kernel flag wait gets one from
+    the set whose credit it took."""
+    skir.compile(DECODE).simulate().write(tmp_path)
+    doc = json.loads((tmp_path / "timeline.json").read_text())
+    assert check_trace(doc) == [] and doc["displayTimeUnit"] == "ms"
+    names = {e["pid"]: e["args"]["name"] for e in doc["traceEvents"] if e["name"] == "process_name"}
+    starts: dict[str, int] = {}
+    for e in doc["traceEvents"]:
+        if e["ph"] == "s":
+            starts[names[e["pid"]]] = starts.get(names[e["pid"]], 0) + 1
+    for mode in ("eager", "aclgraph", "aclgraph_es"):
+        assert starts[mode] == 2, (mode, starts)
+    program = (tmp_path / "model.rewritten.mlir").read_text()
+    waits = program.count("sk.wait_flag ")
+    assert waits > 0 and starts["superkernel"] >= waits
+    labels = {e["id"]: e for e in doc["traceEvents"] if e["ph"] in "sf"}
+    assert len(labels) == sum(starts.values())
