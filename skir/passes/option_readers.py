@@ -32,7 +32,7 @@ OPTION_READERS: dict[str, frozenset[str]] = {
     "sk-place-sync": frozenset({"early-start", "sync-mode"}),
     "sk-prune-sync": frozenset(),
     "sk-insert-preload": frozenset({"preload-code"}),
-    "sk-insert-debug": frozenset({"debug-sync-all", "debug-dcci-all", "feed-sync-all", "early-start"}) | _DCCI,
+    "sk-insert-debug": frozenset({"debug-sync-all", "debug-cross-core-sync-check", "debug-dcci-all", "feed-sync-all", "early-start"}) | _DCCI,
     "sk-to-ascendc": frozenset({"func-align", "profiling", "split-mode", "debug-progress", "debug-wait-timeout-cycles",
                                 "feed-sync-all"}),
     "superkernel-pipeline": frozenset(OPTION_KEYS) - _SELECTION,

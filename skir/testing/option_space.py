@@ -30,6 +30,7 @@ OPTION_SAMPLES: dict[str, tuple[str, ...]] = {
     "split-mode": ("1", "2", "4", "7"),
     "func-align": ("0", "256", "512"),
     "debug-sync-all": ("0", "1"),
+    "debug-cross-core-sync-check": ("0", "1"),
     "debug-dcci-all": ("0", "1"),
     "dcci-before-kernel-start": ("k0", "k1,k2"),
     "dcci-after-kernel-end": ("k3", "k0,k4_middle"),
