@@ -102,6 +102,10 @@ def _bool(b: bool) -> str:
     return "true" if b else "false"
 
 
+def _flag(flag: int | None) -> str:
+    return "-1" if flag is None else str(flag)
+
+
 def _instances_by_symbol(spec: EmulationSpec) -> dict[str, list[SubTaskInstance]]:
     by_symbol: dict[str, list[SubTaskInstance]] = defaultdict(list)
     for st in spec.subtasks:
@@ -120,7 +124,7 @@ def stub_source(spec: EmulationSpec) -> str:
             params = st.params if spec.updates else 0
             out.append(f'    {{{st.offset}u, {1 if st.batch else 0}, {_bool(st.early_set)}, {_bool(st.early_wait)}, '
                        f'"{st.core_class}", {comm}, {params}, {st.blocks}, {_bool(st.hang)}, '
-                       f'{-1 if st.flag_use is None else st.flag_use}, {-1 if st.leak_wait is None else st.leak_wait}}},')
+                       f'{_flag(st.flag_use)}, {_flag(st.leak_wait)}}},')
         out.append("};")
         out.append("")
     out.append("}  // namespace")
