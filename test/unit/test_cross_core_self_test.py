@@ -117,3 +117,16 @@ def test_examples_emulate_clean_with_the_self_test(tmp_path: Path, options: str)
         result = skir.compile(EXAMPLES / example, options=CHECK + options).check().write(
             tmp_path / example, emulate=True)
         assert result.emulation and all(e.ok for e in result.emulation), [e.verdict for e in result.emulation]
+
+
+@pytest.mark.parametrize("flag", [12, 16, -1])
+def test_a_planted_flag_must_be_one_a_sub_kernel_may_use(flag: int) -> None:
+    spec = _spec("sync-mode=data")
+    bad = dataclasses.replace(spec, subtasks=tuple(
+        dataclasses.replace(st, leak_wait=flag) if st.leak_wait is not None else st for st in spec.subtasks))
+    with pytest.raises(ValueError, match=f"uses flag {flag}; a mix sub-kernel uses cross-core flag ids 0-10 and 15"):
+        bad.validate()
+    aiv = dataclasses.replace(spec, subtasks=tuple(
+        dataclasses.replace(st, flag_use=5) if st.core_class == "aiv" else st for st in spec.subtasks))
+    with pytest.raises(ValueError, match="uses flag 5"):
+        aiv.validate()
