@@ -113,6 +113,7 @@ class SkOptions:
     func_align: int = 512
     debug_sync_all: int = 0
     debug_dcci_all: int = 0
+    debug_cross_core_sync_check: int = 0
     dcci_before_kernel_start: tuple[str, ...] = ()
     dcci_after_kernel_end: tuple[str, ...] = ()
     dcci_disable_on_kernel: tuple[str, ...] = ()
@@ -164,6 +165,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "split-mode": _int_range(1, 64),
     "func-align": _func_align,
     "debug-sync-all": _binary,
+    "debug-cross-core-sync-check": _binary,
     "debug-dcci-all": _binary,
     "dcci-before-kernel-start": _name_list,
     "dcci-after-kernel-end": _name_list,

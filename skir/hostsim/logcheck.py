@@ -215,12 +215,26 @@ def _check_edges(spec: EmulationSpec, log: EmuLog, insts: list[_Instance], probl
     return proven
 
 
+def _positions(log: EmuLog) -> dict[int, str]:
+    """Where each core stands in the sub-tasks it ran: `in <symbol@offset>` (its last record is
+    a BEGIN) or `after <symbol@offset>` (an END); a core with no record is absent."""
+    last: dict[int, Record] = {}
+    for r in log.records:
+        last[r.tid] = r
+    return {tid: f"{'in' if r.kind == 'BEGIN' else 'after'} {r.symbol}@{r.offset}" for tid, r in last.items()}
+
+
 def check_log(spec: EmulationSpec, log: EmuLog) -> tuple[list[str], int]:
-    """Problems found in `log` for `spec`, and the number of edges proven."""
+    """Problems found in `log` for `spec`, and the number of edges proven.
+
+    A deadlocked core's line says where it stands (`in` or `after` a sub-task instance), so a
+    hang in the entry's own sync after a sub-task (a cross-core self-test, a barrier) names it.
+    """
     problems: list[str] = []
     by_tid = {c.tid: c for c in log.cores}
-    for _, desc in log.deadlocks:
-        problems.append(f"deadlock: {desc}")
+    where = _positions(log) if log.deadlocks else {}
+    for tid, desc in log.deadlocks:
+        problems.append(f"deadlock: {desc} ({where[tid]})" if tid in where else f"deadlock: {desc}")
     for _, desc in log.aborts:
         problems.append(f"abort: {desc}")
     expect = [expected_cores(st, log.cores) for st in spec.subtasks]

@@ -46,6 +46,12 @@ class SubTaskInstance:
     its blocks at a rendezvous, as the kernel spins on its peers."""
     hang: bool = False
     """A planted fault (tests of the hang locator): the stub never returns from this instance."""
+    flag_use: int | None = None
+    """A mix sub-kernel's own use of a cross-core flag id, balanced (as a Matmul uses its ids):
+    its AIVs set the id in mode 2 to their AIC, which waits for the credit."""
+    leak_wait: int | None = None
+    """A planted fault (tests of the cross-core self-test): the stub's AIC also waits once on this
+    flag id with no matching set, a leaked wait that takes the next credit of the id."""
     params: int = 0
     """Its param slots (from `offset`); when the spec has `updates`, its stub logs the words it
     finds there (an ARGS line), so the emulation sees which arguments each run handed it."""
@@ -108,6 +114,10 @@ class EmulationSpec:
                 raise ValueError(f"emulation spec {self.name}: duplicate sub-task key {st.key}")
             if st.blocks < 1 or st.split_copies < 1:
                 raise ValueError(f"emulation spec {self.name}: {st.label} needs blocks >= 1 and split_copies >= 1")
+            for flag in (st.flag_use, st.leak_wait):
+                if flag is not None and (st.core_class != "mix" or not 0 <= flag <= 15 or 11 <= flag <= 14):
+                    raise ValueError(f"emulation spec {self.name}: {st.label} uses flag {flag}; a mix sub-kernel "
+                                     "uses cross-core flag ids 0-10 and 15")
             keys.add(st.key)
         for a, b in self.edges:
             if a not in keys or b not in keys:

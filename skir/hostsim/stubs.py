@@ -48,6 +48,8 @@ struct SkStubInfo {{
     int params;         // param slots to log (an ARGS line; 0: none)
     int blocks;         // its blocks: which cores run it (the emitted call's block guard)
     bool hang;          // a planted fault: this instance never returns
+    int flagUse;        // a mix kernel's balanced use of a cross-core flag id (-1: none)
+    int leakWait;       // a planted fault: the AIC waits once more on this flag id (-1: none)
 }};
 
 // Whether the calling core runs instance `r` (the block guard of its emitted call).
@@ -80,6 +82,11 @@ void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* inf
     if (hit && hit->params > 0) sk_shim::SubArgs(base, off, hit->params);
     if (hit && hit->commBlocks > 0) sk_shim::SubRendezvous(base, off, hit->commBlocks);
     sk_shim::MaybeSleep();
+    if (hit && hit->flagUse >= 0) {{  // AIVs set the id to their AIC (mode 2), the AIC waits
+        if (sk_shim::t_ident.type == 1) AscendC::CrossCoreWaitFlag(hit->flagUse);
+        else AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(hit->flagUse);
+    }}
+    if (hit && hit->leakWait >= 0 && sk_shim::t_ident.type == 1) AscendC::CrossCoreWaitFlag(hit->leakWait);
     if (hit && hit->syncAllRounds > 0) {{
         sk_shim::SubSyncAllRounds(hit->syncAllRounds, hit->coreClass);
         sk_shim::MaybeSleep();
@@ -93,6 +100,10 @@ void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* inf
 
 def _bool(b: bool) -> str:
     return "true" if b else "false"
+
+
+def _flag(flag: int | None) -> str:
+    return "-1" if flag is None else str(flag)
 
 
 def _instances_by_symbol(spec: EmulationSpec) -> dict[str, list[SubTaskInstance]]:
@@ -112,7 +123,8 @@ def stub_source(spec: EmulationSpec) -> str:
             comm = st.blocks if st.comm and st.core_class in ("aic", "aiv") else 0
             params = st.params if spec.updates else 0
             out.append(f'    {{{st.offset}u, {1 if st.batch else 0}, {_bool(st.early_set)}, {_bool(st.early_wait)}, '
-                       f'"{st.core_class}", {comm}, {params}, {st.blocks}, {_bool(st.hang)}}},')
+                       f'"{st.core_class}", {comm}, {params}, {st.blocks}, {_bool(st.hang)}, '
+                       f'{_flag(st.flag_use)}, {_flag(st.leak_wait)}}},')
         out.append("};")
         out.append("")
     out.append("}  // namespace")

@@ -15,6 +15,15 @@ Per sub-task, on each core type it runs on:
   cores than the SuperKernel has gets `feed N`: the idle cores mirror its `SyncAll` rounds
   (`SuperKernelAutoSyncAllComplementImpl`), coordinated through config slot N of the
   workspace (the arg slot after the lock slots).
+- `debug-cross-core-sync-check=1` (the vendor's cross-core flag self-test): after each mixed
+  sub-task (a sub-task of a mix kernel: its AIC and AIVs both run it) every core sets and waits
+  each cross-core flag id a sub-kernel or skir's dependency sync may use (`SELF_TEST_FLAGS`:
+  0-10 and 15, every id but the four `SyncAll` / barrier / early-start ids, which the barriers
+  between sub-tasks set and wait on every core already): per id, the AIVs set it in mode 2 to
+  their AIC (PIPE_MTE3) and the AIC to its AIVs (PIPE_FIX), then each side waits its one
+  credit. The round is balanced; a sub-kernel that leaked an unmatched wait on one of these
+  ids takes the round's credit, and the core hangs in the self-test right after that
+  sub-task instead of in a later sub-kernel that uses the id (docs/design.md §3).
 
 ```mlir
 sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
@@ -24,6 +33,15 @@ becomes with `debug-dcci-all=1:debug-sync-all=1` (in a `mix_aiv_1_0` chain Super
 sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.dcci id 1 on aiv
 sk.barrier id 2 all_aiv
+```
+and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each)
+```mlir
+sk.subtask id 0 @mm blocks 24 offset 1 from @s0 seq 0 on mix
+sk.set_flag id 1 mode 2 flag 0 pipe mte3 on aiv
+sk.set_flag id 2 mode 2 flag 0 pipe fix on aic
+sk.wait_flag id 3 flag 0 on aic
+sk.wait_flag id 4 flag 0 on aiv
+...                                    // the same for flags 1-10 and 15
 ```
 """
 
@@ -38,14 +56,39 @@ from xdsl.ir import Attribute, Operation
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
-from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel import BarrierKind, BarrierOp, DcciOp, SkForm, SubtaskOp, SuperKernelOp
+from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.superkernel import (
+    BarrierKind,
+    BarrierOp,
+    DcciOp,
+    SetFlagOp,
+    SkForm,
+    SubtaskOp,
+    SuperKernelOp,
+    WaitFlagOp,
+)
+from skir.dialects.superkernel_sync import RESERVED_FLAGS
 from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
 from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
 _TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
+FLAG_IDS = range(16)
+"""The cross-core flag ids of one sub-core (a 4-bit counter each)."""
+SELF_TEST_FLAGS = tuple(f for f in FLAG_IDS if f not in RESERVED_FLAGS)
+"""The ids the cross-core self-test sets and waits: every id but those of SyncAll, the
+all-core barriers and early-start."""
+
+
+def self_test(flags: tuple[int, ...] = SELF_TEST_FLAGS) -> list[Operation]:
+    """The self-test after a mixed sub-task: per flag id, the AIVs set it to their AIC and the
+    AIC to its AIVs (mode 2), then each side takes its credit."""
+    out: list[Operation] = []
+    for flag in flags:
+        out += [SetFlagOp(0, 2, flag, Pipe.MTE3, CoreType.AIV), SetFlagOp(0, 2, flag, Pipe.FIX, CoreType.AIC),
+                WaitFlagOp(0, flag, CoreType.AIC), WaitFlagOp(0, flag, CoreType.AIV)]
+    return out
 
 
 def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
@@ -71,6 +114,7 @@ def needs_feed(sk: SuperKernelOp, kernel: KernelOp, blocks: int) -> bool:
 def options_insert(options: SkOptions) -> bool:
     """Whether `options` can insert anything (`dcci-disable-on-kernel` alone only suppresses)."""
     return bool(options.debug_sync_all or options.debug_dcci_all or options.feed_sync_all
+                or options.debug_cross_core_sync_check
                 or options.dcci_before_kernel_start or options.dcci_after_kernel_end)
 
 
@@ -106,6 +150,8 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         out.append(op)
         if (after or options.debug_dcci_all) and not disabled:
             out += [DcciOp(0, core) for core in cores]
+        if options.debug_cross_core_sync_check and core_class(kernel.type) is CoreClass.MIX:
+            out += self_test()
         if options.debug_sync_all:
             if not chain:
                 for core in cores:
@@ -124,7 +170,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
 
 @dataclass(frozen=True)
 class InsertDebugPass(OptionsPass):
-    """Insert the debug syncs, data-cache cleans and feed-sync-all marks the options ask for."""
+    """Insert the debug syncs, data-cache cleans, cross-core self-tests and feed-sync-all marks the options ask for."""
 
     name = "sk-insert-debug"
 

@@ -6,7 +6,8 @@ shape — per sub-task its function symbols (with split copies), split mode, blo
 type, stream, the events it sends and receives as GM locks, and its argument offsets.
 
 ```json
-{"format": "skir.sk_descriptor", "version": 1, "name": "m_sk0", "entry": "auto_gen_m_sk0_kernel",
+{"format": "skir.sk_descriptor", "version": 1, "name": "m_sk0", "origin_op_name": "sk_m_sk0_start_norm_end_norm",
+ "entry": "auto_gen_m_sk0_kernel",
  "blockDim": 24, "coreType": "mix_aic_1_2", "taskRation": [1, 2], "schedMode": "batch",
  "form": "chain", "argSlots": 7, "defines": ["-DASCENDC_DUMP=0"],
  "kernelList": [{"func_name": "norm_middle", "split_symbols": ["norm_middle", "norm_middle_split1"],
@@ -36,6 +37,7 @@ from skir.names import entry_symbol, shown
 from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
+from skir.targets.origin_name import origin_op_name
 
 FORMAT = "skir.sk_descriptor"
 VERSION = 1
@@ -109,6 +111,7 @@ def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions 
         "format": FORMAT,
         "version": VERSION,
         "name": sk.sym_name.data,
+        "origin_op_name": origin_op_name(sk),
         "entry": entry_symbol(sk.sym_name.data),
         "blockDim": sk.blocks.data,
         "coreType": sk.type.value,

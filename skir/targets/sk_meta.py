@@ -8,7 +8,8 @@ no kernel is listed as fused or unfused, and `note` says so.
 
 ```json
 {"format": "skir.sk_meta", "version": 1, "model": "m", "note": null,
- "superkernels": [{"name": "m_sk0", "entry": "auto_gen_m_sk0_kernel", "kernel_type": "mix_aic_1_2",
+ "superkernels": [{"name": "m_sk0", "origin_op_name": "sk_m_sk0_start_a_end_b", "entry": "auto_gen_m_sk0_kernel",
+   "kernel_type": "mix_aic_1_2",
    "blocks": 24, "form": "chain", "label": [], "options": "", "host": {"stream": "s0", "seq": 0},
    "members": [{"subtask": 0, "stream": "s0", "seq": 0, "kernel": "a", "blocks": 48,
                 "arg_offset": 1, "depends_on": []}, ...],
@@ -68,6 +69,7 @@ from skir.names import entry_symbol
 from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
+from skir.targets.origin_name import origin_op_name
 from skir.targets.update_map import update_map
 
 FORMAT = "skir.sk_meta"
@@ -198,6 +200,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         warnings.append({"warning": "unreset_event", "event": event, "cell": cell})
     return {
         "name": name,
+        "origin_op_name": origin_op_name(sk),
         "entry": entry_symbol(name),
         "kernel_type": sk.type.value,
         "blocks": sk.blocks.data,

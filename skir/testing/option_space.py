@@ -47,6 +47,7 @@ OPTION_SAMPLES: dict[str, tuple[str, ...]] = {
     "fuse-updated": ("0", "1"),
     "debug-progress": ("0", "1"),
     "debug-wait-timeout-cycles": ("0", "0", "10000000000"),
+    "debug-cross-core-sync-check": ("0", "1"),
 }
 """Sample values of every documented option (the random models name kernels k0, k1, ...). A
 forced debug shape mostly refuses a random model, so `0` (not forced) is drawn most often;

@@ -122,7 +122,8 @@ def test_wait_on_unset_flag_is_a_deadlock(work: Path) -> None:
     assert not res.ok
     assert res.verdict.startswith("deadlock: ")
     dead = sorted(p for p in res.problems if p.startswith("deadlock:"))
-    assert dead == [f"deadlock: aiv {i} (block {i}.0): wait_flag_dev(3)" for i in range(4)]
+    # each line says where the core stands: after the sub-task its last record ended
+    assert dead == [f"deadlock: aiv {i} (block {i}.0): wait_flag_dev(3) (after add_a_middle@1)" for i in range(4)]
 
 
 LOCK_BODY = (
@@ -142,8 +143,8 @@ def test_wait_lock_never_set_deadlocks_and_preset_passes(work: Path) -> None:
     res = emulate(spec("lock", LOCK_BODY, CHAIN_TASKS[:2], ((0, 1),), **base), work / "lock", timeout_ms=300)
     assert not res.ok
     dead = [p for p in res.problems if p.startswith("deadlock:")]
-    assert "deadlock: aiv 0 (block 0.0): spin-dcci on slot 9 (value 0)" in dead
-    assert "deadlock: aiv 7 (block 7.0): wait_flag_dev(14)" in dead
+    assert "deadlock: aiv 0 (block 0.0): spin-dcci on slot 9 (value 0) (after add_a_middle@1)" in dead
+    assert "deadlock: aiv 7 (block 7.0): wait_flag_dev(14) (after add_a_middle@1)" in dead
 
     res = emulate(spec("lock", LOCK_BODY, CHAIN_TASKS[:2], ((0, 1),), preset_locks=((9, 1),), **base), work / "lock")
     assert res.ok, res.problems

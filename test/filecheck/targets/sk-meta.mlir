@@ -50,6 +50,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: "superkernels": [
 // CHECK-NEXT:  {
 // CHECK-NEXT:   "name": "m_sk0",
+// CHECK-NEXT:   "origin_op_name": "sk_m_sk0_start_a_end_mm",
 // CHECK-NEXT:   "entry": "auto_gen_m_sk0_kernel",
 // CHECK-NEXT:   "kernel_type": "mix_aic_1_2",
 // CHECK-NEXT:   "blocks": 24,
