@@ -20,8 +20,9 @@ no kernel is listed as fused or unfused, and `note` says so.
             {"slot": 8, "source": "workspace"}, {"slot": 9, "source": "profiling"},
             {"slot": 10, "source": "profiling_task_id"}],
    "warnings": [{"warning": "unreset_event", "event": "e", "cell": "e_cell"}]}],
- "cells": [{"cell": "e_cell", "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
-                                     {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
+ "cells": [{"cell": "e_cell", "bytes": 64, "align": 64,
+            "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
+                     {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
  "unfused": [{"stream": "s0", "seq": 6, "kernel": "ns", "reason": "op_unsupported",
               "vendor_reason": "OP_UNSUPPORT", "detail": "not_sk_capable", "label": []}],
  "cuts": [{"reason": "default_node", "seq": 9, "stream": "s0", "detail": null}],
@@ -58,7 +59,7 @@ from skir.analysis.original import unreset_by_superkernel
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
-from skir.dialects.hardware import widened_under
+from skir.dialects.hardware import GM_LINE_BYTES, widened_under
 from skir.dialects.model_lookup import all_submodels, qualified_name, submodels
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
@@ -245,7 +246,8 @@ def _cells(model: ModelOp, sks: list[SuperKernelOp], tasks: list[tuple[str, Task
             uses.setdefault(cell, []).append(_value_use(stream, task))
     declared = [op.sym_name.data for op in model.body.block.ops if isinstance(op, CellOp)]
     order = [c for c in declared if c in added] + sorted(added - set(declared))
-    return [{"cell": cell, "uses": uses.get(cell, [])} for cell in order]
+    return [{"cell": cell, "bytes": GM_LINE_BYTES, "align": GM_LINE_BYTES, "uses": uses.get(cell, [])}
+            for cell in order]
 
 
 def _unfused(stream: str, task: LaunchOp, reason: str) -> Json:

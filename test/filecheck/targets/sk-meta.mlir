@@ -177,6 +177,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: "cells": [
 // CHECK-NEXT:  {
 // CHECK-NEXT:   "cell": "e_cell",
+// CHECK-NEXT:   "bytes": 64,
+// CHECK-NEXT:   "align": 64,
 // CHECK-NEXT:   "uses": [
 // CHECK-NEXT:    {
 // CHECK-NEXT:     "sk": "m_sk0",
