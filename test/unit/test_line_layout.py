@@ -141,3 +141,47 @@ def test_one_writer_never_conflicts_with_itself_and_strides_matter() -> None:
     assert line_violations([Word("k:9", 64 + i * 64, 64, f"k aiv{i}") for i in range(3)]) == []
     # the zeroing is compared with itself only (a barrier orders it before the rest)
     assert line_violations([Word("k:8", 0, 512, "k aiv0", "zero"), Word("k:8", 0, 64, "k aiv cores")]) == []
+
+
+def test_emulation_catches_a_planted_packed_layout(tmp_path: Path) -> None:
+    """Two cores write different lock words; 8 bytes apart they share a line, and a core's clean
+    of its word writes back its stale copy of the other's (the shim's line model)."""
+    import dataclasses
+    import random
+
+    from skir.hostsim.runner import emulate
+    from skir.hostsim.stubs import driver_source, lock_offsets
+    from skir.targets.emulation import emulation_specs
+    from skir.testing.random_models import random_model
+
+    result = skir.compile(random_model(random.Random(73), max_streams=4, max_tasks=20))
+    (spec,) = [s for s in emulation_specs(result.module, result.original) if s.lock_slots]  # type: ignore[arg-type]
+    cores = {op.core.data.value for op in result.module.walk() if op.name in ("sk.notify", "sk.reset_lock")}
+    assert cores == {"aic", "aiv"}  # writers on both core types: the premise of the test
+    assert all(offset % LINE == 0 for offset in lock_offsets(spec).values())  # by default a line each
+    assert len({offset // LINE for offset in lock_offsets(spec).values()}) == len(spec.lock_slots)
+    assert emulate(spec, tmp_path / "lines", timeout_ms=500).ok
+    packed = dataclasses.replace(spec, lock_layout=tuple((slot, 8 * i) for i, slot in enumerate(spec.lock_slots)))
+    assert "sk_lock_area + 8)" in driver_source(packed)
+    emu = emulate(packed, tmp_path / "packed", timeout_ms=500)
+    assert not emu.ok
+    shared = [p for p in emu.problems if p.startswith("shim: line: lock words of slots ")]
+    assert shared and all(re.search(r"slots \d+ and \d+ share a 64-byte line", p) for p in shared), emu.problems
+    assert any(p.startswith(("lock: ", "deadlock: ")) for p in emu.problems), emu.problems  # a wrong value or a hang
+
+
+def test_a_lock_layout_must_name_lock_slots_at_free_words() -> None:
+    import dataclasses
+
+    from skir.targets.emulation import emulation_specs
+
+    result = skir.compile(LOCKS)
+    (spec,) = emulation_specs(result.module, result.original)  # type: ignore[arg-type]
+    a, b = spec.lock_slots[:2]
+    with pytest.raises(ValueError, match="not a free multiple of 8"):
+        dataclasses.replace(spec, lock_layout=((a, 0), (b, 0))).validate()
+    with pytest.raises(ValueError, match="not a free multiple of 8"):
+        dataclasses.replace(spec, lock_layout=((a, 4),)).validate()
+    other = max(spec.lock_slots) + 1
+    with pytest.raises(ValueError, match=f"names slot {other}, not a lock slot"):
+        dataclasses.replace(spec, lock_layout=((other, 0),)).validate()
