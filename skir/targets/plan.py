@@ -85,6 +85,13 @@ def slot_action(task: TaskOp) -> dict[str, Any]:
     raise SkirError(f"sk-plan: a rewritten slot holds '{task.name}', which no runtime action makes")
 
 
+def workspaces(module: ModuleOp, model: ModelOp) -> list[dict[str, Any]]:
+    """The workspaces of the model's entries as the runtime reserves them: whole 64-byte lines at
+    a 64-aligned address (docs/design.md §5 "Memory layout")."""
+    return [{**buffer, "bytes": line_bytes(cast(int, buffer["bytes"])), "align": GM_LINE_BYTES}
+            for buffer in entry_buffers(module, model)]
+
+
 def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
     """The rewrite plan of a compiled module; `meta` is its SK meta (`skir.targets.sk_meta`).
     A model with condition tasks gets `submodels`: per sub-model its name, condition task and
@@ -117,8 +124,7 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
         })
     out: dict[str, Any] = {
         "cells": cells,
-        "workspaces": [{**buffer, "bytes": line_bytes(cast(int, buffer["bytes"])), "align": GM_LINE_BYTES}
-                       for buffer in entry_buffers(module, model)],
+        "workspaces": workspaces(module, model),
         "slots": slots,
         "update": {"slots": len(slots), "changed": sum(s["action"] != "keep" for s in slots)},
         "superkernels": superkernels,

@@ -19,7 +19,8 @@ no kernel is listed as fused or unfused, and `note` says so.
             {"slot": 7, "source": "cell", "cell": "g_cell", "use": "wait", "uses": ["wait", "reset"]},
             {"slot": 8, "source": "workspace"}, {"slot": 9, "source": "profiling"},
             {"slot": 10, "source": "profiling_task_id"}],
-   "warnings": [{"warning": "unreset_event", "event": "e", "cell": "e_cell"}]}],
+   "warnings": [{"warning": "unreset_event", "event": "e", "cell": "e_cell"}],
+   "workspaces": [{"slot": 8, "use": "workspace", "bytes": 2048, "align": 64}, ...]}],
  "cells": [{"cell": "e_cell", "bytes": 64, "align": 64,
             "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
                      {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
@@ -215,6 +216,20 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
     }
 
 
+def _workspaces(model: ModelOp) -> dict[str, list[Json]]:
+    """Per SuperKernel, its workspaces as the plan lays them out (slot, use, bytes, align)."""
+    from skir.targets.plan import workspaces
+
+    module = model.parent_op()
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    found: dict[str, list[Json]] = {}
+    if module is not None:
+        for ws in workspaces(module, model):
+            found.setdefault(ws["superkernel"], []).append({k: v for k, v in ws.items() if k != "superkernel"})
+    return found
+
+
 def _value_use(stream: str, task: ValueWriteOp | ValueWaitOp) -> Json:
     if isinstance(task, ValueWriteOp):
         return {"stream": stream, "seq": task.seq.data, "op": "value_write", "value": task.value.data}
@@ -296,6 +311,9 @@ def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[
     if unreset is None:
         unreset = unreset_by_superkernel(model, before)
     superkernels = [_superkernel(sk, kernels, hosts, unreset.get(sk.sym_name.data, [])) for sk in sks]
+    layout = _workspaces(model)
+    for entry in superkernels:
+        entry["workspaces"] = layout.get(entry["name"], [])
     launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
     unfused, pending, grouped = [], 0, 0
     for stream, task in sorted(launches, key=lambda st: st[1].seq.data):

@@ -62,6 +62,12 @@ def test_every_cell_and_workspace_owns_its_lines(path: Path, options: str) -> No
             assert a == b or not lines[a] & lines[b], (a, b)
     if result.original is not None:
         apply_plan(result.original, _plan(result), addresses=placed)  # the runtime's check agrees
+    meta = sk_meta(result.module, result.original)
+    assert all((c["bytes"], c["align"]) == (LINE, LINE) for c in meta["cells"])
+    in_meta = sorted((sk["name"], w["slot"], w["bytes"], w["align"]) for sk in meta["superkernels"]
+                     for w in sk["workspaces"])
+    in_plan = sorted((w["superkernel"], w["slot"], w["bytes"], w["align"]) for w in _plan(result)["workspaces"])
+    assert in_meta == in_plan  # SK meta states the plan's layout
     for model in models(result.module):
         assert check_lines(model) == []
 

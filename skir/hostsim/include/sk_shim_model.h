@@ -1,7 +1,8 @@
 // sk_shim_model.h -- part of the skir host shim runtime (sk_shim_impl.h; the overview there
 // describes the model).  The state of one launch: sub-cores with their vector clocks and
 // cross-core credit counters, the credit groups a set feeds, GM lock words (release / acquire on
-// dcci; the 64-byte line each core holds and writes back on a clean), the error log, and the prologue every synchronising shim call runs.
+// dcci; the 64-byte line each core holds and writes back on a clean), the error log, and the
+// prologue every synchronising shim call runs.
 // Include sk_shim_impl.h, not this part: it defines non-inline functions (one translation unit).
 #ifndef SKIR_HOSTSIM_SK_SHIM_MODEL_H
 #define SKIR_HOSTSIM_SK_SHIM_MODEL_H
