@@ -203,8 +203,8 @@ def early_ordered_types(cfg: int) -> frozenset[CoreType]:
 
 
 GM_LINE_BYTES = 64
-"""The unit of `dcci` and of a core's write-back to global memory (docs/design.md §5 "Memory
-layout"): a clean writes back every byte of the line the core holds, so every GM word two
+"""The unit of `dcci` and of a core's write-back to global memory
+(docs/design.md §5 "Memory layout"): a clean writes back every byte of the line the core holds, so every GM word two
 cores share (a cell, a workspace word) owns its line."""
 
 
