@@ -79,7 +79,10 @@ def check_addresses(r: JsonReader, regions: list[Region], addresses: Addresses) 
     for region in regions:
         if region.key not in addresses:
             r.fail(region.path, f"the layout gives no address for {region.what}")
-        address, size = addresses[region.key]
+        given = addresses[region.key]
+        if not (isinstance(given, tuple) and len(given) == 2 and all(type(v) is int for v in given)):
+            r.fail(region.path, f"the layout gives {given!r} for {region.what}; expected (address, bytes)")
+        address, size = given
         if address < 0 or address % GM_LINE_BYTES:
             r.fail(region.path, f"{region.what} is at {address:#x}, not a multiple of {GM_LINE_BYTES}: "
                                 f"place it on a line of its own")

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -57,12 +57,12 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
 )
 from skir.dialects.aclgraph_decls import CellOp
-from skir.dialects.hardware import GM_LINE_BYTES, line_bytes
+from skir.dialects.hardware import GM_LINE_BYTES
 from skir.dialects.model_lookup import formed, require_passes, submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.provenance import stamp
-from skir.targets.emulation import entry_buffers
+from skir.targets.workspaces import workspaces
 
 FORMAT = "skir.rewrite_plan"
 VERSION = 2
@@ -83,13 +83,6 @@ def slot_action(task: TaskOp) -> dict[str, Any]:
         return {"action": "set_value_wait", "cell": task.cell.root_reference.data, "rule": task.rule.data.value,
                 "value": task.value.data}
     raise SkirError(f"sk-plan: a rewritten slot holds '{task.name}', which no runtime action makes")
-
-
-def workspaces(module: ModuleOp, model: ModelOp) -> list[dict[str, Any]]:
-    """The workspaces of the model's entries as the runtime reserves them: whole 64-byte lines at
-    a 64-aligned address (docs/design.md §5 "Memory layout")."""
-    return [{**buffer, "bytes": line_bytes(cast(int, buffer["bytes"])), "align": GM_LINE_BYTES}
-            for buffer in entry_buffers(module, model)]
 
 
 def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:

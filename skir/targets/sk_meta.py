@@ -70,6 +70,7 @@ from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
 from skir.targets.update_map import update_map
+from skir.targets.workspaces import workspaces
 
 FORMAT = "skir.sk_meta"
 VERSION = 1
@@ -218,8 +219,6 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
 
 def _workspaces(model: ModelOp) -> dict[str, list[Json]]:
     """Per SuperKernel, its workspaces as the plan lays them out (slot, use, bytes, align)."""
-    from skir.targets.plan import workspaces
-
     module = model.parent_op()
     while module is not None and not isinstance(module, ModuleOp):
         module = module.parent_op()

@@ -99,6 +99,7 @@ def _addresses(result: skir.CompileResult, **moved: tuple[int, int]) -> dict[str
      "plan.json: workspaces[0]: workspace decode_updated_sk0:13 (profiling) is at 0x10008, not a multiple of 64"),
     ({"join1_cell": (0, 8)}, "plan.json: cells[0]: cell 'join1_cell' gets 8 bytes; the plan asks for 64"),
     ({"join1_cell": (64, 64)}, "shares the 64-byte line 0x40 with cell 'join1_cell' at 0x40"),
+    ({"join1_cell": 64}, "plan.json: cells[0]: the layout gives 64 for cell 'join1_cell'; expected (address, bytes)"),
     ({"nowhere": (4096, 64)}, "plan.json: the layout places 'nowhere', which is no cell or workspace of the plan"),
 ])
 def test_a_placement_that_shares_a_line_is_refused(moved: dict[str, tuple[int, int]], message: str) -> None:
