@@ -28,7 +28,7 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 
 from skir.dialects.aclgraph import ModelOp, StreamOp, ValueWriteOp
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import GM_LINE_BYTES, CoreType
 from skir.dialects.model_lookup import models
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -44,7 +44,7 @@ from skir.dialects.superkernel import (
 )
 from skir.options import SkOptions
 
-LINE_BYTES = 64
+LINE_BYTES = GM_LINE_BYTES
 MAGIC = 0x5C
 END_POINT = 0xFFFF
 STATES = {"subtask": 1, "wait_flag": 2, "wait_lock": 3, "barrier": 4, "early_start": 5, "done": 6, "timeout": 7,

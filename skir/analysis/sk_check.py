@@ -17,7 +17,9 @@ the abstract machine of `skir.analysis.sync_machine`, and reports, one line each
   put before it) has ended;
 - a stream whose slot count changed;
 - a sub-task whose blocks are not its launch's (or, for a `block_dim_scale_up` batch kernel,
-  the SuperKernel's cores of its type).
+  the SuperKernel's cores of its type);
+- a 64-byte line that two cores may write different words of without an order
+  (`skir.analysis.line_check`, under the plan's layout).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import numpy as np
 from skir.analysis.comm_check import comm_violations
 from skir.analysis.data_deps import Access, launch_access
 from skir.analysis.happens_before import HappensBefore
+from skir.analysis.line_check import check_lines
 from skir.analysis.original import original_model, unreset_cells
 from skir.analysis.sync_machine import SyncMachine
 from skir.analysis.task_graph import TaskGraph
@@ -87,6 +90,7 @@ def check_model(model: ModelOp) -> CheckReport:
         _check_pending(report, sk)
         _check_local(report, sk)
     report.violations += comm_violations(model, graph, sks)
+    report.violations += check_lines(model)
     return report
 
 

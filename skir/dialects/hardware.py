@@ -200,3 +200,14 @@ def early_ordered_types(cfg: int) -> frozenset[CoreType]:
         if producers <= known:
             ordered.add(core)
     return frozenset(ordered)
+
+
+GM_LINE_BYTES = 64
+"""The unit of `dcci` and of a core's write-back to global memory
+(docs/design.md §5 "Memory layout"): a clean writes back every byte of the line the core holds, so every GM word two
+cores share (a cell, a workspace word) owns its line."""
+
+
+def line_bytes(size: int) -> int:
+    """`size` bytes rounded up to whole lines, at least one line: what the runtime reserves."""
+    return max(GM_LINE_BYTES, -(-size // GM_LINE_BYTES) * GM_LINE_BYTES)

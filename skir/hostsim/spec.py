@@ -83,6 +83,10 @@ class EmulationSpec:
     lock_slots: tuple[int, ...] = ()
     preset_locks: tuple[tuple[int, int], ...] = ()
     buffer_bytes: tuple[tuple[int, int], ...] = ()
+    lock_layout: tuple[tuple[int, int], ...] = ()
+    """(slot, byte offset) of each lock word in the driver's 64-aligned lock area; a slot not listed
+    gets a 64-byte line of its own, after the listed ones (docs/design.md §5 "Memory layout"). A
+    test plants a packed layout (two words 8 bytes apart) to see the shim's line model catch it."""
     final_locks: tuple[tuple[int, int], ...] = ()
     """(slot, value) each lock word must hold when the SuperKernel has finished (-1: either)."""
     progress_slot: int | None = None
@@ -125,6 +129,15 @@ class EmulationSpec:
         for slot in (*self.lock_slots, *(s for s, _ in self.preset_locks), *(s for s, _ in self.buffer_bytes)):
             if not 1 <= slot < self.param_slots:
                 raise ValueError(f"emulation spec {self.name}: slot {slot} outside 1..{self.param_slots - 1}")
+        placed: dict[int, int] = {}
+        for slot, offset in self.lock_layout:
+            if slot not in self.lock_slots or slot in placed.values():
+                raise ValueError(f"emulation spec {self.name}: lock_layout names slot {slot}, not a lock slot "
+                                 "(or twice)")
+            if offset < 0 or offset % 8 or offset in placed:
+                raise ValueError(f"emulation spec {self.name}: lock_layout puts slot {slot} at {offset}, not a "
+                                 "free multiple of 8")
+            placed[offset] = slot
         if not {s for s, _ in self.preset_locks} <= set(self.lock_slots):
             raise ValueError(f"emulation spec {self.name}: preset_locks names a slot not in lock_slots")
         for key, slots in self.updates:

@@ -142,6 +142,20 @@ def stub_source(spec: EmulationSpec) -> str:
     return "\n".join(out)
 
 
+GM_LINE = 64
+"""Bytes of a GM line, the unit of dcci (docs/design.md §5 "Memory layout")."""
+
+
+def lock_offsets(spec: EmulationSpec) -> dict[int, int]:
+    """Byte offset of each lock word in the lock area: `spec.lock_layout`'s, then a line each."""
+    where = dict(spec.lock_layout)
+    free = max(where.values(), default=-GM_LINE) // GM_LINE * GM_LINE + GM_LINE
+    for slot in dict.fromkeys(spec.lock_slots):
+        if slot not in where:
+            where[slot], free = free, free + GM_LINE
+    return where
+
+
 def driver_source(spec: EmulationSpec) -> str:
     """The driver translation unit: arg table, buffers, lock words, `sk_shim::Run`.
 
@@ -151,6 +165,8 @@ def driver_source(spec: EmulationSpec) -> str:
     that path; it returns the worse of the two exit codes.
     """
     locks = list(dict.fromkeys(spec.lock_slots))
+    where = lock_offsets(spec)
+    area = max(where.values(), default=-GM_LINE) // GM_LINE * GM_LINE + GM_LINE
     preset = dict(spec.preset_locks)
     updated = sorted({slot for _, slots in spec.updates for slot in slots})
     sizes = dict(spec.buffer_bytes)
@@ -173,11 +189,10 @@ def driver_source(spec: EmulationSpec) -> str:
         f'extern "C" void {spec.entry}(void);',
         "",
         "namespace {",
-        "struct alignas(64) SkLockWord { uint64_t value; };",
         *([f"alignas(64) unsigned char sk_gm[{total}];"] if offsets else []),
         *([f"alignas(64) unsigned char sk_gm_update[{64 * sum(len(s) for _, s in spec.updates)}];"]
           if updated else []),
-        *([f"SkLockWord sk_locks[{len(locks)}];"] if locks else []),
+        *([f"alignas(64) unsigned char sk_lock_area[{area}];  // lock words by the layout"] if locks else []),
         f"uint64_t sk_table[{spec.param_slots}];",
         "}  // namespace",
         "",
@@ -187,11 +202,12 @@ def driver_source(spec: EmulationSpec) -> str:
     for slot, (off, size) in offsets.items():
         lines.append(f"    sk_table[{slot}] = reinterpret_cast<uint64_t>(sk_gm + {off});")
         lines.append(f"    sk_shim::RegisterBuffer({slot}, sk_gm + {off}, {size});")
-    for i, slot in enumerate(locks):
-        lines.append(f"    sk_locks[{i}].value = {preset.get(slot, 0)}ull;")
-        lines.append(f"    sk_table[{slot}] = reinterpret_cast<uint64_t>(&sk_locks[{i}].value);")
-        lines.append(f"    sk_shim::RegisterLock({slot}, &sk_locks[{i}].value);")
-        lines.append(f"    sk_shim::RegisterBuffer({slot}, &sk_locks[{i}].value, sizeof(uint64_t));")
+    for slot in locks:
+        word = f"reinterpret_cast<uint64_t*>(sk_lock_area + {where[slot]})"
+        lines.append(f"    *{word} = {preset.get(slot, 0)}ull;")
+        lines.append(f"    sk_table[{slot}] = reinterpret_cast<uint64_t>({word});")
+        lines.append(f"    sk_shim::RegisterLock({slot}, {word});")
+        lines.append(f"    sk_shim::RegisterBuffer({slot}, {word}, sizeof(uint64_t));")
     run = f'sk_shim::Run({spec.blocks}, "{spec.kernel_type}", &{spec.entry}, sk_table, timeout'
     lines += [
         f"    sk_shim::SetParamSlots({spec.param_slots});",
@@ -210,7 +226,8 @@ def driver_source(spec: EmulationSpec) -> str:
         for j, (_, _, slot) in enumerate(writes):
             lines.append(f"        sk_table[{slot}] = reinterpret_cast<uint64_t>(sk_gm_update + {64 * j});")
             lines.append(f"        sk_shim::RegisterBuffer({slot}, sk_gm_update + {64 * j}, 64);")
-        lines += [f"        sk_locks[{i}].value = {preset.get(slot, 0)}ull;" for i, slot in enumerate(locks)]
+        lines += [f"        *reinterpret_cast<uint64_t*>(sk_lock_area + {where[slot]}) = {preset.get(slot, 0)}ull;"
+                  for slot in locks]
         lines += [f"        const int again = {run}, argv[3]);", "        if (again > rc) rc = again;",
                   "        // what was forwarded: UPDATE <sub-task key> <argument> <word>",
                   '        if (std::FILE* f = std::fopen(argv[3], "a")) {']

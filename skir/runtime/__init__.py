@@ -6,6 +6,9 @@ applied = apply_plan(skir.load_model("model.json"), load_plan("out/plan.json"))
 assert model_view(applied) == model_view(skir.parse(open("out/model.rewritten.mlir").read()))
 ```
 
+Given `addresses=` (where the runtime put each cell and workspace), `apply_plan` also refuses a
+placement in which one shares a 64-byte line with another (`skir.runtime.layout`).
+
 `apply_update` forwards the per-replay update of a fused member of a task group through the
 plan's `updates` (`check_updates` checks that map against the model).
 """

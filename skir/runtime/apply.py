@@ -39,12 +39,13 @@ from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import WaitRule
 from skir.dialects.model_lookup import all_submodels, submodels
 from skir.json_reader import JsonReader, parse_json
+from skir.runtime.layout import Addresses, Region, check_addresses, read_cells, read_workspaces
 from skir.runtime.update import check_updates
 from skir.source_text import read_model
 from skir.xdsl_fast.clone import clone_tree
 
 FORMAT = "skir.rewrite_plan"
-MAJOR_VERSION = 1
+MAJOR_VERSION = 2
 
 _ACTIONS = {
     "keep": (), "disable": (), "set_kernel": ("superkernel",), "set_value_write": ("cell", "value"),
@@ -65,8 +66,13 @@ class _Reader(JsonReader):
     pass
 
 
-def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.json") -> ModuleOp:
-    """A copy of `original` with the plan's actions performed and its cells declared."""
+def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.json",
+               addresses: Addresses | None = None) -> ModuleOp:
+    """A copy of `original` with the plan's actions performed and its cells declared.
+
+    `addresses`, when given, is where the runtime put every cell and workspace of the plan and
+    its sub-models (`skir.runtime.layout`): each must start a 64-byte line, hold the bytes the
+    plan asks for and share no line with another (docs/design.md §5 "Memory layout")."""
     r = _Reader(source)
     r.obj(plan, "", ("format", "version", "model", "cells", "slots", "superkernels"),
           ("format", "version", "model", "cells", "workspaces", "slots", "update", "superkernels", "updates",
@@ -83,12 +89,15 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
     model = models[0]
     if r.str_(plan["model"], "model") != model.sym_name.data:
         r.fail("model", f"the plan is for @{plan['model']}, the module holds @{model.sym_name.data}")
-    _apply_model(r, model, plan, "")
+    regions: list[Region] = []
+    _apply_model(r, model, plan, "", regions)
+    if addresses is not None:
+        check_addresses(r, regions, addresses)
     check_updates(module, plan, source)  # every fused updated member is forwarded, exactly once
     return module
 
 
-def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str) -> None:
+def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str, regions: list[Region]) -> None:
     """Check and perform the plan of one model (`path`: its JSON path, "" at the top), then of
     each of its sub-models (`submodels`, docs/design.md §3 "Conditional sub-models")."""
     slots: dict[tuple[str, int], TaskOp] = {}
@@ -99,10 +108,12 @@ def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str)
             for task in stream.body.block.ops:
                 if isinstance(task, TaskOp):
                     slots[(stream.sym_name.data, task.seq.data)] = task
-    cells = [r.name(c, f"{path}cells[{i}]") for i, c in enumerate(r.list_(plan["cells"], f"{path}cells"))]
+    cell_regions = read_cells(r, plan["cells"], path)
+    regions += cell_regions + read_workspaces(r, plan.get("workspaces", []), path)
+    cells = [region.key for region in cell_regions]
     for i, cell in enumerate(cells):
         if cell in names or cells.index(cell) != i:
-            r.fail(f"{path}cells[{i}]", f"cell '{cell}' is already declared")
+            r.fail(f"{path}cells[{i}].name", f"cell '{cell}' is already declared")
     sks = _superkernels(r, plan["superkernels"], path)
     actions = _actions(r, plan["slots"], slots, set(cells), sks, path)
     taken = {key for key, action in actions.items() if action["action"] != "keep"}
@@ -125,7 +136,7 @@ def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str)
         name = r.name(entry["name"], f"{spath}.name")
         if name not in subs:
             r.fail(f"{spath}.name", f"@{model.sym_name.data} runs no sub-model '{name}'")
-        _apply_model(r, subs[name][2], entry, f"{spath}.")
+        _apply_model(r, subs[name][2], entry, f"{spath}.", regions)
     missing = set(subs) - {e.get("name") for e in entries}
     if missing:
         r.fail(f"{path}submodels", f"sub-model '{sorted(missing)[0]}' has no plan (every sub-model needs one)")

@@ -15,79 +15,20 @@ from xdsl.dialects.builtin import ModuleOp
 
 from skir.analysis.data_deps import launch_access
 from skir.analysis.happens_before import HappensBefore
-from skir.analysis.progress_points import LINE_BYTES
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
-from skir.dialects.ascendc_feed import FeedWorkspaceOp, ZeroWorkspaceOp
-from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
-from skir.dialects.ascendc_progress import ProgressOp
-from skir.dialects.hardware import CoreType
 from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
 from skir.targets.ascendc import emit_source
-from skir.xdsl_fast.walk import nested_ops
+from skir.targets.workspaces import entry_buffer_sizes, progress_slot
 
 
 def _model(module: ModuleOp) -> ModelOp:
     return next(op for op in module.ops if isinstance(op, ModelOp))
-
-
-_BUFFER_OPS = frozenset((FeedWorkspaceOp, ZeroWorkspaceOp, ProfilingHelpersOp, ProfilingInitOp, ProgressOp))
-
-
-def _buffers(source: SourceOp, sk: SuperKernelOp) -> tuple[tuple[int, int], ...]:
-    """(slot, bytes) of the buffers an entry writes beyond a lock word: the feed-sync-all
-    workspace it zeroes and the profiling area of every core."""
-    found: dict[int, int] = {}
-    workspace = size = None
-    per_core = aic_offset = None
-    for op in nested_ops(source):
-        if type(op) not in _BUFFER_OPS:
-            continue
-        if isinstance(op, ProgressOp):  # one 64-byte line per core of the launch
-            found[op.slot.value.data] = LINE_BYTES * sum(sk.cores().values())
-        elif isinstance(op, FeedWorkspaceOp):
-            workspace = op.slot.value.data
-        elif isinstance(op, ZeroWorkspaceOp):
-            size = op.bytes.value.data
-        elif isinstance(op, ProfilingHelpersOp):
-            per_core, aic_offset = op.per_core.value.data, op.aic_offset.value.data
-        elif isinstance(op, ProfilingInitOp) and per_core is not None and aic_offset is not None:
-            cores = sk.cores()
-            areas = max(aic_offset + cores[CoreType.AIC], cores[CoreType.AIV])
-            found[op.slot.value.data] = 64 + areas * per_core
-    if workspace is not None and size is not None:
-        found[workspace] = size
-    return tuple(sorted(found.items()))
-
-
-def _progress_slot(source: SourceOp) -> int | None:
-    """The arg slot of the progress area the entry writes (`debug-progress=1`), if any."""
-    return next((op.slot.value.data for op in nested_ops(source) if isinstance(op, ProgressOp)), None)
-
-
-def entry_buffers(module: ModuleOp, model: ModelOp | None = None) -> list[dict[str, object]]:
-    """Per emitted SuperKernel of `model` (the module's), the buffers its entry needs besides
-    params and cells: the feed-sync-all workspace (`use: workspace`) and the profiling area
-    (`use: profiling`)."""
-    model = model if model is not None else _model(module)
-    sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
-    found: list[dict[str, object]] = []
-    for sk in model.body.block.ops:
-        if isinstance(sk, SuperKernelOp) and sk.sym_name.data in sources:
-            source = sources[sk.sym_name.data]
-            buffers = _buffers(source, sk)
-            feed = {op.slot.value.data for op in nested_ops(source) if isinstance(op, FeedWorkspaceOp)} \
-                if buffers else set()
-            progress = _progress_slot(source)
-            for slot, size in buffers:
-                use = "progress" if slot == progress else "workspace" if slot in feed else "profiling"
-                found.append({"superkernel": sk.sym_name.data, "slot": slot, "use": use, "bytes": size})
-    return found
 
 
 ANY_VALUE = -1
@@ -236,8 +177,8 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                 # a lock the SuperKernel does not notify itself is set by work outside it
                 preset_locks=tuple((slot, 1) for slot in sorted(locks) if slot not in notified),
                 final_locks=tuple((slot, final.value(name, ops)) for slot, ops in sorted(lock_ops.items())),
-                buffer_bytes=_buffers(source, sk),
-                progress_slot=_progress_slot(source),
+                buffer_bytes=entry_buffer_sizes(source, sk),
+                progress_slot=progress_slot(source),
                 updates=tuple((sub.ident, forwarded[(sub.stream.root_reference.data, sub.seq.data)])
                               for sub in subtasks if (sub.stream.root_reference.data, sub.seq.data) in forwarded),
             )

@@ -6,9 +6,9 @@ one model update; per SuperKernel its entry, launch blocks, schedule mode and wh
 argument slot comes from. `skir.runtime.apply_plan` replays it on the original model.
 
 ```json
-{"format": "skir.rewrite_plan", "version": 1, "model": "m",
- "cells": ["e1_cell"],
- "workspaces": [{"superkernel": "m_sk0", "slot": 8, "use": "workspace", "bytes": 2048}],
+{"format": "skir.rewrite_plan", "version": 2, "model": "m",
+ "cells": [{"name": "e1_cell", "bytes": 64, "align": 64}],
+ "workspaces": [{"superkernel": "m_sk0", "slot": 8, "use": "workspace", "bytes": 2048, "align": 64}],
  "slots": [
   {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "m_sk0"},
   {"stream": "s0", "seq": 1, "action": "disable"},
@@ -20,6 +20,11 @@ argument slot comes from. `skir.runtime.apply_plan` replays it on the original m
    "kernel_type": "mix_aic_1_2", "blocks": 24, "sched_mode": "batch", "object": "m_sk0/build/m_sk0.o",
    "args": [{"slot": 0, "source": "ffts_base"}, {"slot": 1, "source": "task", "stream": "s0", "seq": 0, "arg": 0}]}]}
 ```
+
+Every cell and workspace owns whole 64-byte lines (docs/design.md §5 "Memory layout"): the
+runtime reserves `bytes` (a multiple of 64, at least 64) at an address that is a multiple of
+`align` (64), and no two of them share a line; `skir.runtime.apply_plan(..., addresses=...)`
+refuses a placement that breaks this.
 
 `updates` (docs/design.md §3 "Updated kernels") lists each fused member of a task group whose
 update changes its arguments: when the runtime re-issues that member's parameters before a
@@ -52,14 +57,15 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
 )
 from skir.dialects.aclgraph_decls import CellOp
+from skir.dialects.hardware import GM_LINE_BYTES
 from skir.dialects.model_lookup import formed, require_passes, submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.provenance import stamp
-from skir.targets.emulation import entry_buffers
+from skir.targets.workspaces import workspaces
 
 FORMAT = "skir.rewrite_plan"
-VERSION = 1
+VERSION = 2
 
 
 def slot_action(task: TaskOp) -> dict[str, Any]:
@@ -100,7 +106,8 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
                     cells_used.add(action["cell"])
                 slots.append({"stream": stream.sym_name.data, "seq": task.seq.data, **action})
     added = {entry["cell"] for entry in meta.get("cells", [])} | cells_used
-    cells = [op.sym_name.data for op in model.body.block.ops if isinstance(op, CellOp) and op.sym_name.data in added]
+    cells = [{"name": op.sym_name.data, "bytes": GM_LINE_BYTES, "align": GM_LINE_BYTES}
+             for op in model.body.block.ops if isinstance(op, CellOp) and op.sym_name.data in added]
     superkernels = []
     for sk in meta["superkernels"]:
         name = sk["name"]
@@ -110,7 +117,7 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
         })
     out: dict[str, Any] = {
         "cells": cells,
-        "workspaces": entry_buffers(module, model),
+        "workspaces": workspaces(module, model),
         "slots": slots,
         "update": {"slots": len(slots), "changed": sum(s["action"] != "keep" for s in slots)},
         "superkernels": superkernels,
@@ -124,14 +131,14 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
 
 
 def dump_plan(data: dict[str, Any]) -> str:
-    """The plan as text: one line per slot, argument and workspace; ends with a newline."""
+    """The plan as text: one line per cell, slot, argument and workspace; ends with a newline."""
     lines = ["{"]
     items = list(data.items())
     for i, (key, value) in enumerate(items):
         comma = "," if i + 1 < len(items) else ""
         if key == "submodels":
             lines.append(f' "submodels": {json.dumps(value)}{comma}')
-        elif key in ("slots", "workspaces") and value:
+        elif key in ("cells", "slots", "workspaces") and value:
             lines.append(f' "{key}": [')
             lines.append(",\n".join(f"  {json.dumps(v)}" for v in value))
             lines.append(f" ]{comma}")

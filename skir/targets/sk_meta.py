@@ -20,9 +20,11 @@ no kernel is listed as fused or unfused, and `note` says so.
             {"slot": 7, "source": "cell", "cell": "g_cell", "use": "wait", "uses": ["wait", "reset"]},
             {"slot": 8, "source": "workspace"}, {"slot": 9, "source": "profiling"},
             {"slot": 10, "source": "profiling_task_id"}],
-   "warnings": [{"warning": "unreset_event", "event": "e", "cell": "e_cell"}]}],
- "cells": [{"cell": "e_cell", "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
-                                     {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
+   "warnings": [{"warning": "unreset_event", "event": "e", "cell": "e_cell"}],
+   "workspaces": [{"slot": 8, "use": "workspace", "bytes": 2048, "align": 64}, ...]}],
+ "cells": [{"cell": "e_cell", "bytes": 64, "align": 64,
+            "uses": [{"sk": "m_sk0", "op": "notify", "slot": 3, "core": "aiv"},
+                     {"stream": "s1", "seq": 12, "op": "value_wait", "rule": "eq", "value": 1}]}],
  "unfused": [{"stream": "s0", "seq": 6, "kernel": "ns", "reason": "op_unsupported",
               "vendor_reason": "OP_UNSUPPORT", "detail": "not_sk_capable", "label": []}],
  "cuts": [{"reason": "default_node", "seq": 9, "stream": "s0", "detail": null}],
@@ -60,7 +62,7 @@ from skir.analysis.progress_points import LINE_BYTES, lines, points, progress_id
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
-from skir.dialects.hardware import widened_under
+from skir.dialects.hardware import GM_LINE_BYTES, widened_under
 from skir.dialects.model_lookup import all_submodels, qualified_name, submodels
 from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
@@ -71,6 +73,7 @@ from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
 from skir.targets.origin_name import origin_op_name
 from skir.targets.update_map import update_map
+from skir.targets.workspaces import workspaces
 
 FORMAT = "skir.sk_meta"
 VERSION = 1
@@ -236,6 +239,18 @@ def _add_progress(model: ModelOp, sks: list[SuperKernelOp], entries: list[Json],
                                      "aiv_lines": aiv, "points": table[name]}
 
 
+def _workspaces(model: ModelOp) -> dict[str, list[Json]]:
+    """Per SuperKernel, its workspaces as the plan lays them out (slot, use, bytes, align)."""
+    module = model.parent_op()
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    found: dict[str, list[Json]] = {}
+    if module is not None:
+        for ws in workspaces(module, model):
+            found.setdefault(ws["superkernel"], []).append({k: v for k, v in ws.items() if k != "superkernel"})
+    return found
+
+
 def _value_use(stream: str, task: ValueWriteOp | ValueWaitOp) -> Json:
     if isinstance(task, ValueWriteOp):
         return {"stream": stream, "seq": task.seq.data, "op": "value_write", "value": task.value.data}
@@ -267,7 +282,8 @@ def _cells(model: ModelOp, sks: list[SuperKernelOp], tasks: list[tuple[str, Task
             uses.setdefault(cell, []).append(_value_use(stream, task))
     declared = [op.sym_name.data for op in model.body.block.ops if isinstance(op, CellOp)]
     order = [c for c in declared if c in added] + sorted(added - set(declared))
-    return [{"cell": cell, "uses": uses.get(cell, [])} for cell in order]
+    return [{"cell": cell, "bytes": GM_LINE_BYTES, "align": GM_LINE_BYTES, "uses": uses.get(cell, [])}
+            for cell in order]
 
 
 def _unfused(stream: str, task: LaunchOp, reason: str) -> Json:
@@ -317,6 +333,9 @@ def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[
         unreset = unreset_by_superkernel(model, before)
     superkernels = [_superkernel(sk, kernels, hosts, unreset.get(sk.sym_name.data, [])) for sk in sks]
     _add_progress(model, sks, superkernels, ids)
+    layout = _workspaces(model)
+    for entry in superkernels:
+        entry["workspaces"] = layout.get(entry["name"], [])
     launches = [(s, t) for s, t in tasks if isinstance(t, LaunchOp)]
     unfused, pending, grouped = [], 0, 0
     for stream, task in sorted(launches, key=lambda st: st[1].seq.data):

@@ -83,7 +83,10 @@ def _set(path: list[Any], value: Any) -> Any:
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    (_set(["version"], 2), "plan.json: version: version 2 is not supported"),
+    (_set(["version"], 1), "plan.json: version: version 1 is not supported"),
+    (_set(["version"], 3), "plan.json: version: version 3 is not supported"),
+    (_set(["workspaces", 0, "bytes"], 100), "plan.json: workspaces[0].bytes: 100 is not a whole number of 64-byte"),
+    (_set(["workspaces", 0, "align"], 8), "plan.json: workspaces[0].align: expected 64"),
     (_set(["model"], "other"), "plan.json: model: the plan is for @other"),
     (_set(["slots", 0, "action"], "frob"), "plan.json: slots[0].action: expected an action"),
     (_set(["slots", 1, "seq"], 0), "plan.json: slots[1]: slot @s0 seq 0 has a second action"),

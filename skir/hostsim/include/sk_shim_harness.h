@@ -295,8 +295,10 @@ int Run(int blockDim, const char* kernelType, void (*entry)(), uint64_t* paramBa
     }
     const size_t n = L.cores.size();
     for (Core& c : L.cores) c.vc.assign(n, 0);
-    for (const auto& lw : g_registry.locks)
-        L.locks.push_back({lw.first, lw.second, __atomic_load_n(lw.second, __ATOMIC_SEQ_CST), VClock(n, 0)});
+    for (const auto& lw : g_registry.locks) {
+        const uint64_t v = __atomic_load_n(lw.second, __ATOMIC_SEQ_CST);
+        L.locks.push_back({lw.first, lw.second, v, VClock(n, 0), v, -1, VClock(n, 0)});
+    }
 
     {
         std::lock_guard<std::mutex> lk(L.m);

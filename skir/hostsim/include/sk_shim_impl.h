@@ -29,6 +29,18 @@
 //   of the word falls between the writer's store and the writer's dcci, or a poller that sees the
 //   value more than ~2 ms before that dcci, takes the release role (a false race report); a store
 //   with no dcci after it is published by the next core that cleans the word.
+// * 64-BYTE LINES (docs/design.md §5 "Memory layout", §6 "Host emulation"): dcci cleans a whole
+//   64-byte line, so lock words are grouped by line.  Each core holds a copy of each line it
+//   cleaned, as memory had it after that dcci (a line it never cleaned: the launch values).  When a
+//   core's dcci releases a word it wrote, it writes back its whole copy: every other registered
+//   word of that line whose value differs from the copy goes back to the copy's stale value (a
+//   "line:" error names both slots and the values), and a write of another word of the line by
+//   another core that does not happen before the clean is reported ("line: lock words of slots
+//   a and b share a 64-byte line ... without an order"), whether or not this schedule clobbers
+//   it.  With every word on its own line (the plan's layout, the driver's default) nothing of this
+//   fires; a spec's lock_layout can plant words that share a line.  Limits: only lock words are
+//   modelled (workspaces and the profiling area are not registered words), and a store is only
+//   seen at the storing core's own dcci, as above.
 // * WATCHDOG: Run's thread declares DEADLOCK when nothing progresses for timeoutMs (sets, wait
 //   completions, BEGIN/END, lock publications, thread exits; a dcci that sees no change does not
 //   count), logs what each unfinished core is blocked on, sets the abort flag and wakes everyone;

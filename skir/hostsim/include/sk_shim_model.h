@@ -1,7 +1,8 @@
 // sk_shim_model.h -- part of the skir host shim runtime (sk_shim_impl.h; the overview there
 // describes the model).  The state of one launch: sub-cores with their vector clocks and
 // cross-core credit counters, the credit groups a set feeds, GM lock words (release / acquire on
-// dcci), the error log, and the prologue every synchronising shim call runs.
+// dcci; the 64-byte line each core holds and writes back on a clean), the error log, and the
+// prologue every synchronising shim call runs.
 // Include sk_shim_impl.h, not this part: it defines non-inline functions (one translation unit).
 #ifndef SKIR_HOSTSIM_SK_SHIM_MODEL_H
 #define SKIR_HOSTSIM_SK_SHIM_MODEL_H
@@ -57,6 +58,7 @@ struct Core {
     bool done = false;
     std::map<int, int> local;                        // intra-core (src, dst, id) -> pending sets
     std::vector<std::pair<size_t, uint64_t>> polled;  // lock index -> value this core saw last
+    std::map<uintptr_t, std::vector<std::pair<size_t, uint64_t>>> held;  // 64-byte line -> lock words it holds
     std::map<std::pair<int, uint64_t>, uint64_t> feedNoted, feedDone;
     std::mt19937_64 rng;
 };
@@ -74,7 +76,12 @@ struct LockWord {
     uint64_t* addr;
     uint64_t published;
     VClock clock;
+    uint64_t initial = 0;  // its value at launch: what a core that never cleaned its line holds
+    int writer = -1;       // tid of the core whose clean published the value last
+    VClock written;        // that core's clock at the clean
 };
+
+constexpr uintptr_t kLineBytes = 64;  // the unit of dcci (docs/design.md §5 "Memory layout")
 
 struct Buffer {
     int slot;
@@ -177,9 +184,66 @@ int FindLock(const volatile void* addr) {
     return -1;
 }
 
-// Observes lock word i on behalf of core c (release / acquire, see the overview in sk_shim_impl.h).
-// Returns true when c sees a value it had not seen before.  `lk` holds the launch mutex.
-bool ObserveLock(Core* c, size_t i, std::unique_lock<std::mutex>& lk) {
+uintptr_t LineOf(size_t i) { return reinterpret_cast<uintptr_t>(g_launch->locks[i].addr) / kLineBytes; }
+
+bool Before(const VClock& a, const VClock& b) {
+    for (size_t k = 0; k < a.size() && k < b.size(); ++k)
+        if (a[k] > b[k]) return false;
+    return true;
+}
+
+// Core c's clean of lock word i, which it wrote, writes back the whole 64-byte line it holds
+// (docs/design.md §5 "Memory layout"): every other lock word of the line goes back to the value c
+// last loaded (at its last dcci of the line; the launch value if it never cleaned it).  A write of
+// another word of the line by another core that does not happen before this clean is reported,
+// whether or not the values differ this time, naming both slots.  Mutex held.
+void WriteBackLine(Core* c, size_t i) {
+    Launch& L = *g_launch;
+    const uintptr_t line = LineOf(i);
+    auto h = c->held.find(line);
+    for (size_t j = 0; j < L.locks.size(); ++j) {
+        LockWord& w = L.locks[j];
+        if (j == i || LineOf(j) != line) continue;
+        if (w.writer >= 0 && w.writer != c->id.tid && !Before(w.written, c->vc))
+            ErrorOnce("line " + std::to_string(std::min(L.locks[i].slot, w.slot)) + " " +
+                          std::to_string(std::max(L.locks[i].slot, w.slot)),
+                      c->id.tid,
+                      "line: lock words of slots " + std::to_string(L.locks[i].slot) + " and " +
+                          std::to_string(w.slot) + " share a 64-byte line, written by " + c->name + " and " +
+                          L.cores[size_t(w.writer)].name + " without an order");
+        uint64_t stale = w.initial;
+        if (h != c->held.end())
+            for (const auto& kv : h->second)
+                if (kv.first == j) stale = kv.second;
+        const uint64_t now = __atomic_load_n(w.addr, __ATOMIC_SEQ_CST);
+        if (now != stale) {  // the write-back restores c's stale copy of the other word
+            __atomic_store_n(w.addr, stale, __ATOMIC_SEQ_CST);
+            w.published = stale;
+            ErrorLocked(c->id.tid, "line: " + c->name + "'s clean of slot " + std::to_string(L.locks[i].slot) +
+                                       " wrote back slot " + std::to_string(w.slot) + " as " +
+                                       std::to_string(stale) + " over " + std::to_string(now) +
+                                       " (one 64-byte line)");
+        }
+    }
+    L.locks[i].writer = c->id.tid;
+    L.locks[i].written = c->vc;
+}
+
+// After a dcci core c holds the line of lock word i as memory has it now.  Mutex held.
+void HoldLine(Core* c, size_t i) {
+    Launch& L = *g_launch;
+    const uintptr_t line = LineOf(i);
+    std::vector<std::pair<size_t, uint64_t>>& words = c->held[line];
+    words.clear();
+    for (size_t j = 0; j < L.locks.size(); ++j)
+        if (LineOf(j) == line) words.emplace_back(j, __atomic_load_n(L.locks[j].addr, __ATOMIC_SEQ_CST));
+}
+
+// Observes lock word i on behalf of core c (release / acquire, see the overview in sk_shim_impl.h);
+// `clean`: c runs a dcci of the word, whose line it then writes back (when it released the word)
+// and holds afresh.  Returns true when c sees a value it had not seen before.  `lk` holds the
+// launch mutex.
+bool ObserveLock(Core* c, size_t i, std::unique_lock<std::mutex>& lk, bool clean = false) {
     Launch& L = *g_launch;
     const uint64_t v = __atomic_load_n(L.locks[i].addr, __ATOMIC_SEQ_CST);
     int seen = -1;
@@ -197,12 +261,14 @@ bool ObserveLock(Core* c, size_t i, std::unique_lock<std::mutex>& lk) {
         }
         if (L.locks[i].published != v) {  // release by c
             Tick(c);
+            if (clean) WriteBackLine(c, i);
             Join(L.locks[i].clock, c->vc);
             L.locks[i].published = v;
             Progress();
         }
     }
     Join(c->vc, L.locks[i].clock);  // acquire
+    if (clean) HoldLine(c, i);
     if (seen >= 0) {
         c->polled[size_t(seen)].second = v;
     } else {

@@ -104,7 +104,7 @@ void Dcci(const volatile void* addr) {
                 std::snprintf(buf, sizeof buf, "spin-dcci at %p", const_cast<const void*>(addr));
                 c->blocked = buf;
             }
-        } else if (ObserveLock(c, size_t(i), lk)) {
+        } else if (ObserveLock(c, size_t(i), lk, true)) {
             ClearSpin(c);
         } else if (++c->spin >= 2) {
             const LockWord& w = L.locks[size_t(i)];

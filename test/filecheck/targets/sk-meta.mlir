@@ -172,12 +172,15 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     "warning": "mix11_under_mix12",
 // CHECK-NEXT:     "subtask": 8
 // CHECK-NEXT:    }
-// CHECK-NEXT:   ]
+// CHECK-NEXT:   ],
+// CHECK-NEXT:   "workspaces": []
 // CHECK-NEXT:  }
 // CHECK-NEXT: ],
 // CHECK-NEXT: "cells": [
 // CHECK-NEXT:  {
 // CHECK-NEXT:   "cell": "e_cell",
+// CHECK-NEXT:   "bytes": 64,
+// CHECK-NEXT:   "align": 64,
 // CHECK-NEXT:   "uses": [
 // CHECK-NEXT:    {
 // CHECK-NEXT:     "sk": "m_sk0",
@@ -306,6 +309,15 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // OPTS-NEXT:      "source": "profiling_task_id"
 // OPTS-NEXT:     }
 // OPTS-NEXT:    ],
+// The profiling area, as the plan lays it out: whole 64-byte lines, 64-aligned.
+// OPTS:         "workspaces": [
+// OPTS-NEXT:     {
+// OPTS-NEXT:      "slot": 11,
+// OPTS-NEXT:      "use": "profiling",
+// OPTS-NEXT:      "bytes": 19008,
+// OPTS-NEXT:      "align": 64
+// OPTS-NEXT:     }
+// OPTS-NEXT:    ]
 
 // After sk-form-scopes alone: no SuperKernels, every unfused kernel, grouped ones pending.
 // FORM:      "note": "formed but not outlined: 3 kernel task(s) carry sk.group and are listed neither as fused nor as unfused (run sk-outline).",

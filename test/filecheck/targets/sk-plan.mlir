@@ -32,16 +32,20 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
   }
 }
 
-// One action per slot, stream by stream; the cells to allocate; the workspace and the
-// profiling area the entry needs; where each argument slot of the SuperKernel comes from.
+// One action per slot, stream by stream; the cells to allocate and the workspace and the
+// profiling area the entry needs, each on 64-byte lines of its own (bytes a multiple of 64,
+// 64-aligned); where each argument slot of the SuperKernel comes from.
 // CHECK:      {
 // CHECK-NEXT:  "format": "skir.rewrite_plan",
-// CHECK-NEXT:  "version": 1,
+// CHECK-NEXT:  "version": 2,
 // CHECK-NEXT:  "model": "bounds",
-// CHECK-NEXT:  "cells": ["e1_cell", "e2_cell"],
+// CHECK-NEXT:  "cells": [
+// CHECK-NEXT:   {"name": "e1_cell", "bytes": 64, "align": 64},
+// CHECK-NEXT:   {"name": "e2_cell", "bytes": 64, "align": 64}
+// CHECK-NEXT:  ],
 // CHECK-NEXT:  "workspaces": [
-// CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 6, "use": "workspace", "bytes": 24576},
-// CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 7, "use": "profiling", "bytes": 12864}
+// CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 6, "use": "workspace", "bytes": 24576, "align": 64},
+// CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 7, "use": "profiling", "bytes": 12864, "align": 64}
 // CHECK-NEXT:  ],
 // CHECK-NEXT:  "slots": [
 // CHECK-NEXT:   {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "bounds_sk0"},
