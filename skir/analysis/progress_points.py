@@ -143,17 +143,6 @@ def _notifiers(model: ModelOp, sks: list[SuperKernelOp]) -> dict[str, list[dict[
     return found
 
 
-def _credited(op: SetFlagOp) -> CoreType:
-    """The core type a set gives its credit to: its own (mode 0), the AIVs (mode 1), the other
-    type of its block (mode 2)."""
-    own = op.core.data
-    if op.mode.data == 0:
-        return own
-    if op.mode.data == 1:
-        return CoreType.AIV
-    return CoreType.AIV if own is CoreType.AIC else CoreType.AIC
-
-
 def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
     """SuperKernel name -> its progress points in program order (SK meta's `points`): per point
     its id, state, core types and what it is or waits for, located in the original model."""
@@ -165,7 +154,7 @@ def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
         sets: dict[tuple[int, CoreType], list[int]] = {}  # (flag, the core type it credits) -> set positions
         for i, op in enumerate(program):
             if isinstance(op, SetFlagOp):
-                sets.setdefault((op.flag.data, _credited(op)), []).append(i)
+                sets.setdefault((op.flag.data, op.credited()), []).append(i)
         taken: dict[tuple[int, CoreType], int] = {}
         table: list[dict[str, Any]] = []
         for i, op in enumerate(program):

@@ -328,8 +328,7 @@ class SyncMachine:
                 e = self.entry(k, core)
                 a.common[e] = max(a.common[e], 2 * a.pc)
         elif isinstance(op, SetFlagOp):
-            target = core if op.mode.data != 2 else (CoreType.AIV if core is CoreType.AIC else CoreType.AIC)
-            key = (k, target, op.flag.data)
+            key = (k, op.credited(), op.flag.data)
             message = a.common.copy()
             if op.mode.data == 0:
                 message[self.entry(k, core)] = max(message[self.entry(k, core)], 2 * a.pc)

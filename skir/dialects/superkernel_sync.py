@@ -273,6 +273,14 @@ class SetFlagOp(SkProgramOp):
         )
         print_attrs(printer, self)
 
+    def credited(self) -> CoreType:
+        """The core type the set gives its credit to: its own for mode 0 (and mode 1, on the
+        AIVs), the other type of its block for mode 2."""
+        own = self.core.data
+        if self.mode.data != 2:
+            return own
+        return CoreType.AIV if own is CoreType.AIC else CoreType.AIC
+
     def verify_(self) -> None:
         _check_flag(self, self.flag.data)
         if self.mode.data == 1 and self.core.data is not CoreType.AIV:

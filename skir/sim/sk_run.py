@@ -295,7 +295,7 @@ class SuperKernelRun:
     def _set_flag(self, s: _Core, op: SetFlagOp) -> None:
         s.stamps = [add(st, SYNC, self.costs.flag_set_us) for st in s.stamps]
         mode = op.mode.data
-        target = s.core if mode != 2 else (CoreType.AIV if s.core is CoreType.AIC else CoreType.AIC)
+        target = op.credited()
         blocks = self.sk.blocks.data
         if mode == 2:
             per_block: list[Stamp | None] = [None] * blocks
