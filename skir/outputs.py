@@ -23,14 +23,13 @@ from skir import progress
 from skir.dialects.model_lookup import the_model
 from skir.errors import CheckFailedError, ExitCode, MissingToolError, SkirError
 from skir.hostsim.spec import PROGRESS_FILE
-from skir.options import SkOptions
-from skir.passes.common import SkirWarning, superkernels
+from skir.passes.common import SkirWarning
 from skir.provenance import stamp
 from skir.result_records import ResultData
 from skir.targets.ascendc import emit_source, sources
-from skir.targets.build_script import build_script
-from skir.targets.descriptor import descriptor, dump_descriptor
+from skir.targets.descriptor import dump_descriptor
 from skir.targets.plan import dump_plan, plan
+from skir.targets.shared_entries import entry_text, group_build_script, group_descriptor, shared_entries
 from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
 from skir.targets.vendor_fail_log import render_vendor_fail_log
@@ -46,23 +45,24 @@ def product_texts(result: ResultData) -> dict[str, str]:
     """Relative path -> text of every product except the summary."""
     with progress.phase("model.rewritten.mlir"):
         texts = {"model.rewritten.mlir": ir_text(result.module) + "\n"}
-    emitted = {source.sym_name.data for source in sources(result.module)}
+    with progress.phase("shared entries"):
+        shared = shared_entries(result.module)
     with progress.phase("entries"):
-        for source in sources(result.module):
-            name = source.sym_name.data
-            texts[f"{name}/{name}_kernel.cpp"] = emit_source(source)
+        for source in sources(result.module):  # an entry of no sk.kernel (a hand-written module) as it is
+            if source.sym_name.data not in shared.by_sk:
+                texts[f"{source.sym_name.data}/{source.sym_name.data}_kernel.cpp"] = emit_source(source)
+        for group in shared.groups:  # one entry per distinct SuperKernel (docs/design.md §5)
+            texts[f"{group.name}/{group.name}_kernel.cpp"] = entry_text(group)
     with progress.phase("descriptors and build scripts"):
-        for sk, kernels, options in superkernels(result.module, SkOptions()):
-            name = sk.sym_name.data
-            if name in emitted:
-                texts[f"{name}/{name}.json"] = dump_descriptor(stamp(descriptor(sk, kernels)))
-                texts[f"{name}/build.sh"] = build_script(sk, kernels, options)
+        for group in shared.groups:
+            texts[f"{group.name}/{group.name}.json"] = dump_descriptor(stamp(group_descriptor(group)))
+            texts[f"{group.name}/build.sh"] = group_build_script(group)
     unreset: dict[str, list[tuple[str, str]]] = {}
     for w in result.warnings:
         if w.warning == "unreset_event":
             unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
     with progress.phase("sk meta"):
-        meta = sk_meta(result.module, result.original, unreset)
+        meta = sk_meta(result.module, result.original, unreset, shared)
     if result.model_warnings:
         meta["warnings"] = [w.as_dict() for w in result.model_warnings]
     by_name = {sk["name"]: sk for sk in meta["superkernels"]}

@@ -142,16 +142,28 @@ def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str,
         r.fail(f"{path}submodels", f"sub-model '{sorted(missing)[0]}' has no plan (every sub-model needs one)")
 
 
+_ONE_OBJECT = ("entry", "object", "kernel_type", "blocks")
+"""What every SuperKernel launching one shared entry states alike (docs/design.md §5 "Shared entries")."""
+
+
 def _superkernels(r: JsonReader, value: Any, prefix: str = "") -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
+    shared: dict[str, dict[str, Any]] = {}
     for i, sk in enumerate(r.list_(value, f"{prefix}superkernels")):
         path = f"{prefix}superkernels[{i}]"
         r.obj(sk, path, ("name", "entry", "blocks", "args"),
-              ("name", "entry", "host", "kernel_type", "blocks", "sched_mode", "object", "args"))
+              ("name", "entry", "host", "kernel_type", "blocks", "sched_mode", "object", "shared_entry", "args"))
         name = r.name(sk["name"], f"{path}.name")
         if name in found:
             r.fail(f"{path}.name", f"SuperKernel '{name}' is listed twice")
         r.int_(sk["blocks"], f"{path}.blocks", 1, 65535)
+        if "shared_entry" in sk:  # one object launched with each SuperKernel's own table: one launch shape
+            first = shared.setdefault(r.name(sk["shared_entry"], f"{path}.shared_entry"), sk)
+            for field in _ONE_OBJECT:
+                if sk.get(field) != first.get(field):
+                    r.fail(f"{path}.{field}", f"{sk.get(field)!r} differs from {first.get(field)!r} of "
+                                              f"'{first['name']}', which launches the same shared entry "
+                                              f"'{sk['shared_entry']}'")
         found[name] = {**sk, "_path": path}
     return found
 

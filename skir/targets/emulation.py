@@ -8,6 +8,7 @@ rather than against skir's own reading of it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -24,6 +25,7 @@ from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
 from skir.targets.ascendc import emit_source
+from skir.targets.shared_entries import SharedEntries, entry_text, shared_entries
 from skir.targets.workspaces import entry_buffer_sizes, progress_slot
 
 
@@ -100,14 +102,35 @@ def emulation_specs(module: ModuleOp, original: ModuleOp,
     update_slots = _update_slots(module, original, updates)
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
     before = {qualified_name(m): m for m in models(original)}
-    specs: list[EmulationSpec] = []
+    shared = shared_entries(module)
+    texts: dict[str, str] = {}
+    specs: list[tuple[str, EmulationSpec]] = []
     for model in models(module):  # the model, then each sub-model on its own
-        specs += _specs(model, before[qualified_name(model)], sources, update_slots)
-    return specs
+        specs += _specs(model, before[qualified_name(model)], sources, update_slots, shared, texts)
+    return _once_per_entry(specs)
+
+
+def _once_per_entry(specs: list[tuple[str, EmulationSpec]]) -> list[EmulationSpec]:
+    """One run per shared entry (docs/design.md §5 "Shared entries"): each sharing SuperKernel's
+    spec is derived on its own (its original's orders, its lock words' final values, its update
+    map) and named by the entry; a SuperKernel whose spec equals one already kept adds no run, one
+    that asks for something else runs the same entry under its own name."""
+    kept: dict[str, EmulationSpec] = {}
+    out: list[EmulationSpec] = []
+    for sk_name, spec in specs:
+        first = kept.setdefault(spec.name, spec)
+        if first is spec:
+            out.append(spec)
+        elif first != spec:
+            out.append(replace(spec, name=sk_name))
+    return out
 
 
 def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
-           update_slots: dict[str, dict[tuple[str, int], tuple[int, ...]]]) -> list[EmulationSpec]:
+           update_slots: dict[str, dict[tuple[str, int], tuple[int, ...]]], shared: SharedEntries,
+           texts: dict[str, str]) -> list[tuple[str, EmulationSpec]]:
+    """(SuperKernel, spec) of each emitted SuperKernel of `model`; a shared one's spec runs the
+    shared entry (`texts`: each shared entry's C++, emitted once)."""
     kernels = kernel_table(model)
     graph = TaskGraph(original)
     hb = HappensBefore(graph)
@@ -163,11 +186,18 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                 lock_ops.setdefault(prog_op.slot.data, []).append(prog_op)
         locks = lock_ops.keys()
         notified = {slot for slot, ops in lock_ops.items() if any(isinstance(op, NotifyOp) for op in ops)}
-        specs.append(
+        group = shared.shared_group(name)
+        if group is None:
+            label, entry, text = name, entry_symbol(name), emit_source(source)
+        else:
+            if group.name not in texts:
+                texts[group.name] = entry_text(group)
+            label, entry, text = group.name, group.entry, texts[group.name]
+        specs.append((name,
             EmulationSpec(
-                name=name,
-                entry=entry_symbol(name),
-                source=emit_source(source),
+                name=label,
+                entry=entry,
+                source=text,
                 kernel_type=sk.type.value,
                 blocks=sk.blocks.data,
                 param_slots=sk.arg_slots.data,
@@ -181,6 +211,5 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                 progress_slot=progress_slot(source),
                 updates=tuple((sub.ident, forwarded[(sub.stream.root_reference.data, sub.seq.data)])
                               for sub in subtasks if (sub.stream.root_reference.data, sub.seq.data) in forwarded),
-            )
-        )
+            )))
     return specs

@@ -26,6 +26,10 @@ runtime reserves `bytes` (a multiple of 64, at least 64) at an address that is a
 `align` (64), and no two of them share a line; `skir.runtime.apply_plan(..., addresses=...)`
 refuses a placement that breaks this.
 
+SuperKernels identical up to their argument tables launch one object (docs/design.md §5
+"Shared entries"): each one's `shared_entry` names it, `entry` and `object` are its, and `args`
+stays the SuperKernel's own table.
+
 `updates` (docs/design.md §3 "Updated kernels") lists each fused member of a task group whose
 update changes its arguments: when the runtime re-issues that member's parameters before a
 replay, it writes argument `i` into `slots[i]` of the SuperKernel's table
@@ -111,10 +115,13 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
     superkernels = []
     for sk in meta["superkernels"]:
         name = sk["name"]
-        superkernels.append({
-            "name": name, "entry": sk["entry"], "host": sk["host"], "kernel_type": sk["kernel_type"],
-            "blocks": sk["blocks"], "sched_mode": "batch", "object": f"{name}/build/{name}.o", "args": sk["args"],
-        })
+        shared = sk["shared_entry"]["name"] if "shared_entry" in sk else None
+        built = shared or name
+        launch = {"name": name, "entry": sk["entry"], "host": sk["host"], "kernel_type": sk["kernel_type"],
+                  "blocks": sk["blocks"], "sched_mode": "batch", "object": f"{built}/build/{built}.o"}
+        if shared is not None:  # the one object of identical SuperKernels (docs/design.md §5 "Shared entries")
+            launch["shared_entry"] = shared
+        superkernels.append({**launch, "args": sk["args"]})
     out: dict[str, Any] = {
         "cells": cells,
         "workspaces": workspaces(module, model),

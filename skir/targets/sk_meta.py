@@ -72,6 +72,7 @@ from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.json_text import dumps_indented
 from skir.targets.origin_name import origin_op_name
+from skir.targets.shared_entries import SharedEntries, annotate_meta, shared_entries
 from skir.targets.update_map import update_map
 from skir.targets.workspaces import workspaces
 
@@ -301,18 +302,26 @@ def _unfused(stream: str, task: LaunchOp, reason: str) -> Json:
 
 
 def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
-            unreset: dict[str, list[tuple[str, str]]] | None = None) -> dict[str, Any]:
+            unreset: dict[str, list[tuple[str, str]]] | None = None,
+            shared: SharedEntries | None = None) -> dict[str, Any]:
     """SK meta of `module` (any point of the pipeline); `original` is the input before rewriting;
     `unreset` the `unreset_by_superkernel` pairs when the caller has them already. A model with
     condition tasks gets `submodels`: one entry per sub-model, in the same form (its own
     SuperKernels, cells, unfused kernels, cuts, updates and summary; docs/design.md §3
-    "Conditional sub-models")."""
+    "Conditional sub-models"). `shared`: the entry groups, when the caller has them already; each
+    SuperKernel that shares its entry gets `shared_entry` (`skir.targets.shared_entries`)."""
     model = _model(module, "module")
     before = None if original is None else _model(original, "original module")
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
     originals = {} if before is None else {qualified_name(m): m for m in (before, *all_submodels(before))}
     part = _model_meta(model, before, unreset, originals, progress_ids(module))
     meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "model": model.sym_name.data, **part}
+    shared = shared_entries(module) if shared is None else shared
+    parts = [meta]
+    while parts:  # the model's SuperKernels, then each sub-model's
+        part = parts.pop()
+        annotate_meta(part["superkernels"], shared)
+        parts.extend(part.get("submodels", []))
     imported = _vendor_input(model, kernels)
     if imported is not None:
         meta["vendor_input"] = imported
