@@ -118,10 +118,10 @@ def _once_per_entry(specs: list[tuple[str, EmulationSpec]]) -> list[EmulationSpe
     kept: dict[str, EmulationSpec] = {}
     out: list[EmulationSpec] = []
     for sk_name, spec in specs:
-        first = kept.setdefault(spec.name, spec)
-        if first is spec:
+        if spec.name not in kept:
+            kept[spec.name] = spec
             out.append(spec)
-        elif first != spec:
+        elif kept[spec.name] != spec:
             out.append(replace(spec, name=sk_name))
     return out
 
