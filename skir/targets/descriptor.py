@@ -76,6 +76,17 @@ def _events(sk: SuperKernelOp) -> tuple[dict[int, list[NotifyOp]], dict[int, lis
     return sends, recvs
 
 
+def own_fields(sk: SuperKernelOp) -> list[dict[str, Any]]:
+    """Per sub-task the descriptor's fields that belong to this SuperKernel alone: its stream and
+    seq in the original model and the cells of its event slots (a shared descriptor lists them
+    per SuperKernel, `skir.targets.shared_entries`)."""
+    sends, recvs = _events(sk)
+    return [{"stream": sub.stream.root_reference.data, "seq": sub.seq.data,
+             "send_event_list": [op.cell.root_reference.data for op in sends.get(sub.ident, [])],
+             "recv_event_list": [op.cell.root_reference.data for op in recvs.get(sub.ident, [])]}
+            for sub in sk.subtasks()]
+
+
 def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions | None = None) -> dict[str, Any]:
     """The kernel descriptor of one lowered SuperKernel."""
     options = sk.sk_options(base)

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.ascendc import SourceOp
@@ -72,38 +72,63 @@ def normaliser(sk: SuperKernelOp, name: str) -> Callable[[str], str]:
     return normalise
 
 
-def _fields(op: Operation, skip: frozenset[str], text: Callable[[str], str] | None = None) -> Iterable[str]:
-    """`name=value` of every property and attribute of `op` not in `skip`, in name order;
-    strings through `text` when given."""
+Field = tuple[str, str, Attribute | str]
+"""(`p` for a property or `a` for an attribute, its name, its value or normalised string)."""
+EntryKey = tuple[tuple[str, tuple[Field, ...]], ...]
+"""The key: per item (the `sk.kernel`, each program op, each member kernel, the options, each op
+of the source) its name and fields. Attributes compare and hash by value, so grouping by keys
+prints nothing; only a group's digest renders its key as text (`key_text`)."""
+
+
+def _fields(op: Operation, skip: frozenset[str], text: Callable[[str], str] | None = None) -> tuple[Field, ...]:
+    """Every property and attribute of `op` not in `skip`, in name order; strings through `text`
+    when given."""
+    out: list[Field] = []
     for where, table in (("p", op.properties), ("a", op.attributes)):
         for key in sorted(table):
             if key in skip:
                 continue
             value: Attribute = table[key]
-            if text is not None and isinstance(value, StringAttr):
-                yield f"{where}:{key}={text(value.data)!r}"
-            else:
-                yield f"{where}:{key}={value}"
+            out.append((where, key, text(value.data) if text is not None and type(value) is StringAttr else value))
+    return tuple(out)
 
 
-def entry_key(sk: SuperKernelOp, kernels: dict[str, KernelOp], source: SourceOp) -> str:
-    """The canonical key of `sk`'s entry (see the module docstring), one line per op."""
-    lines = ["sk.kernel " + " ".join(_fields(sk, OWN_NAME_FIELDS))]
+def entry_key(sk: SuperKernelOp, kernels: dict[str, KernelOp], source: SourceOp) -> EntryKey:
+    """The canonical key of `sk`'s entry (see the module docstring)."""
+    items: list[tuple[str, tuple[Field, ...]]] = [("sk.kernel", _fields(sk, OWN_NAME_FIELDS))]
     members: dict[str, KernelOp] = {}
     for op in sk.body.walk():
-        lines.append(op.name + " " + " ".join(_fields(op, LOCATION_PROPERTIES)))
+        items.append((op.name, _fields(op, LOCATION_PROPERTIES)))
         for value in op.properties.values():
             if isinstance(value, SymbolRefAttr) and value.root_reference.data in kernels:
                 members.setdefault(value.root_reference.data, kernels[value.root_reference.data])
-    for name in sorted(members):
-        lines.append("member " + " ".join(_fields(members[name], frozenset())))
-    lines.append(f"options {sk.sk_options()!r}")
+    items += [("member", _fields(members[name], frozenset())) for name in sorted(members)]
+    items.append(("options", (("o", "effective", repr(sk.sk_options())),)))
     text = normaliser(sk, PLACEHOLDER)
-    for op in source.walk():
-        lines.append(op.name + " " + " ".join(_fields(op, frozenset(), text)))
-    return "\n".join(lines)
+    items += [(op.name, _fields(op, frozenset(), text)) for op in source.walk()]
+    return tuple(items)
 
 
-def key_digest(key: str) -> str:
-    """The SHA-256 of a key, in hex."""
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+def _render(value: Attribute | str) -> str:
+    """A value as the key's text: a string quoted, an attribute as its name and parameters (its
+    data's `repr` for a data attribute), without xDSL's printer."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, ParametrizedAttribute):
+        return f"{value.name}<{','.join(_render(p) for p in value.parameters)}>"
+    if isinstance(value, Data):
+        data = value.data
+        shown = f"[{','.join(_render(a) for a in data)}]" if isinstance(data, tuple) else repr(data)
+        return f"{value.name}<{shown}>"
+    return str(value)
+
+
+def key_text(key: EntryKey) -> str:
+    """The key as text, one line per item; stable for one version of skir and xDSL."""
+    return "\n".join(name + "".join(f" {where}:{field}={_render(value)}" for where, field, value in fields)
+                     for name, fields in key)
+
+
+def key_digest(key: EntryKey) -> str:
+    """The SHA-256 of a key's text, in hex."""
+    return hashlib.sha256(key_text(key).encode("utf-8", "surrogatepass")).hexdigest()

@@ -31,8 +31,9 @@ from skir.errors import ExitCode, SkirError
 from skir.names import entry_symbol, name_problem
 from skir.targets.ascendc import emit_source
 from skir.targets.build_script import build_script
-from skir.targets.descriptor import descriptor
-from skir.targets.entry_key import entry_key, key_digest, normaliser
+from skir.targets.descriptor import descriptor, own_fields
+from skir.targets.entry_key import EntryKey, entry_key, key_digest, normaliser
+from skir.targets.origin_name import origin_op_name
 
 HASH_HEX = 12
 """Hex digits of the key's SHA-256 in a shared entry's name (48 bits: two different keys of one
@@ -55,7 +56,7 @@ class EntryGroup:
     source: SourceOp
     """The first member's `ascendc.source`."""
     digest: str
-    """The SHA-256 of the key, in hex."""
+    """The SHA-256 of the key's text, in hex (empty for an entry of one SuperKernel)."""
 
     @property
     def shared(self) -> bool:
@@ -86,9 +87,10 @@ class SharedEntries:
 
 def shared_entries(module: ModuleOp) -> SharedEntries:
     """Group the SuperKernels of `module` that have an `ascendc.source` by their key (linear in
-    the size of their programs and sources)."""
+    the size of their programs and sources: keys compare by value; each shared one is printed
+    once for its name)."""
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
-    found: dict[str, list[tuple[SuperKernelOp, dict[str, KernelOp]]]] = {}
+    found: dict[EntryKey, list[tuple[SuperKernelOp, dict[str, KernelOp]]]] = {}
     names: set[str] = set()
     for model in models(module):
         kernels = kernel_table(model)
@@ -96,14 +98,14 @@ def shared_entries(module: ModuleOp) -> SharedEntries:
             if isinstance(sk, SuperKernelOp):
                 names.add(sk.sym_name.data)
                 if sk.sym_name.data in sources:
-                    digest = key_digest(entry_key(sk, kernels, sources[sk.sym_name.data]))
-                    found.setdefault(digest, []).append((sk, kernels))
+                    found.setdefault(entry_key(sk, kernels, sources[sk.sym_name.data]), []).append((sk, kernels))
     groups: list[EntryGroup] = []
     short: dict[str, str] = {}
-    for digest, members in found.items():
+    for key, members in found.items():
         first = members[0][0].sym_name.data
-        name = first
-        if len(members) > 1:
+        name, digest = first, ""
+        if len(members) > 1:  # only a shared entry's key is printed, once
+            digest = key_digest(key)
             name = PREFIX + digest[:HASH_HEX]
             if short.setdefault(name, digest) != digest or name in names or name_problem(name) is not None:
                 raise SkirError(f"shared entries: the name {name} is taken (two keys agree in {HASH_HEX} hex digits, "
@@ -151,10 +153,9 @@ def group_descriptor(group: EntryGroup) -> dict[str, Any]:
         for field in PER_SUBTASK:
             del item[field]
     shared_by = []
-    for member, member_kernels in group.members:
-        own = descriptor(member, member_kernels)
-        shared_by.append({"name": own["name"], "origin_op_name": own["origin_op_name"],
-                          "kernelList": [{field: item[field] for field in PER_SUBTASK} for item in own["kernelList"]]})
+    for member, _ in group.members:
+        shared_by.append({"name": member.sym_name.data, "origin_op_name": origin_op_name(member),
+                          "kernelList": own_fields(member)})
     data["shared_by"] = shared_by
     return data
 

@@ -27,7 +27,7 @@ from skir.runtime import apply_plan, model_view
 from skir.schemas import validate
 from skir.targets.ascendc import emit_source
 from skir.targets.emulation import _once_per_entry
-from skir.targets.entry_key import entry_key
+from skir.targets.entry_key import entry_key, key_text
 from skir.targets.shared_entries import HASH_HEX, shared_entries
 from skir.testing.random_models import random_model
 
@@ -77,7 +77,7 @@ def test_identical_layers_share_one_entry(tmp_path: Path) -> None:
     sk0 = _sks(result)[0]
     kernels = kernel_table(the_model(result.module))
     source = next(op for op in result.module.ops if isinstance(op, SourceOp) and op.sym_name.data == names[0])
-    shared = "sk_" + hashlib.sha256(entry_key(sk0, kernels, source).encode()).hexdigest()[:HASH_HEX]
+    shared = "sk_" + hashlib.sha256(key_text(entry_key(sk0, kernels, source)).encode()).hexdigest()[:HASH_HEX]
     assert re.fullmatch(r"sk_[0-9a-f]{12}", shared)
     assert _folders(tmp_path) == sorted([shared, "identical_layers_sk3"])
     assert sorted(p.name for p in (tmp_path / shared).iterdir()) == sorted(
