@@ -61,6 +61,7 @@ bench: venv
 	$(BIN)/python tools/bench_sync.py
 	$(BIN)/python tools/bench_schedule.py
 	$(BIN)/python tools/bench_scale.py
+	$(BIN)/python tools/bench_share.py
 
 clean:
 	rm -rf out build *.egg-info test/filecheck/**/Output

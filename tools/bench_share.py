@@ -5,8 +5,8 @@ Usage: `python tools/bench_share.py [--layers 1,8,32] [--repeat 3]`
 
 For each layer count L it generates a `tools/gen_model.py decode` model of exactly L layers
 (no filler kernels), compiles it once with `skir.compile`, then measures the per-SuperKernel
-products (entry sources, descriptors, build scripts) two ways (docs/design.md §5 "Shared
-entries"):
+products (entry sources, descriptors, build scripts) two ways
+(docs/design.md §5 "Shared entries"):
 
 - *shared*: what `sk-compile` writes: one entry per group of identical SuperKernels, including
   the grouping itself (the canonical keys);

@@ -70,3 +70,10 @@ def test_bench_startup_prints_its_table() -> None:
     lines = out.splitlines()
     assert lines[0].split() == ["what", "seconds", "goal"]
     assert any(line.startswith("import skir.registry") for line in lines)
+
+
+def test_bench_share_prints_fewer_entries_for_identical_layers() -> None:
+    out = _run("tools/bench_share.py", "--layers", "1,8", "--repeat", "1")
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert [(r[0], r[1], r[2], r[3]) for r in rows] == [("1", "1", "1", "1"), ("8", "10", "3", "10")], out
+    assert int(rows[1][4].replace(",", "")) < int(rows[1][5].replace(",", ""))  # fewer bytes shared
