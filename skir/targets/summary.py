@@ -36,6 +36,28 @@ def _vendor_lines(result: ResultData) -> list[str]:
     return lines
 
 
+def _shared_lines(result: ResultData) -> list[str]:
+    """One line per entry that identical SuperKernels share (docs/design.md §5 "Shared entries")."""
+    if len(result.superkernels) < 2:
+        return []
+    from skir.targets.shared_entries import shared_entries
+
+    every = shared_entries(result.module).groups
+    groups = [g for g in every if g.shared]
+    if not groups:
+        return []
+    entries = len(every)
+    lines = [f"entries: {entries} for {_count(len(result.superkernels), 'SuperKernel')}; "
+             "shared by identical SuperKernels:"]
+    for group in groups[:_MAX_LISTED]:
+        names = group.member_names
+        shown = ", ".join(names[:3]) + (f", ... ({len(names)})" if len(names) > 3 else "")
+        lines.append(f"  {group.name}: {shown}")
+    if len(groups) > _MAX_LISTED:
+        lines.append(f"  ... {len(groups) - _MAX_LISTED} more shared entries in sk_meta.json")
+    return lines
+
+
 def render_summary(result: ResultData, limit: int | None = None) -> str:
     """A few lines: model size, SuperKernels formed, launches saved, why the rest did not fuse;
     with `limit`, at most that many SuperKernels and emulation verdicts, then how many more."""
@@ -61,6 +83,7 @@ def render_summary(result: ResultData, limit: int | None = None) -> str:
         lines.append(f"  {sk.name}  {sk.kernel_type}  {sk.blocks} blocks  {len(sk.members)} sub-tasks  ({where})")
     if limit is not None and len(result.superkernels) > limit:
         lines.append(f"  ... {len(result.superkernels) - limit} more; see sk_meta.json (or -v)")
+    lines += _shared_lines(result)
     updates = result.updates
     for group, stream, seq, into in updates[:_MAX_LISTED]:
         lines.append(f"  updated kernel @{stream} seq {seq} (task group {group}) fused into {into}: the runtime "
