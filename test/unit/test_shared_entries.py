@@ -262,3 +262,23 @@ def test_the_products_are_the_same_twice(tmp_path: Path) -> None:
     for path in sorted(first.rglob("*")):
         if path.is_file():
             assert path.read_bytes() == (second / path.relative_to(first)).read_bytes(), path
+
+
+def test_progress_words_keep_every_entry_its_own(tmp_path: Path) -> None:
+    """With debug-progress=1 each entry stores its SuperKernel's progress id (docs/design.md §6),
+    so identical layers no longer share, and sk-hang's SK meta names each entry."""
+    result = skir.compile(LAYERS, options="debug-progress=1").write(tmp_path)
+    assert _folders(tmp_path) == [f"identical_layers_sk{i}" for i in range(4)]
+    meta = json.loads((tmp_path / "sk_meta.json").read_text())
+    assert not any("shared_entry" in sk for sk in meta["superkernels"])
+    assert len({sk["progress"]["id"] for sk in meta["superkernels"]}) == 4
+    assert "entries:" not in (tmp_path / "README.txt").read_text()
+    assert len(shared_entries(result.module).groups) == 4
+
+
+def test_the_summary_names_the_shared_entry(tmp_path: Path) -> None:
+    result = skir.compile(LAYERS).write(tmp_path)
+    group = shared_entries(result.module).groups[0]
+    summary = (tmp_path / "README.txt").read_text()
+    assert "entries: 2 for 4 SuperKernels; shared by identical SuperKernels:\n" in summary
+    assert f"  {group.name}: identical_layers_sk0, identical_layers_sk1, identical_layers_sk2\n" in summary
