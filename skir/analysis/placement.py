@@ -56,8 +56,8 @@ def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[list[Subtas
     position: dict[CoreType, dict[int, int]] = {core: {} for core in CoreType}
     count = dict.fromkeys(CoreType, 0)
     for op in sk.body.block.ops:
-        for core in op.core_set():  # type: ignore[attr-defined]
-            position[core][op.ident] = count[core]  # type: ignore[attr-defined]
+        for core in op.core_set():
+            position[core][op.ident] = count[core]
             count[core] += 1
     deps: dict[int, tuple[int, ...]] = {}
     groups: list[list[SubtaskOp]] = []
