@@ -67,29 +67,25 @@ bool sk_stub_runs_here(const SkStubInfo& r) {{
     return std::strcmp(r.coreClass, "aiv") == 0 && idx >= lo && idx < hi;
 }}
 
-// A sub-kernel that takes sk::SkSystemArgs: its arg-table slot from the args pointer, and the
-// logical block index and count it must be handed (an error names a wrong one).
-[[maybe_unused]] uint64_t sk_stub_system_args(const char* base, const void* args, const sk::SkSystemArgs* sys,
-                             const SkStubInfo* info, int n) {{
-    const uint64_t off = uint64_t((const uint64_t*)args - (const uint64_t*)get_para_base());
+// A sub-kernel that takes sk::SkSystemArgs: its arg-table slot is the args pointer less the table.
+[[maybe_unused]] uint64_t sk_stub_slot(const void* args) {{
+    return uint64_t((const uint64_t*)args - (const uint64_t*)get_para_base());
+}}
+
+// The logical block index and count instance `r` must be handed on the calling core (an error
+// names a wrong one).
+void sk_stub_check_system_args(const char* base, uint64_t off, const sk::SkSystemArgs* sys, const SkStubInfo& r) {{
     const sk_shim::CoreIdent& id = sk_shim::t_ident;
-    for (int i = 0; i < n; ++i) {{
-        const SkStubInfo& r = info[i];
-        if (r.offset != off || !sk_stub_runs_here(r)) continue;
-        const bool aiv = id.type != 1;
-        const int64_t scale = aiv && std::strcmp(r.coreClass, "mix") == 0 ? id.subDim : 1;
-        const int64_t idx = aiv ? id.block * id.subDim + id.sub : id.block;
-        const int64_t want = idx - r.first * scale, count = int64_t(r.blocks) * scale;
-        if (sys == nullptr || sys->skBlockIdx != want || sys->skNumBlocks != count) {{
-            char buf[200];
-            std::snprintf(buf, sizeof buf, "%s at args_offset %llu: SkSystemArgs {{%d, %d}}, expected {{%lld, %lld}}",
-                          base, (unsigned long long)off, sys ? sys->skBlockIdx : -1, sys ? sys->skNumBlocks : -1,
-                          (long long)want, (long long)count);
-            sk_shim::Error(buf);
-        }}
-        break;
-    }}
-    return off;
+    const bool aiv = id.type != 1;
+    const int64_t scale = aiv && std::strcmp(r.coreClass, "mix") == 0 ? id.subDim : 1;
+    const int64_t idx = aiv ? id.block * id.subDim + id.sub : id.block;
+    const int64_t want = idx - r.first * scale, count = int64_t(r.blocks) * scale;
+    if (sys != nullptr && sys->skBlockIdx == want && sys->skNumBlocks == count) return;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%s at args_offset %llu: SkSystemArgs {{%d, %d}}, expected {{%lld, %lld}}",
+                  base, (unsigned long long)off, sys ? sys->skBlockIdx : -1, sys ? sys->skNumBlocks : -1,
+                  (long long)want, (long long)count);
+    sk_shim::Error(buf);
 }}
 
 // Instances that share a symbol and an args offset (sub-kernels without parameters) are told
@@ -97,7 +93,8 @@ bool sk_stub_runs_here(const SkStubInfo& r) {{
 // of that offset that runs on this core.
 thread_local std::map<std::pair<const SkStubInfo*, uint64_t>, int> t_calls;
 
-void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* info, int n) {{
+void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* info, int n,
+                 bool takesSystemArgs = false, const sk::SkSystemArgs* sys = nullptr) {{
     const SkStubInfo* hit = nullptr;
     const SkStubInfo* any = nullptr;
     int k = t_calls[{{info, off}}]++;
@@ -107,6 +104,7 @@ void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* inf
         if (sk_stub_runs_here(info[i]) && k-- == 0) hit = &info[i];
     }}
     if (hit == nullptr) hit = any;  // an unexpected call: the log check names it
+    if (hit && takesSystemArgs) sk_stub_check_system_args(base, off, sys, *hit);
     if (hit && hit->earlyWait) AscendC::WaitPreTaskEnd<>();
     sk_shim::SubBegin(base, off, copy);
     if (hit && hit->hang) sk_shim::SubHang(base, off);
@@ -169,8 +167,7 @@ def stub_source(spec: EmulationSpec) -> str:
             if system_args:
                 out.append(
                     f'extern "C" void {fn}(const void* args, sk::SkSystemArgs* sys_args) '
-                    f'{{ sk_stub_run("{symbol}", {copy}, sk_stub_system_args("{symbol}", args, sys_args, kInfo{idx}, '
-                    f'{n}), kInfo{idx}, {n}); }}'
+                    f'{{ sk_stub_run("{symbol}", {copy}, sk_stub_slot(args), kInfo{idx}, {n}, true, sys_args); }}'
                 )
                 continue
             out.append(
