@@ -3,7 +3,8 @@
 * `<name>_stubs.cpp`: one `extern "C" void <sym>(uint64_t args_offset)` per sub-kernel symbol and
   split copy (`<sym>(const void* args, sk::SkSystemArgs* sys_args)` for a kernel that takes
   `SkSystemArgs`: its slot is `args` less the arg table, and it checks the logical block index
-  and count it is handed against its placement).  Each logs BEGIN with the BASE symbol, maybe sleeps, performs the instance's SyncAll
+  and count it is handed against its placement).  Each logs BEGIN with the BASE symbol, maybe
+  sleeps, performs the instance's SyncAll
   round if it is a batch kernel, logs END; it also honours declared early-start capabilities
   (`WaitPreTaskEnd` before BEGIN, `SetNextTaskStart` after END).
 * `<name>_main.cpp`: the arg table (slot 0 a fake FFTS base, other slots distinct dummy buffers,

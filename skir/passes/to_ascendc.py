@@ -213,7 +213,7 @@ class _Skeleton:
             functions = self.queue(body)
         entry = EntryOp(entry_symbol(name), align, Region(body))
         decls: list[Operation] = [
-            DeclareSystemArgsOp(symbol, self.lowering.copies) if system_args else DeclareOp(symbol, self.lowering.copies)
+            (DeclareSystemArgsOp if system_args else DeclareOp)(symbol, self.lowering.copies)
             for symbol, system_args in self.lowering.declared.items()]
         return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *helpers, *decls, *functions, entry])))
 

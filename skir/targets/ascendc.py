@@ -104,7 +104,8 @@ __aicore__ inline void WaitFunc(GM_ADDR wait_lock_addr)
 """
 
 
-_READS_PARAMS = (CallSystemArgsOp, NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp, ProfilingRecordOp, ProgressOp,
+_READS_PARAMS = (CallSystemArgsOp, NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp,
+                 ProfilingRecordOp, ProgressOp,
                  WaitLockBoundedOp)
 """Ops whose C++ reads `param_base` (a core function declares it only then: -Wall)."""
 

@@ -120,7 +120,8 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
             continue
         name = sk.sym_name.data
         source = sources[name]
-        copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops if isinstance(op, DeclareOp | DeclareSystemArgsOp)}
+        copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops
+                  if isinstance(op, DeclareOp | DeclareSystemArgsOp)}
         subtasks = sk.subtasks()
         early = sk.sk_options().early_start == 1
         forwarded = update_slots.get(name, {})

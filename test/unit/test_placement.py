@@ -37,7 +37,8 @@ def decode(system_args: tuple[str, ...] = ("rope_q", "rope_k"), durations: dict[
 def subtasks(result: Any) -> dict[str, SubtaskOp]:
     sks = [op for op in result.module.walk() if isinstance(op, SuperKernelOp)]
     assert len(sks) == 1
-    return {s.kernel.root_reference.data: s for s in sks[0].subtasks() if s.kernel.root_reference.data.startswith("rope")}
+    return {s.kernel.root_reference.data: s for s in sks[0].subtasks()
+            if s.kernel.root_reference.data.startswith("rope")}
 
 
 def test_rope_q_and_k_run_side_by_side() -> None:
@@ -48,8 +49,9 @@ def test_rope_q_and_k_run_side_by_side() -> None:
     assert result.check().proof is not None and result.proof.ok, result.proof.violations
 
 
-@pytest.mark.parametrize("options,system_args", [("placement=off", ("rope_q", "rope_k")), ("placement=auto", ()),
-                                                 ("", ("rope_q", "rope_k")), ("placement=auto", ("rope_q",))])
+@pytest.mark.parametrize(("options", "system_args"), [("placement=off", ("rope_q", "rope_k")),
+                                                     ("placement=auto", ()),
+                                                     ("", ("rope_q", "rope_k")), ("placement=auto", ("rope_q",))])
 def test_nothing_is_placed_without_the_option_or_the_convention(options: str, system_args: tuple[str, ...]) -> None:
     subs = subtasks(skir.compile(decode(system_args), options=options))
     assert all(s.first is None for s in subs.values())
