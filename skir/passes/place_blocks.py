@@ -33,8 +33,6 @@ from skir.analysis.placement import plan_placement
 from skir.dialects.superkernel import SubtaskOp
 from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.patterns.placement import PlaceSubtask
-from skir.sim.costs import default_costs
-from skir.sim.engine import durations_of
 from skir.xdsl_fast.sweep import rewrite_ops
 
 
@@ -46,10 +44,13 @@ class PlaceBlocksPass(OptionsPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         durations: dict[tuple[str, int], float] | None = None
-        costs = default_costs()
         for sk, kernels, options in superkernels(op, self.sk_options()):
             if options.placement != "auto":
                 continue
+            from skir.sim.costs import default_costs  # the simulator loads only when something may be placed
+            from skir.sim.engine import durations_of
+
+            costs = default_costs()
             reject_depends(sk, self.name)
             if durations is None:
                 durations = durations_of(op)
