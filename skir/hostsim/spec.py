@@ -52,6 +52,10 @@ class SubTaskInstance:
     leak_wait: int | None = None
     """A planted fault (tests of the cross-core self-test): the stub's AIC also waits once on this
     flag id with no matching set, a leaked wait that takes the next credit of the id."""
+    first: int = 0
+    """Placement: the first core of its range (AIV index for an aiv-class kernel, block otherwise)."""
+    system_args: bool = False
+    """The sub-kernel takes `sk::SkSystemArgs` (declared and called with the args pointer and it)."""
     params: int = 0
     """Its param slots (from `offset`); when the spec has `updates`, its stub logs the words it
     finds there (an ARGS line), so the emulation sees which arguments each run handed it."""
