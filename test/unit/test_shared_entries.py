@@ -143,11 +143,12 @@ def test_apply_plan_refuses_a_shared_entry_launched_two_ways() -> None:
         apply_plan(result.original, bad)
 
 
-@pytest.mark.parametrize(("layers", "entries"), [(1, 1), (8, 3), (32, 3)])
-def test_decode_writes_one_entry_per_distinct_layer(tmp_path: Path, layers: int, entries: int) -> None:
-    """The groups are exactly the classes of SuperKernels whose own entries, build scripts and
-    descriptors (names, comments and per-SuperKernel fields taken out) are equal."""
-    result = skir.compile(generate("decode", decode_tasks(layers))).write(tmp_path)
+@pytest.mark.parametrize(("layers", "entries", "options"), [(1, 1, ""), (8, 3, ""), (32, 3, ""),
+                                                            (32, 3, "placement=auto")])
+def test_decode_writes_one_entry_per_distinct_layer(tmp_path: Path, layers: int, entries: int, options: str) -> None:
+    """The groups are exactly the classes of SuperKernels whose own entries (names and comments
+    taken out) are equal; with placement=auto too, whose sub-task ranges are in the entries."""
+    result = skir.compile(generate("decode", decode_tasks(layers)), options=options).write(tmp_path)
     sks = _sks(result)
     assert len(_folders(tmp_path)) == entries
     groups = shared_entries(result.module)
