@@ -28,7 +28,7 @@ SKIPPED = frozenset({"model.rewritten.mlir", "skir_manifest.json"})
 """Products whose bytes are not part of the compared contract."""
 
 _OPTION_SETS = ("", "stream-fusion=0", "early-start=1", "split-mode=2", "sync-mode=data",
-                "preload-code=max:debug-sync-all=1", "debug-dcci-all=1:feed-sync-all=1")
+                "preload-code=max:debug-sync-all=1", "debug-dcci-all=1:feed-sync-all=1", "placement=auto")
 """Option sets every shipped top-level example is compiled with."""
 
 

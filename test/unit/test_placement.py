@@ -25,6 +25,8 @@ needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def decode(system_args: tuple[str, ...] = ("rope_q", "rope_k"), durations: dict[str, float] | None = None
            ) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((ROOT / "examples" / "decode_layer.json").read_text())
+    for name in ("rope_q", "rope_k"):  # the example's rope kernels take SkSystemArgs
+        data["kernels"][name].pop("sk_system_args", None)
     for name in system_args:
         data["kernels"][name]["sk_system_args"] = True
     for stream in data["streams"]:
@@ -192,3 +194,16 @@ def test_emulation_catches_a_call_handed_the_wrong_range(tmp_path: Path) -> None
     outcome = emulate(replace(spec, subtasks=tuple(bad)), tmp_path / "work", cache=False)
     assert not outcome.ok
     assert any("SkSystemArgs {8, 40}, expected" in p or "ran on" in p for p in outcome.problems), outcome.problems
+
+
+EXAMPLES = sorted(p.name for p in (ROOT / "examples").iterdir() if p.suffix in (".json", ".mlir"))
+
+
+@needs_gxx
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_every_example_with_placement_proves_and_emulates(example: str) -> None:
+    result = skir.compile(ROOT / "examples" / example, options="placement=auto").check()
+    assert result.proof is not None and result.proof.ok, result.proof.violations
+    if result.superkernels:
+        result.emulate(cache=True)
+        assert all(e.ok for e in result.emulation), [(e.verdict, e.problems) for e in result.emulation]
