@@ -54,6 +54,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
+from skir.analysis.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
 from skir.dialects.hardware import CoreType, Pipe
@@ -67,28 +68,62 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitFlagOp,
 )
-from skir.dialects.superkernel_sync import RESERVED_FLAGS
 from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
 from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
 _TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
-FLAG_IDS = range(16)
-"""The cross-core flag ids of one sub-core (a 4-bit counter each)."""
-SELF_TEST_FLAGS = tuple(f for f in FLAG_IDS if f not in RESERVED_FLAGS)
-"""The ids the cross-core self-test sets and waits: every id but those of SyncAll, the
-all-core barriers and early-start."""
+_AIC, _AIV = CoreType.AIC, CoreType.AIV
+
+
+def _set(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
+    """`n` mode-2 sets of `flag` from `core` to the other type of its block (PIPE_MTE3 from the
+    AIVs, PIPE_FIX from the AIC)."""
+    pipe = Pipe.MTE3 if core is _AIV else Pipe.FIX
+    return [SetFlagOp(0, 2, flag, pipe, core) for _ in range(n)]
+
+
+def _wait(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
+    return [WaitFlagOp(0, flag, core) for _ in range(n)]
 
 
 def self_test(flags: tuple[int, ...] = SELF_TEST_FLAGS) -> list[Operation]:
-    """The self-test after a mixed sub-task: per flag id, the AIVs set it to their AIC and the
-    AIC to its AIVs (mode 2), then each side takes its credit."""
+    """The balanced round after a mixed sub-task: per flag id, the AIVs set it to their AIC and
+    the AIC to its AIVs (mode 2), then each side takes its credit."""
     out: list[Operation] = []
     for flag in flags:
-        out += [SetFlagOp(0, 2, flag, Pipe.MTE3, CoreType.AIV), SetFlagOp(0, 2, flag, Pipe.FIX, CoreType.AIC),
-                WaitFlagOp(0, flag, CoreType.AIC), WaitFlagOp(0, flag, CoreType.AIV)]
+        out += [*_set(flag, _AIV), *_set(flag, _AIC), *_wait(flag, _AIC), *_wait(flag, _AIV)]
     return out
+
+
+def _fill_step(plan: FillPlan, setter: CoreType, flags: list[int], signal: int) -> list[Operation]:
+    """One fill step: `setter` fills the other type's counters of `flags` to 15 credits, then
+    signals on `signal`; the other type waits for the signal before it drains them."""
+    target = _AIV if setter is _AIC else _AIC
+    counts = [(f, plan.fill[(target, f)]) for f in flags if (target, f) in plan.fill]
+    out: list[Operation] = []
+    for flag, n in counts:
+        out += _set(flag, setter, n)
+    out += [*_set(signal, setter), *_wait(signal, target)]
+    for flag, n in counts:
+        out += _wait(flag, target, n)
+    return out
+
+
+def fill_test(plan: FillPlan) -> list[Operation]:
+    """The fill after the balanced round (`skir.analysis.self_test_fill`): a handshake on the
+    quiet id `r`, four fill steps (AIVs' sets but `r` signalled by `r`, AIC's but `q` by `q`,
+    AIVs' `r` by `q`, AIC's `q` by `r`), and a last AIV → AIC set of `r`."""
+    if plan.handshake is None:
+        return []
+    r, q = plan.handshake
+    others_r = [f for f in SELF_TEST_FLAGS if f != r]
+    others_q = [f for f in SELF_TEST_FLAGS if f != q]
+    return [*_set(r, _AIV), *_wait(r, _AIC), *_set(r, _AIC), *_wait(r, _AIV),
+            *_fill_step(plan, _AIV, others_r, r), *_fill_step(plan, _AIC, others_q, q),
+            *_fill_step(plan, _AIV, [r], q), *_fill_step(plan, _AIC, [q], r),
+            *_set(r, _AIV), *_wait(r, _AIC)]
 
 
 def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
@@ -96,6 +131,11 @@ def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
     launches one type, `SyncAll` when both."""
     types = sk.core_types()
     return _TYPE_BARRIER[types[0]] if len(types) == 1 else BarrierKind.SYNC_ALL
+
+
+def _mixed(kernels: dict[str, KernelOp], op: SubtaskOp) -> bool:
+    """Whether a sub-task is mixed: one of a mix kernel, which its AIC and AIVs both run."""
+    return core_class(kernels[op.kernel.root_reference.data].type) is CoreClass.MIX
 
 
 def _named(kernel: KernelOp, names: tuple[str, ...]) -> bool:
@@ -133,6 +173,8 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
     out: Program = []
     updates: dict[Operation, dict[str, Attribute]] = {}
     fed = 0
+    fills = {plan.subtask: plan for plan in plan_fills(program, lambda op: _mixed(kernels, op))} \
+        if options.debug_cross_core_sync_check else {}
     for i, op in enumerate(program):
         if not isinstance(op, SubtaskOp):
             out.append(op)
@@ -150,8 +192,8 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         out.append(op)
         if (after or options.debug_dcci_all) and not disabled:
             out += [DcciOp(0, core) for core in cores]
-        if options.debug_cross_core_sync_check and core_class(kernel.type) is CoreClass.MIX:
-            out += self_test()
+        if op.ident in fills:
+            out += self_test() + fill_test(fills[op.ident])
         if options.debug_sync_all:
             if not chain:
                 for core in cores:
