@@ -10,37 +10,42 @@ known exactly. This module decides it, from the lowered program alone, in one pa
 **The pending count.** A counter is a (core type, flag id): the AICs' counter of a block gets a
 credit when every AIV of the block has set the id in mode 2 (one credit a round), each AIV's
 gets one for each mode-2 set of its AIC, and a mode-0 / mode-1 set credits the setter's own
-type (`SetFlagOp.credited`), as the host shim and the sync machine count them. The self-test
-opens with a handshake on a *quiet* id `r` (no pending credit on either counter): the AIVs set
-`r`, the AIC waits for it, then sets `r`, which the AIVs wait for. After it each side has run
-everything before the self-test in its program order and nothing after it, so the credits
-pending on a counter are exactly the sets before the point that credit it minus the waits
-before the point on it (`pending`): every set / wait of skir's on that id that straddles the
-point, in a chain SuperKernel (whose dependencies are barriers) or a queue one alike; the
-earlier self-tests are balanced and count nothing. Sub-kernels are taken to be balanced: that
-is what the self-test tests. The count is exact except
+type (`SetFlagOp.credited`), as the host shim and the sync machine count them. The fill opens
+with a handshake (below) after which each side has run everything before the self-test in its
+program order and nothing after it, so the credits pending on a counter are exactly the sets
+before the point that credit it minus the waits before the point on it (`pending`): one for
+every set / wait pair of skir's on that id that straddles the point, in a chain SuperKernel
+(whose dependencies are barriers: none) or a queue one alike; the earlier self-tests are
+balanced and count nothing. Sub-kernels are taken to be balanced: that is what the self-test
+tests. The count is exact except
 
 - for a counter that a mode-0 set before the point credits while credits are pending on it: a
   mode-0 round completes when every core of the type has set, and cores of another block may
   not have (the count is then only a bound);
 - outside 0-15 (an unproved program: fewer would hang the handshake, more overflow already).
 
-**The fill.** With two quiet ids `r` and `q` (the first two in `SELF_TEST_FLAGS` order), the
-fill goes in four steps, each ended by a signal the other side waits for before it drains, so
-that a counter holds its 15 credits (16 with a leaked set) before any of them is taken:
+**The fill.** It needs four *quiet* ids `r, q, s, t` (exactly 0 pending on both counters; the
+first four in `SELF_TEST_FLAGS` order). A *signal* from one side is a set of two quiet ids,
+which the other side waits for both: one leaked credit on one counter cannot let both waits
+pass before the sets, so every signal is a proof, and a leak shows only on its own counter.
 
-1. AIVs: `15 - pending` sets of every id but `r` toward the AIC, then one set of `r` (the
-   signal); AIC: waits `r`, then drains each id;
-2. AIC: the same toward the AIVs for every id but `q`, signal `q`; AIVs: wait, drain;
-3. AIVs: fill `r`, signal `q`; AIC: wait, drain;
-4. AIC: fill `q`, signal `r`; AIVs: wait, drain; then the AIVs set `r` once more and the AIC
-   waits for it, so that neither side leaves the self-test before the other has drained.
+0. handshake: the AIVs signal `r, q`, then the AIC signals `r, q`;
+1. the AIVs set every id but `r, q` toward the AIC `15 - pending` times, signal `r, q`; only
+   then the AIC drains them;
+2. the same from the AIC toward the AIVs;
+3. the AIVs fill `r, q`, signal `s, t` (drained in step 1), the AIC drains;
+4. the same from the AIC; then the AIVs signal `s, t` once more, so that neither side leaves the
+   self-test before the other has drained.
 
-Where fewer than two ids are quiet, nothing is filled at that point (the balanced round stays).
+Each side fills a counter only once the other has taken every credit it took before (the
+previous signal proves it), so a counter holds at most 15 credits in a correct program on any
+schedule, and exactly 15 when its drain starts: a leaked surplus set overflows it then and
+there. Where fewer than four ids are quiet, nothing is filled at that point (the balanced round
+stays), and `unfilled` says so.
 
 Example: a queue SuperKernel whose AIC sets flag 15 toward the AIVs before mixed sub-task 3 and
 whose AIVs wait for it after it: at sub-task 3, `pending[(aiv, 15)] == 1`, so the AIC fills
-flag 15 of its AIVs with 14 credits, and `r, q = 0, 1`.
+flag 15 of its AIVs with 14 credits, and `r, q, s, t = 0, 1, 2, 3`.
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ SELF_TEST_FLAGS = tuple(f for f in FLAG_IDS if f not in RESERVED_FLAGS)
 """The ids the cross-core self-test sets and waits: every id but those of SyncAll, the
 all-core barriers and early-start."""
 
+QUIET_IDS = 4
+"""The quiet ids the fill signals on: two per signal, two pairs."""
 Counter = tuple[CoreType, int]
 """A flag counter: the core type that holds it (each core of that type has its own) and the id."""
 
@@ -83,8 +90,8 @@ class FillPlan:
     """Credits skir's own sync has pending on each counter at the point (0 where absent)."""
     fill: dict[Counter, int]
     """The counters the self-test fills: the number of fill sets, `15 - pending`."""
-    handshake: tuple[int, int] | None
-    """The two quiet ids `r`, `q` (None: nothing is filled)."""
+    handshake: tuple[int, int, int, int] | None
+    """The four quiet ids `r, q, s, t` (None: nothing is filled)."""
     unfilled: tuple[Unfilled, ...]
     """The counters it does not fill, with the reason."""
 
@@ -108,12 +115,12 @@ def plan_point(subtask: int, pending: dict[Counter, int], inexact: Iterable[Coun
             exact[counter] = n
     quiet = [f for f in SELF_TEST_FLAGS
              if exact.get((CoreType.AIC, f)) == 0 and exact.get((CoreType.AIV, f)) == 0]
-    if len(quiet) < 2:
-        reason = f"only {len(quiet)} id(s) with no pending credit on either side; the fill needs two"
-        unfilled = [Unfilled(*c, reason) for c in _counters()]
-        return FillPlan(subtask, {c: n for c, n in pending.items() if n}, {}, None, tuple(unfilled))
+    held = {c: n for c, n in pending.items() if n}
+    if len(quiet) < QUIET_IDS:
+        reason = f"only {len(quiet)} id(s) with no pending credit on either side; the fill needs {QUIET_IDS}"
+        return FillPlan(subtask, held, {}, None, tuple(Unfilled(*c, reason) for c in _counters()))
     fill = {counter: MAX_CREDITS - n for counter, n in exact.items()}
-    return FillPlan(subtask, {c: n for c, n in pending.items() if n}, fill, (quiet[0], quiet[1]), tuple(unfilled))
+    return FillPlan(subtask, held, fill, (quiet[0], quiet[1], quiet[2], quiet[3]), tuple(unfilled))
 
 
 def plan_fills(program: Iterable[SkProgramOp], mixed: Callable[[SubtaskOp], bool]) -> list[FillPlan]:

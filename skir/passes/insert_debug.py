@@ -97,33 +97,41 @@ def self_test(flags: tuple[int, ...] = SELF_TEST_FLAGS) -> list[Operation]:
     return out
 
 
-def _fill_step(plan: FillPlan, setter: CoreType, flags: list[int], signal: int) -> list[Operation]:
+def _signal(setter: CoreType, ids: tuple[int, int]) -> list[Operation]:
+    """A signal: `setter` sets both ids toward the other type, which waits for both (one leaked
+    credit on one of them cannot let the wait pass before the set)."""
+    target = _AIV if setter is _AIC else _AIC
+    return [*_set(ids[0], setter), *_set(ids[1], setter), *_wait(ids[0], target), *_wait(ids[1], target)]
+
+
+def _fill_step(plan: FillPlan, setter: CoreType, flags: list[int], signal: tuple[int, int]) -> list[Operation]:
     """One fill step: `setter` fills the other type's counters of `flags` to 15 credits, then
-    signals on `signal`; the other type waits for the signal before it drains them."""
+    signals; the other type drains them only after the signal."""
     target = _AIV if setter is _AIC else _AIC
     counts = [(f, plan.fill[(target, f)]) for f in flags if (target, f) in plan.fill]
     out: list[Operation] = []
     for flag, n in counts:
         out += _set(flag, setter, n)
-    out += [*_set(signal, setter), *_wait(signal, target)]
+    out += _signal(setter, signal)
     for flag, n in counts:
         out += _wait(flag, target, n)
     return out
 
 
 def fill_test(plan: FillPlan) -> list[Operation]:
-    """The fill after the balanced round (`skir.analysis.self_test_fill`): a handshake on the
-    quiet id `r`, four fill steps (AIVs' sets but `r` signalled by `r`, AIC's but `q` by `q`,
-    AIVs' `r` by `q`, AIC's `q` by `r`), and a last AIV → AIC set of `r`."""
+    """The fill after the balanced round (`skir.analysis.self_test_fill`): with the quiet ids
+    `r, q, s, t`, a handshake on `r, q`; the AIVs fill every id but `r, q`, signal `r, q`; the AIC
+    the same; the AIVs fill `r, q`, signal `s, t`; the AIC the same; a last AIV signal on `s, t`."""
     if plan.handshake is None:
         return []
-    r, q = plan.handshake
-    others_r = [f for f in SELF_TEST_FLAGS if f != r]
-    others_q = [f for f in SELF_TEST_FLAGS if f != q]
-    return [*_set(r, _AIV), *_wait(r, _AIC), *_set(r, _AIC), *_wait(r, _AIV),
-            *_fill_step(plan, _AIV, others_r, r), *_fill_step(plan, _AIC, others_q, q),
-            *_fill_step(plan, _AIV, [r], q), *_fill_step(plan, _AIC, [q], r),
-            *_set(r, _AIV), *_wait(r, _AIC)]
+    r, q, s, t = plan.handshake
+    rest = [f for f in SELF_TEST_FLAGS if f not in (r, q)]
+    return [
+        *_set(r, _AIV), *_set(q, _AIV), *_wait(r, _AIC), *_wait(q, _AIC),
+        *_set(r, _AIC), *_set(q, _AIC), *_wait(r, _AIV), *_wait(q, _AIV),
+        *_fill_step(plan, _AIV, rest, (r, q)), *_fill_step(plan, _AIC, rest, (r, q)),
+        *_fill_step(plan, _AIV, [r, q], (s, t)), *_fill_step(plan, _AIC, [r, q], (s, t)),
+        *_signal(_AIV, (s, t))]
 
 
 def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:

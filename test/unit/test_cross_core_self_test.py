@@ -1,6 +1,10 @@
 """The cross-core flag self-test (`debug-cross-core-sync-check=1`, docs/design.md §3): the
-entries of the examples emulate clean with it, and a planted leaky sub-kernel hangs right after
-its own sub-task with it, later (in the sub-kernel whose credit it took) without it."""
+entries of the examples and suite models are proved and emulate clean with it; a planted
+sub-kernel that leaks a wait hangs right after its own sub-task with it, later (in the
+sub-kernel whose credit it took) without it; one that leaks a set overflows a counter right
+after its own sub-task with it (the fill), and shows only as a leftover at the end without it;
+the fill counts of a queue SuperKernel whose own sync has a credit pending across a mixed
+sub-task are those derived by hand."""
 
 from __future__ import annotations
 
@@ -14,10 +18,11 @@ import skir
 from skir.dialects.superkernel import SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 from skir.hostsim.runner import emulate
 from skir.hostsim.spec import EmulationSpec
-from skir.passes.insert_debug import SELF_TEST_FLAGS
+from skir.analysis.self_test_fill import SELF_TEST_FLAGS
 from skir.targets.emulation import emulation_specs
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
 CHECK = "debug-cross-core-sync-check=1"
 
 # Sub-kernels on disjoint buffers: with sync-mode=data the barriers between them are local pipe
@@ -59,8 +64,9 @@ def test_the_self_test_follows_each_mixed_subtask_only() -> None:
         tested = [op.flag.data for op in after if isinstance(op, SetFlagOp | WaitFlagOp)]
         if name == "norm":  # an aiv-only sub-task: no self-test
             assert not tested
-        else:
-            assert tested == [f for f in SELF_TEST_FLAGS for _ in range(4)]
+        else:  # the balanced round first, then the fill
+            assert tested[:4 * len(SELF_TEST_FLAGS)] == [f for f in SELF_TEST_FLAGS for _ in range(4)]
+            assert len(tested) > 4 * len(SELF_TEST_FLAGS)
     assert not [op for op in _program("sync-mode=data") if isinstance(op, SetFlagOp | WaitFlagOp)]
 
 
@@ -130,3 +136,112 @@ def test_a_planted_flag_must_be_one_a_sub_kernel_may_use(flag: int) -> None:
         dataclasses.replace(st, flag_use=5) if st.core_class == "aiv" else st for st in spec.subtasks))
     with pytest.raises(ValueError, match="uses flag 5"):
         aiv.validate()
+
+
+def _leaky_set(options: str, flag: int, leak_from: str) -> EmulationSpec:
+    """LEAKY with @mm leaking one set of `flag` (from its AIVs or its AIC), @mm2 using the id itself."""
+    spec = _spec(options)
+    return dataclasses.replace(spec, subtasks=tuple(
+        dataclasses.replace(st, leak_wait=None, leak_set=flag, leak_from=leak_from) if st.leak_wait is not None
+        else dataclasses.replace(st, flag_use=flag) if st.flag_use is not None else st
+        for st in spec.subtasks))
+
+
+@needs_gxx
+@pytest.mark.parametrize(("flag", "leak_from", "holder"),
+                         [(5, "aiv", "aic"), (0, "aic", "aiv"), (1, "aiv", "aic"), (3, "aic", "aiv"), (15, "aiv", "aic")])
+def test_a_leaked_set_is_caught_right_after_its_subtask(tmp_path: Path, flag: int, leak_from: str,
+                                                         holder: str) -> None:
+    with_check = _leaky_set("sync-mode=data:" + CHECK, flag, leak_from)
+    leaky = next(st for st in with_check.subtasks if st.leak_set is not None).label
+    emu = emulate(with_check, tmp_path / "on")
+    assert not emu.ok and emu.verdict.startswith(f"overflow: {holder} "), emu.problems
+    overflows = [p for p in emu.problems if p.startswith("overflow:")]
+    assert overflows and not [p for p in emu.problems if p.startswith("deadlock")], emu.problems
+    # the fill's set takes the counter holding the leaked credit to 16, in the self-test after @mm
+    assert emu.verdict.split(" (+")[0].endswith(f"(after {leaky})"), emu.verdict
+    for line in overflows:  # the leaked counter only, whichever leak: every signal is a proof
+        assert line.startswith(f"overflow: {holder} ") and f"holds 16 pending credits on flag {flag} (max 15)" in line
+        assert f"set by {leak_from} " in line and "(after " in line, line
+
+    # without the self-test the surplus credit only shows at the end, as a leftover
+    emu = emulate(_leaky_set("sync-mode=data", flag, leak_from), tmp_path / "off")
+    assert not emu.ok and emu.verdict.startswith(f"leftover: {holder} "), emu.problems
+    assert not [p for p in emu.problems if p.startswith(("overflow", "deadlock"))], emu.problems
+
+
+# A queue SuperKernel, written by hand as `sk-lower-sync` leaves it: the AIC sets flag 15 for the
+# AIVs after @c, before the mix sub-task @mm, and the AIVs wait for it after @mm, before @v.
+STRADDLE = """
+aclgraph.model @straddle cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @c aic_only params(in, out)
+  aclgraph.kernel @mm mix_aic_1_2 params(in, in, out)
+  aclgraph.kernel @v aiv_only params(in, out)
+  sk.kernel @straddle_sk0 mix_aic_1_2 blocks 4 queue slots 8 options "debug-cross-core-sync-check=1" {
+    sk.subtask id 0 @c blocks 4 offset 1 from @s1 seq 0 on aic
+    sk.barrier id 1 all_aic
+    sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
+    sk.subtask id 3 @mm blocks 4 offset 3 from @s0 seq 1 on mix
+    sk.wait_flag id 4 flag 15 on aiv
+    sk.subtask id 5 @v blocks 8 offset 6 from @s1 seq 2 on aiv after [0]
+  }
+}
+"""
+
+
+def _expected_counts() -> dict[tuple[str, str, int], int]:
+    """The sets and waits the self-test after @mm has on each id, derived by hand.
+
+    At @mm one credit of skir's own is pending on the AIVs' flag 15 (set before, waited after),
+    none elsewhere; ids 0, 1, 2, 3 are the quiet ids r, q, s, t. Sets of the AIVs (toward the
+    AIC), per id: 1 in the balanced round, 15 in the fill (none has a credit pending), and for r
+    and q 1 in the handshake and 1 signal of step 1, for s and t 1 signal of step 3 and 1 last
+    signal. Sets of the AIC (toward the AIVs): 1 in the round, the fill 15 but 14 for flag 15,
+    and for r and q 1 in the handshake and 1 signal of step 2, for s and t 1 signal of step 4.
+    Each side waits what the other sets.
+    """
+    aiv = {f: 1 + 15 + (2 if f in (0, 1, 2, 3) else 0) for f in SELF_TEST_FLAGS}
+    aic = {f: 1 + 15 + (2 if f in (0, 1) else 1 if f in (2, 3) else 0) for f in SELF_TEST_FLAGS}
+    aic[15] -= 1
+    out: dict[tuple[str, str, int], int] = {}
+    for f in SELF_TEST_FLAGS:
+        out[("set", "aiv", f)] = out[("wait", "aic", f)] = aiv[f]
+        out[("set", "aic", f)] = out[("wait", "aiv", f)] = aic[f]
+    return out
+
+
+def test_the_fill_counts_of_a_straddling_queue_are_the_hand_derived_ones() -> None:
+    from collections import Counter
+
+    from xdsl.parser import Parser
+
+    from skir.analysis.sk_check import CheckReport, _check_pending
+    from skir.analysis.self_test_fill import plan_fills
+    from skir.analysis.sync_machine import SyncMachine
+    from skir.dialects.hardware import CoreType
+    from skir.passes.insert_debug import InsertDebugPass
+    from skir.registry import make_context
+
+    module = Parser(make_context(), STRADDLE).parse_module()
+    (sk,) = [op for op in module.walk() if isinstance(op, SuperKernelOp)]
+    (plan,) = plan_fills(sk.program(), lambda op: op.kernel.root_reference.data == "mm")
+    assert plan.subtask == 3 and plan.pending == {(CoreType.AIV, 15): 1} and plan.handshake == (0, 1, 2, 3)
+    assert plan.fill[(CoreType.AIV, 15)] == 14 and not plan.unfilled
+    assert {n for c, n in plan.fill.items() if c != (CoreType.AIV, 15)} == {15}
+
+    InsertDebugPass().apply(make_context(), module)
+    (sk,) = [op for op in module.walk() if isinstance(op, SuperKernelOp)]
+    program = sk.program()
+    mm = next(i for i, op in enumerate(program) if isinstance(op, SubtaskOp) and op.kernel.root_reference.data == "mm")
+    # the self-test ends before skir's own wait for flag 15 and @v
+    assert isinstance(program[-2], WaitFlagOp) and program[-2].flag.data == 15 and isinstance(program[-1], SubtaskOp)
+    counts = Counter(("set" if isinstance(op, SetFlagOp) else "wait", op.core.data.value, op.flag.data)
+                     for op in program[mm + 1:-2] if isinstance(op, SetFlagOp | WaitFlagOp))
+    assert dict(counts) == _expected_counts()
+    # the sync machine runs it to the end, no credit left, none over 15 on any schedule
+    machine = SyncMachine.isolated(sk)
+    assert machine.run() == []
+    assert all(n == machine.waits[key] for key, n in machine.sets.items())
+    report = CheckReport()
+    _check_pending(report, sk)
+    assert report.ok, report.violations
