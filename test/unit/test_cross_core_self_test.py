@@ -245,3 +245,65 @@ def test_the_fill_counts_of_a_straddling_queue_are_the_hand_derived_ones() -> No
     report = CheckReport()
     _check_pending(report, sk)
     assert report.ok, report.violations
+
+
+SUITES = [EXAMPLES / "decode_updated.json", *sorted((EXAMPLES / "torch").glob("*.json")),
+          *sorted((ROOT / "test" / "unit" / "models").iterdir())]
+
+
+@needs_gxx
+@pytest.mark.parametrize("model", SUITES, ids=[p.name for p in SUITES])
+def test_suite_models_are_proved_and_emulate_clean_with_the_fill(tmp_path: Path, model: Path) -> None:
+    for options in ("", ":stream-fusion=0"):
+        result = skir.compile(model, options=CHECK + options).check().write(tmp_path / options, emulate=True)
+        assert result.emulation and all(e.ok for e in result.emulation), [e.verdict for e in result.emulation]
+
+
+# A capture whose queue SuperKernel has a credit of skir's own pending across the mix @mm: the
+# AIC sets flag 15 for the AIVs after @c (before @mm in its queue), the AIVs wait for it before
+# @v (after @mm in theirs).
+STRADDLING_MODEL = """
+aclgraph.model @straddle cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @c aic_only params(in, out)
+  aclgraph.kernel @mm mix_aic_1_2 params(in, in, out)
+  aclgraph.kernel @v aiv_only params(in, out)
+  aclgraph.buffer @x
+  aclgraph.buffer @y
+  aclgraph.buffer @a
+  aclgraph.buffer @b
+  aclgraph.buffer @d
+  aclgraph.stream @s0 {
+    aclgraph.launch seq 1 @mm blocks 4 args(@x, @x, @y)
+  }
+  aclgraph.stream @s1 {
+    aclgraph.launch seq 0 @c blocks 4 args(@a, @b)
+    aclgraph.launch seq 2 @v blocks 8 args(@b, @d)
+  }
+}
+"""
+
+
+@needs_gxx
+def test_a_straddling_credit_is_filled_around_and_a_leak_on_its_id_caught(tmp_path: Path) -> None:
+    from skir.analysis.self_test_fill import plan_fills
+    from skir.dialects.hardware import CoreType
+
+    result = skir.compile(STRADDLING_MODEL, options=CHECK).check()
+    (sk,) = [op for op in result.module.walk() if isinstance(op, SuperKernelOp)]
+    assert sk.form.data.value == "queue"
+    (plan,) = plan_fills(sk.program(), lambda op: op.kernel.root_reference.data == "mm")
+    assert plan.pending == {(CoreType.AIV, 15): 1} and plan.fill[(CoreType.AIV, 15)] == 14
+    (spec,) = emulation_specs(result.module, result.original)  # type: ignore[arg-type]
+    emu = emulate(spec, tmp_path / "clean")
+    assert emu.ok, emu.problems
+    leaky = dataclasses.replace(spec, subtasks=tuple(
+        dataclasses.replace(st, leak_set=15, leak_from="aic") if st.symbol.startswith("mm") else st
+        for st in spec.subtasks))
+    label = next(st.label for st in leaky.subtasks if st.leak_set is not None)
+    emu = emulate(leaky, tmp_path / "leak")
+    # the AIVs' flag 15 holds skir's credit and the leaked one: the AIC's 14 fill sets overflow it
+    head = emu.verdict.split(" (+")[0]
+    assert head.startswith("overflow: aiv ") and "holds 16 pending credits on flag 15 (max 15), set by aic " in head, \
+        emu.problems
+    assert head.endswith(f"(after {label})"), emu.problems
+    assert all("flag 15 " in p for p in emu.problems if p.startswith("overflow")), emu.problems
