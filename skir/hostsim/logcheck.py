@@ -16,8 +16,8 @@ import numpy as np
 from skir.hostsim.spec import EmulationSpec, SubTaskInstance
 
 # Problem categories, most important first; the verdict names the first one present.
-CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "overflow", "race", "cores", "leftover", "lock", "shim",
-              "after the update", "update")
+CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "overflow", "race", "cores", "leftover", "lock",
+              "shim", "after the update", "update")
 
 OVERFLOW = "credit overflow: "
 """How the shim's error for a set on a full cross-core counter (15 credits) begins."""

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from xdsl.parser import Parser
 
 import skir
+from skir.analysis.self_test_fill import SELF_TEST_FLAGS, plan_fills
+from skir.analysis.sk_check import CheckReport, _check_pending
+from skir.analysis.sync_machine import SyncMachine
+from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 from skir.hostsim.runner import emulate
 from skir.hostsim.spec import EmulationSpec
-from skir.analysis.self_test_fill import SELF_TEST_FLAGS
+from skir.passes.insert_debug import InsertDebugPass
+from skir.registry import make_context
 from skir.targets.emulation import emulation_specs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,8 +155,8 @@ def _leaky_set(options: str, flag: int, leak_from: str) -> EmulationSpec:
 
 
 @needs_gxx
-@pytest.mark.parametrize(("flag", "leak_from", "holder"),
-                         [(5, "aiv", "aic"), (0, "aic", "aiv"), (1, "aiv", "aic"), (3, "aic", "aiv"), (15, "aiv", "aic")])
+@pytest.mark.parametrize(("flag", "leak_from", "holder"), [
+    (5, "aiv", "aic"), (0, "aic", "aiv"), (1, "aiv", "aic"), (3, "aic", "aiv"), (15, "aiv", "aic")])
 def test_a_leaked_set_is_caught_right_after_its_subtask(tmp_path: Path, flag: int, leak_from: str,
                                                          holder: str) -> None:
     with_check = _leaky_set("sync-mode=data:" + CHECK, flag, leak_from)
@@ -211,17 +218,6 @@ def _expected_counts() -> dict[tuple[str, str, int], int]:
 
 
 def test_the_fill_counts_of_a_straddling_queue_are_the_hand_derived_ones() -> None:
-    from collections import Counter
-
-    from xdsl.parser import Parser
-
-    from skir.analysis.sk_check import CheckReport, _check_pending
-    from skir.analysis.self_test_fill import plan_fills
-    from skir.analysis.sync_machine import SyncMachine
-    from skir.dialects.hardware import CoreType
-    from skir.passes.insert_debug import InsertDebugPass
-    from skir.registry import make_context
-
     module = Parser(make_context(), STRADDLE).parse_module()
     (sk,) = [op for op in module.walk() if isinstance(op, SuperKernelOp)]
     (plan,) = plan_fills(sk.program(), lambda op: op.kernel.root_reference.data == "mm")
@@ -285,9 +281,6 @@ aclgraph.model @straddle cores(aic = 24, aiv = 48) {
 
 @needs_gxx
 def test_a_straddling_credit_is_filled_around_and_a_leak_on_its_id_caught(tmp_path: Path) -> None:
-    from skir.analysis.self_test_fill import plan_fills
-    from skir.dialects.hardware import CoreType
-
     result = skir.compile(STRADDLING_MODEL, options=CHECK).check()
     (sk,) = [op for op in result.module.walk() if isinstance(op, SuperKernelOp)]
     assert sk.form.data.value == "queue"
