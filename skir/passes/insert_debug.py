@@ -23,7 +23,10 @@ Per sub-task, on each core type it runs on:
   their AIC (PIPE_MTE3) and the AIC to its AIVs (PIPE_FIX), then each side waits its one
   credit. The round is balanced; a sub-kernel that leaked an unmatched wait on one of these
   ids takes the round's credit, and the core hangs in the self-test right after that
-  sub-task instead of in a later sub-kernel that uses the id (docs/design.md §3).
+  sub-task instead of in a later sub-kernel that uses the id. Then the fill
+  (`skir.analysis.self_test_fill` decides it): each counter goes to exactly 15 credits, less
+  what skir's own sync has pending there, and is drained, so a leaked set overflows it right
+  after its sub-task (docs/design.md §3).
 
 ```mlir
 sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
@@ -34,7 +37,8 @@ sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.dcci id 1 on aiv
 sk.barrier id 2 all_aiv
 ```
-and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each)
+and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each, then
+the fill; ids 0-3 are the quiet ids r, q, s, t the fill signals on)
 ```mlir
 sk.subtask id 0 @mm blocks 24 offset 1 from @s0 seq 0 on mix
 sk.set_flag id 1 mode 2 flag 0 pipe mte3 on aiv
@@ -42,6 +46,13 @@ sk.set_flag id 2 mode 2 flag 0 pipe fix on aic
 sk.wait_flag id 3 flag 0 on aic
 sk.wait_flag id 4 flag 0 on aiv
 ...                                    // the same for flags 1-10 and 15
+sk.set_flag id 49 mode 2 flag 0 pipe mte3 on aiv    // the handshake: the AIVs signal r, q
+sk.set_flag id 50 mode 2 flag 1 pipe mte3 on aiv
+sk.wait_flag id 51 flag 0 on aic
+sk.wait_flag id 52 flag 1 on aic
+...                                    // the AIC signals r, q
+sk.set_flag id 57 mode 2 flag 2 pipe mte3 on aiv    // step 1: 15 sets of each id but r, q
+...                                    // the AIVs signal r, q; the AIC drains; steps 2-4
 ```
 """
 
