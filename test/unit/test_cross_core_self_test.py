@@ -300,3 +300,46 @@ def test_a_straddling_credit_is_filled_around_and_a_leak_on_its_id_caught(tmp_pa
         emu.problems
     assert head.endswith(f"(after {label})"), emu.problems
     assert all("flag 15 " in p for p in emu.problems if p.startswith("overflow")), emu.problems
+
+
+# The AIC sets nine ids for the AIVs before @mm, which wait for them after it: only 0, 1, 2 are
+# quiet, the fill needs four, so the self-test after @mm is the balanced round alone.
+FEW_QUIET = """
+aclgraph.model @few cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @c aic_only params(in, out)
+  aclgraph.kernel @mm mix_aic_1_2 params(in, in, out)
+  aclgraph.kernel @v aiv_only params(in, out)
+  sk.kernel @few_sk0 mix_aic_1_2 blocks 4 queue slots 8 options "debug-cross-core-sync-check=1" {
+    sk.subtask id 0 @c blocks 4 offset 1 from @s1 seq 0 on aic
+    sk.barrier id 1 all_aic
+""" + "".join(f"    sk.set_flag id {2 + i} mode 2 flag {f} pipe fix on aic\n"
+              for i, f in enumerate((15, 10, 9, 8, 7, 6, 5, 4, 3))) + """
+    sk.subtask id 11 @mm blocks 4 offset 3 from @s0 seq 1 on mix
+""" + "".join(f"    sk.wait_flag id {12 + i} flag {f} on aiv\n" for i, f in enumerate((15, 10, 9, 8, 7, 6, 5, 4, 3))) + """
+    sk.subtask id 21 @v blocks 8 offset 6 from @s1 seq 2 on aiv after [0]
+  }
+}
+"""
+
+
+def test_sk_meta_names_the_counters_a_self_test_does_not_fill() -> None:
+    from skir.schemas import validate
+    from skir.targets.sk_meta import sk_meta
+
+    module = Parser(make_context(), FEW_QUIET).parse_module()
+    (sk,) = [op for op in module.walk() if isinstance(op, SuperKernelOp)]
+    (plan,) = plan_fills(sk.program(), lambda op: op.kernel.root_reference.data == "mm")
+    assert plan.handshake is None and not plan.fill and len(plan.unfilled) == 2 * len(SELF_TEST_FLAGS)
+    InsertDebugPass().apply(make_context(), module)
+    (sk,) = [op for op in module.walk() if isinstance(op, SuperKernelOp)]
+    assert sum(isinstance(op, SetFlagOp | WaitFlagOp) for op in sk.program()) == 18 + 4 * len(SELF_TEST_FLAGS)
+    meta = sk_meta(module)
+    validate("sk_meta", meta)
+    reason = "only 3 id(s) with no pending credit on either side; the fill needs 4"
+    assert meta["superkernels"][0]["warnings"] == [
+        {"warning": "self_test_unfilled", "subtask": 11, "core": core, "flags": list(SELF_TEST_FLAGS), "reason": reason}
+        for core in ("aic", "aiv")]
+    # the straddling queue fills every counter: no warning
+    straddle = Parser(make_context(), STRADDLE).parse_module()
+    InsertDebugPass().apply(make_context(), straddle)
+    assert sk_meta(straddle)["superkernels"][0]["warnings"] == []
