@@ -304,6 +304,7 @@ def test_a_straddling_credit_is_filled_around_and_a_leak_on_its_id_caught(tmp_pa
 
 # The AIC sets nine ids for the AIVs before @mm, which wait for them after it: only 0, 1, 2 are
 # quiet, the fill needs four, so the self-test after @mm is the balanced round alone.
+_HELD = (15, 10, 9, 8, 7, 6, 5, 4, 3)
 FEW_QUIET = """
 aclgraph.model @few cores(aic = 24, aiv = 48) {
   aclgraph.kernel @c aic_only params(in, out)
@@ -312,10 +313,9 @@ aclgraph.model @few cores(aic = 24, aiv = 48) {
   sk.kernel @few_sk0 mix_aic_1_2 blocks 4 queue slots 8 options "debug-cross-core-sync-check=1" {
     sk.subtask id 0 @c blocks 4 offset 1 from @s1 seq 0 on aic
     sk.barrier id 1 all_aic
-""" + "".join(f"    sk.set_flag id {2 + i} mode 2 flag {f} pipe fix on aic\n"
-              for i, f in enumerate((15, 10, 9, 8, 7, 6, 5, 4, 3))) + """
+""" + "".join(f"    sk.set_flag id {2 + i} mode 2 flag {f} pipe fix on aic\n" for i, f in enumerate(_HELD)) + """
     sk.subtask id 11 @mm blocks 4 offset 3 from @s0 seq 1 on mix
-""" + "".join(f"    sk.wait_flag id {12 + i} flag {f} on aiv\n" for i, f in enumerate((15, 10, 9, 8, 7, 6, 5, 4, 3))) + """
+""" + "".join(f"    sk.wait_flag id {12 + i} flag {f} on aiv\n" for i, f in enumerate(_HELD)) + """
     sk.subtask id 21 @v blocks 8 offset 6 from @s1 seq 2 on aiv after [0]
   }
 }
