@@ -1,11 +1,11 @@
 """How far the cross-core self-test can fill each flag counter after a mixed sub-task.
 
 The self-test of `debug-cross-core-sync-check=1` runs after each mixed sub-task
-(docs/design.md §3 "Synchronisation inside a SuperKernel"). Its balanced round catches a sub-kernel that
-leaked a wait; to catch one that leaked a *set*, it then fills every counter it can to exactly
-15 credits and drains it, so one surplus credit overflows the 4-bit counter right there. That
-is sound only where the credits skir's own sync has pending on the counter at that point are
-known exactly. This module decides it, from the lowered program alone, in one pass over it.
+(docs/design.md §3 "Synchronisation inside a SuperKernel"). Its balanced round catches a
+sub-kernel that leaked a wait; to catch one that leaked a *set*, it then fills every counter it
+can to exactly 15 credits and drains it, so one surplus credit overflows the 4-bit counter right
+there. That is sound only where the credits skir's own sync has pending on the counter at that
+point are known exactly. This module decides it, from the lowered program alone, in one pass.
 
 **The pending count.** A counter is a (core type, flag id): the AICs' counter of a block gets a
 credit when every AIV of the block has set the id in mode 2 (one credit a round), each AIV's
