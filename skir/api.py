@@ -320,7 +320,7 @@ def compile(
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
                            measured=measured, options=effective, costs=sim_costs, costs_source=costs_source(costs),
                            given_options=options, source=original if isinstance(model, ModuleOp) else model,
-                           calls=provenance.api_arguments(changed))
+                           calls=provenance.call_arguments(changed))
     result.model_warnings = [ModelWarning(w, a, b, group) for m in models(original)
                              for w, a, b, group in comm_hazards(m)]
     result.updates = [u for m in models(module) for u in fused_updates(m)]

@@ -130,6 +130,7 @@ class SkOptions:
     fuse_updated: int = 0
     debug_progress: int = 0
     debug_wait_timeout_cycles: int = 0
+    placement: str = "off"
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
@@ -157,7 +158,7 @@ class SkOptions:
 
 
 # key -> value parser. `sync-mode`, `select`, `select-min-gain-us`, `fuse-comm`, `fuse-updated`,
-# `debug-progress` and `debug-wait-timeout-cycles` are skir's own keys, not vendor ones.
+# `debug-progress`, `debug-wait-timeout-cycles` and `placement` are skir's own keys, not vendor ones.
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "early-start": _early_start,
     "stream-fusion": _binary,
@@ -183,6 +184,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "fuse-updated": _binary,
     "debug-progress": _binary,
     "debug-wait-timeout-cycles": _int_range(0, 2**62),
+    "placement": _choice("off", "auto"),
 }
 _FIELD_OF = {key: key.replace("-", "_") for key in _PARSERS}
 OPTION_KEYS = tuple(_PARSERS)

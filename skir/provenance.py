@@ -132,7 +132,7 @@ def describe_input(model: Any) -> dict[str, str]:
 def record(model: Any, options: str, calls: Sequence[str] = ()) -> dict[str, Any]:
     """The provenance of products made from `model` with the global `options`: the command
     that asked for them (`invoked_as`), else the API calls that did (`calls`: `skir.compile`'s
-    changed arguments as `api_arguments` gives them, then each follow-up, e.g. `check()`)."""
+    changed arguments as `call_arguments` gives them, then each follow-up, e.g. `check()`)."""
     command = _COMMAND.get()
     if command is not None:
         tool, arguments = command
@@ -142,7 +142,7 @@ def record(model: Any, options: str, calls: Sequence[str] = ()) -> dict[str, Any
             "options": options, "input": describe_input(model)}
 
 
-def api_arguments(call: dict[str, Any]) -> list[str]:
+def call_arguments(call: dict[str, Any]) -> list[str]:
     """`skir.compile`'s arguments (name -> value), `key=value` in name order, paths reduced to
     their last component."""
     return [f"{key}={_portable_value(value)}" for key, value in sorted(call.items())]

@@ -54,6 +54,7 @@ _PASSES = {
     "sk-place-sync": ("skir.passes.place_sync", "PlaceSyncPass"),
     "sk-lower-sync": ("skir.passes.lower_sync", "LowerSyncPass"),
     "sk-prune-sync": ("skir.passes.prune_sync", "PruneSyncPass"),
+    "sk-place-blocks": ("skir.passes.place_blocks", "PlaceBlocksPass"),
     "sk-insert-preload": ("skir.passes.insert_preload", "InsertPreloadPass"),
     "sk-insert-debug": ("skir.passes.insert_debug", "InsertDebugPass"),
     "sk-to-ascendc": ("skir.passes.to_ascendc", "ToAscendCPass"),

@@ -16,8 +16,10 @@ rewritten one). Shapes:
   scopes: the whole model is one candidate group); the row is the mean over `--seeds`.
 
 Columns: tasks and SuperKernels, makespan per mode (µs), each over the lower bound
-max(critical path, work per core type / cores), and the syncs per sub-task left in the
-SuperKernels' programs (barriers, flag sets and waits, handshakes, locks). Every cost is
+max(critical path, work per core type / cores), the SuperKernel makespan over the bound again
+with `placement=auto` added (`pl/LB`; the decode models' rope kernels take `SkSystemArgs`), and
+the syncs per sub-task left in the SuperKernels' programs (barriers, flag sets and waits,
+handshakes, locks). Every cost is
 the simulator's default (assumptions; see `skir/sim/default_costs.json`) unless `--costs`.
 This is a model, not a measurement.
 """
@@ -63,7 +65,7 @@ def layered(n: int, seed: int) -> dict[str, Any]:
         for s in range(width):
             kernel_type, blocks, base = rng.choice(_TYPES)
             name = f"k_{kernel_type}_{blocks}"
-            kernels.setdefault(name, {"kernel_type": kernel_type, "params": ["in", "out"],
+            kernels.setdefault(name, {"kernel_type": kernel_type, "params": ["in", "out"], "sk_system_args": True,
                                       "code_bytes": rng.choice((2048, 4096, 8192, 16384))})
             add(s, {"type": "kernel", "kernel": name, "blocks": rng.randint(max(1, blocks // 2), blocks),
                     "args": [f"b{s}", f"b{s}"], "duration_us": round(base * rng.uniform(0.5, 1.5), 2)})
@@ -81,7 +83,16 @@ def layered(n: int, seed: int) -> dict[str, Any]:
 
 
 def measure(model: Any, options: str, costs: Any) -> dict[str, float]:
-    """Compile and simulate one model: a row of numbers."""
+    """Compile and simulate one model: a row of numbers (`placed`: the SuperKernel makespan with
+    `placement=auto` added to the options)."""
+    row = _measure(model, options, costs)
+    placed = _measure(model, ":".join(o for o in (options, "placement=auto") if o), costs)
+    row["placed"], row["placed_x"] = placed["superkernel"], placed["superkernel_x"]
+    row["sim_s"] += placed["sim_s"]
+    return row
+
+
+def _measure(model: Any, options: str, costs: Any) -> dict[str, float]:
     import skir
     from skir.api import the_model
     from skir.sim import compare
@@ -102,15 +113,15 @@ def measure(model: Any, options: str, costs: Any) -> dict[str, float]:
 
 
 HEADER = (f"{'shape':<13} {'N':>6} {'tasks':>6} {'SKs':>5} {'eager us':>10} {'aclgraph us':>11} {'acl+es us':>10} "
-          f"{'sk us':>10} {'bound us':>10} {'eager/LB':>8} {'acl/LB':>7} {'es/LB':>6} {'sk/LB':>6} {'syncs/st':>8} "
-          f"{'sim s':>6}")
+          f"{'sk us':>10} {'bound us':>10} {'eager/LB':>8} {'acl/LB':>7} {'es/LB':>6} {'sk/LB':>6} {'pl/LB':>6} "
+          f"{'syncs/st':>8} {'sim s':>6}")
 
 
 def render(shape: str, n: int | str, row: dict[str, float]) -> str:
     return (f"{shape:<13} {n!s:>6} {row['tasks']:>6.0f} {row['sks']:>5.0f} {row['eager']:>10.1f} "
             f"{row['aclgraph']:>11.1f} {row['aclgraph_es']:>10.1f} {row['superkernel']:>10.1f} {row['bound']:>10.1f} "
             f"{row['eager_x']:>8.2f} {row['aclgraph_x']:>7.2f} {row['aclgraph_es_x']:>6.2f} "
-            f"{row['superkernel_x']:>6.2f} {row['syncs']:>8.2f} {row['sim_s']:>6.2f}")
+            f"{row['superkernel_x']:>6.2f} {row['placed_x']:>6.2f} {row['syncs']:>8.2f} {row['sim_s']:>6.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:

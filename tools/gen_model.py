@@ -16,7 +16,8 @@ verifies. Kinds:
   rms_norm, gate/up matmul (mix 1:2, batch), swiglu, down matmul, add), each layer inside a
   `scope_begin "layerL"` / `scope_end` pair planted with two placeholders each side as
   `aclskScopeBegin/End` do, an aicpu task every 8 layers; with K > 2 the side work rotates
-  over s1..s{K-1}.
+  over s1..s{K-1}. The rope kernels take `sk::SkSystemArgs` (`sk_system_args`), so
+  `placement=auto` may run them side by side.
 
 Events are never reused: like the aclgraph runtime at capture end, every event is reset
 once, at the end of the origin stream s0. Tasks left over when the next unit does not fit
@@ -39,8 +40,8 @@ _KERNELS: dict[str, tuple[str, list[str], int, float, dict[str, Any]]] = {
     "rms_norm": ("aiv_only", ["in", "in", "out"], 48, 3.5, {"code_bytes": 6144}),
     "qkv_matmul": ("mix_aic_1_2", ["in", "in", "out"], 24, 12.0,
                    {"sched_mode": "batch", "code_bytes": 16384}),
-    "rope_q": ("aiv_only", ["inout", "in"], 40, 2.5, {"code_bytes": 4096}),
-    "rope_k": ("aiv_only", ["inout", "in", "out"], 8, 1.8, {"code_bytes": 4096}),
+    "rope_q": ("aiv_only", ["inout", "in"], 40, 2.5, {"code_bytes": 4096, "sk_system_args": True}),
+    "rope_k": ("aiv_only", ["inout", "in", "out"], 8, 1.8, {"code_bytes": 4096, "sk_system_args": True}),
     "attention": ("mix_aic_1_1", ["in", "in", "in", "out", "workspace"], 24, 15.0,
                   {"code_bytes": 24576}),
     "o_proj": ("aic_only", ["in", "in", "out"], 24, 8.0, {"code_bytes": 12288}),

@@ -19,7 +19,10 @@ the abstract machine of `skir.analysis.sync_machine`, and reports, one line each
 - a sub-task whose blocks are not its launch's (or, for a `block_dim_scale_up` batch kernel,
   the SuperKernel's cores of its type);
 - a 64-byte line that two cores may write different words of without an order
-  (`skir.analysis.line_check`, under the plan's layout).
+  (`skir.analysis.line_check`, under the plan's layout);
+- a block of a sub-task that does not run exactly once: a placed sub-task whose kernel does not
+  take `SkSystemArgs` or whose range leaves the SuperKernel, or an emitted call whose guard or
+  handed index differs from its sub-task's range (`skir.analysis.placement_check`).
 """
 
 from __future__ import annotations
@@ -34,11 +37,13 @@ from skir.analysis.data_deps import Access, launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.line_check import check_lines
 from skir.analysis.original import original_model, unreset_cells
+from skir.analysis.placement_check import check_placement
 from skir.analysis.sync_machine import SyncMachine
 from skir.analysis.task_graph import TaskGraph
 from skir.analysis.updated import group_prefix
 from skir.dialects.aclgraph import LaunchOp, ModelOp, OpaqueOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.ascendc import SourceOp
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, EarlyWait
 from skir.dialects.superkernel import (
     BarrierOp,
@@ -347,9 +352,11 @@ def check_module(module: object) -> CheckReport:
 
     assert isinstance(module, ModuleOp)
     total = CheckReport()
+    sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
     for op in models(module):
         if isinstance(op, ModelOp):
             report = check_model(op)
+            report.violations += check_placement(op, sources)
             total.violations += report.violations
             total.edges += report.edges
             total.superkernels += report.superkernels

@@ -39,7 +39,7 @@ _UNIT = UnitAttr()
 
 _KERNEL_CLAUSES = (
     "batch", "block_dim_scale_up", "not_sk_capable", "early_start", "dcci", "code_bytes", "sk_symbol", "split_copies",
-    "sync_flags",
+    "sync_flags", "sk_system_args",
 )
 # kernel clause -> ((label, property), ...) for the flag-list clauses
 _FLAG_GROUPS = (
@@ -90,7 +90,8 @@ class KernelOp(_SymbolDecl):
     blocks than it asked for, the vendor's cap bit 4), `not_sk_capable`, `early_start(set, wait)` (the kernel runs the
     early-start handshake itself), `dcci(before, after, disable)`, `code_bytes N`,
     `sk_symbol "name"` (default `<kernel>_middle`), `split_copies N`, `sync_flags [ids]`
-    (cross-core flag ids the kernel uses itself).
+    (cross-core flag ids the kernel uses itself), `sk_system_args` (the sub-kernel takes its
+    logical block index and count in an `sk::SkSystemArgs`, so it may run on any core range).
     """
 
     name = "aclgraph.kernel"
@@ -110,6 +111,7 @@ class KernelOp(_SymbolDecl):
     sk_symbol = opt_prop_def(StringAttr)
     split_copies = opt_prop_def(IntAttr)
     sync_flags = opt_prop_def(ArrayAttr[IntAttr])
+    sk_system_args = opt_prop_def(UnitAttr)
 
     def __init__(
         self,
@@ -126,6 +128,7 @@ class KernelOp(_SymbolDecl):
         sk_symbol: str | None = None,
         split_copies: int | None = None,
         sync_flags: list[int] | None = None,
+        sk_system_args: bool = False,
     ):
         props: dict[str, Attribute] = {
             "sym_name": StringAttr(sym_name),
@@ -145,6 +148,7 @@ class KernelOp(_SymbolDecl):
             "dcci_before": dcci[0],
             "dcci_after": dcci[1],
             "dcci_disable": dcci[2],
+            "sk_system_args": sk_system_args,
         }
         props.update({k: _UNIT for k, on in flags.items() if on})
         if code_bytes is not None:
@@ -185,6 +189,12 @@ class KernelOp(_SymbolDecl):
     def scales_up(self) -> bool:
         """A batch kernel with `block_dim_scale_up`: it runs on the SuperKernel's blocks."""
         return self.is_batch and self.block_dim_scale_up is not None
+
+    @property
+    def takes_system_args(self) -> bool:
+        """The sub-kernel is called as `f(args, sk::SkSystemArgs *)` with its logical block index
+        and count (the vendor's direct-launch ABI), so it may run on a core range at an offset."""
+        return self.sk_system_args is not None
 
     @property
     def sub_symbol(self) -> str:
@@ -231,6 +241,8 @@ class KernelOp(_SymbolDecl):
                 props["sk_symbol"] = StringAttr(parser.parse_str_literal())
             elif word == "split_copies":
                 props["split_copies"] = int_attr(parse_int_in(parser, 1, 64, "split_copies"))
+            elif word == "sk_system_args":
+                props["sk_system_args"] = _UNIT
             else:
                 ids = parser.parse_comma_separated_list(
                     Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 15, "sync flag id")
@@ -261,6 +273,8 @@ class KernelOp(_SymbolDecl):
             printer.print_string(f" split_copies {self.split_copies.data}")
         if self.sync_flags is not None:
             printer.print_string(" sync_flags [" + ", ".join(str(f.data) for f in self.sync_flags) + "]")
+        if self.sk_system_args is not None:
+            printer.print_string(" sk_system_args")
 
     def verify_(self) -> None:
         where = task_path(self)

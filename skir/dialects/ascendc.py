@@ -31,7 +31,15 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint
 from xdsl.ir import Dialect, Region
-from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_def, region_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+)
 from xdsl.traits import HasParent, NoTerminator, SymbolOpInterface
 
 from skir.dialects.aclgraph_enums import KernelType, KernelTypeAttr, kernel_type_attr
@@ -49,6 +57,7 @@ from skir.dialects.ascendc_groups import GROUP_OPS
 from skir.dialects.ascendc_intrinsics import INTRINSICS
 from skir.dialects.ascendc_profiling import PROFILING_OPS
 from skir.dialects.ascendc_progress import PROGRESS_OPS
+from skir.dialects.ascendc_system_args import SYSTEM_ARGS_OPS
 from skir.dialects.hardware import CoreType
 from skir.dialects.syntax import NullaryOp, build_op, string_attr
 from skir.errors import TaskVerifyException
@@ -241,19 +250,30 @@ class IfCoreOp(IRDLOperation):
 
 @irdl_op_definition
 class IfBlockOp(IRDLOperation):
-    """A block guard: run the body only on cores whose index is below `bound`."""
+    """A block guard: run the body only on cores whose index is below `bound` (and, `from F`
+    for a placed sub-task, at least `F`)."""
 
     name = "ascendc.if_block"
 
     index = prop_def(BlockIndexAttr)
     bound = prop_def(IntegerAttr[I64])
+    first = opt_prop_def(IntegerAttr[I64])
     body = region_def("single_block")
 
     traits = lazy_traits_def(lambda: (NoTerminator(), *_in_entry()))
-    assembly_format = "$index $bound attr-dict-with-keyword $body"
+    assembly_format = "$index $bound (`from` $first^)? attr-dict-with-keyword $body"
 
-    def __init__(self, index: BlockIndex, bound: int, body: Region):
-        build_op(self, {"index": _INDEXES[index], "bound": _i64(bound)}, [body])
+    def __init__(self, index: BlockIndex, bound: int, body: Region, first: int = 0):
+        props = {"index": _INDEXES[index], "bound": _i64(bound)}
+        if first:
+            props["first"] = _i64(first)
+        build_op(self, props, [body])
+
+    def verify_(self) -> None:
+        if self.first is not None and not 0 < self.first.value.data < self.bound.value.data:
+            raise TaskVerifyException(
+                self, f"block guard from {self.first.value.data} below {self.bound.value.data}: the first core must be "
+                "above 0 (omit 'from' for 0) and below the bound")
 
 
 @irdl_op_definition
@@ -358,6 +378,7 @@ AscendC = Dialect(
         *FEED_OPS,
         *PROFILING_OPS,
         *PROGRESS_OPS,
+        *SYSTEM_ARGS_OPS,
     ],
     [CoreTypeAttr, BlockIndexAttr, PipeAttr],
 )

@@ -151,7 +151,9 @@ class SubtaskOp(SkProgramOp):
     """A call of one original kernel task.
 
     `@kernel` is the `aclgraph.kernel`, `blocks` the task's blocks (the call is guarded
-    to them), `offset` the first arg-table slot of its params, `from @stream seq N` the
+    to them), `at F` (placement, a kernel that takes `sk::SkSystemArgs`) that they are the
+    cores `[F, F + blocks)` of its index instead of `[0, blocks)` (AIV index for an aiv-class
+    kernel, block index otherwise), `offset` the first arg-table slot of its params, `from @stream seq N` the
     original task, `on` the class of its kernel (the core types that run it), `after [ids]`
     the sub-tasks it directly depends on, `feed N` (with
     feed-sync-all) that the sub-kernel calls `SyncAll` on fewer cores than the SuperKernel
@@ -168,6 +170,7 @@ class SubtaskOp(SkProgramOp):
     cores = prop_def(SkClassAttr)
     deps = opt_prop_def(ArrayAttr[IntAttr])
     feed = opt_prop_def(IntAttr)
+    first = opt_prop_def(IntAttr)
 
     def __init__(
         self, ident: int, kernel: str, blocks: int, offset: int, stream: str, seq: int, cores: CoreClass,
@@ -188,6 +191,11 @@ class SubtaskOp(SkProgramOp):
     def dep_ids(self) -> tuple[int, ...]:
         return dep_ids(self.deps)
 
+    @property
+    def first_block(self) -> int:
+        """The first core of its index the sub-task runs on (0 unless placed, `at F`)."""
+        return 0 if self.first is None else self.first.data
+
     @classmethod
     def parse(cls, parser: Parser) -> SubtaskOp:
         parser.parse_keyword("id")
@@ -195,6 +203,8 @@ class SubtaskOp(SkProgramOp):
         props["kernel"] = parse_symbol(parser)
         parser.parse_keyword("blocks")
         props["blocks"] = int_attr(parse_int_in(parser, 1, MAX_BLOCKS, "blocks"))
+        if parser.parse_optional_keyword("at"):
+            props["first"] = int_attr(parse_int_in(parser, 0, MAX_BLOCKS, "first block"))
         parser.parse_keyword("offset")
         props["offset"] = int_attr(parse_int_in(parser, 1, 1 << 31, "offset"))
         parser.parse_keyword("from")
@@ -215,7 +225,8 @@ class SubtaskOp(SkProgramOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")
         print_symbol(printer, self.kernel)
-        printer.print_string(f" blocks {self.blocks.data} offset {self.offset.data} from")
+        at = "" if self.first is None else f" at {self.first.data}"
+        printer.print_string(f" blocks {self.blocks.data}{at} offset {self.offset.data} from")
         print_symbol(printer, self.stream)
         printer.print_string(f" seq {self.seq.data} on {self.cores.data.value}")
         if self.deps is not None:
@@ -345,6 +356,8 @@ class SuperKernelOp(IRDLOperation):
                 raise TaskVerifyException(
                     op, f"{where}: {op.name} {ident} runs on {', '.join(stray)}, which the "
                     f"{self.type.value} SuperKernel does not launch")
+            if isinstance(op, SubtaskOp) and op.first is not None:
+                self._check_range(op, where)
             if isinstance(op, SubtaskOp | NotifyOp):
                 what = "sub-task" if isinstance(op, SubtaskOp) else "notify"
                 for dep in op.dep_ids:
@@ -358,6 +371,22 @@ class SuperKernelOp(IRDLOperation):
                     if not isinstance(before.get(dep), SubtaskOp) or dep <= op.ident:
                         raise TaskVerifyException(
                             op, f"{where}: lock wait {op.ident} precedes id {dep}, which is not a later sub-task")
+
+
+    def index_cores(self, cls: CoreClass) -> int:
+        """How many cores the index of a sub-task of class `cls` counts: AIVs for the aiv class,
+        blocks otherwise (docs/design.md §3 "Placement")."""
+        return self.cores()[CoreType.AIV] if cls is CoreClass.AIV else self.blocks.data
+
+    def _check_range(self, op: SubtaskOp, where: str) -> None:
+        cls = op.cores.data
+        count = self.index_cores(cls)
+        unit = "AIVs" if cls is CoreClass.AIV else "blocks"
+        if op.first_block + op.blocks.data > count:
+            raise TaskVerifyException(
+                op, f"{where}: sub-task {op.ident} at {op.first_block} runs on {unit} "
+                f"[{op.first_block}, {op.first_block + op.blocks.data}), beyond the {count} {unit} of the SuperKernel; "
+                f"lower its 'at'")
 
 
 SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS, *DEPEND_OPS],

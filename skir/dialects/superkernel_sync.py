@@ -402,7 +402,8 @@ class PreloadOp(SkProgramOp):
     """Prefetch a sub-kernel's code into the instruction cache on its blocks.
 
     `sk.preload id 0 @k units 3 blocks 48 on aiv`, or `sk.preload id 0 max on aiv` for
-    `AscendC::PreLoad(8)` at the top of the entry.
+    `AscendC::PreLoad(8)` at the top of the entry; `blocks 8 at 40` for a placed sub-task's
+    cores `[40, 48)`.
     """
 
     name = "sk.preload"
@@ -410,13 +411,22 @@ class PreloadOp(SkProgramOp):
     kernel = opt_prop_def(SymbolRefAttr)
     units = opt_prop_def(IntAttr)
     blocks = opt_prop_def(IntAttr)
+    first = opt_prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, core: CoreType, kernel: str | None = None, units: int = 0, blocks: int = 0):
+    def __init__(self, ident: int, core: CoreType, kernel: str | None = None, units: int = 0, blocks: int = 0,
+                 first: int = 0):
         props: dict[str, Attribute] = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
         if kernel is not None:
             props.update(kernel=symbol_ref(kernel), units=int_attr(units), blocks=int_attr(blocks))
+            if first:
+                props["first"] = int_attr(first)
         build_op(self, props)
+
+    @property
+    def first_block(self) -> int:
+        """The first core of the preloaded range (0 unless it preloads a placed sub-task)."""
+        return 0 if self.first is None else self.first.data
 
     @classmethod
     def parse(cls, parser: Parser) -> PreloadOp:
@@ -428,7 +438,8 @@ class PreloadOp(SkProgramOp):
         units = parse_int_in(parser, 1, 16, "units")
         parser.parse_keyword("blocks")
         blocks = parse_int_in(parser, 1, 65535, "blocks")
-        return with_attrs(parser, cls(ident, parse_on(parser), kernel, units, blocks))
+        first = parse_int_in(parser, 0, 65535, "first block") if parser.parse_optional_keyword("at") else 0
+        return with_attrs(parser, cls(ident, parse_on(parser), kernel, units, blocks, first))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" id {self.id.data}")
@@ -437,11 +448,14 @@ class PreloadOp(SkProgramOp):
         else:
             print_symbol(printer, self.kernel)
             printer.print_string(f" units {self.units.data} blocks {self.blocks.data}")  # type: ignore[union-attr]
+            if self.first is not None:
+                printer.print_string(f" at {self.first.data}")
         printer.print_string(f" on {self.core.data.value}")
         print_attrs(printer, self)
 
     def verify_(self) -> None:
-        if (self.kernel is None) != (self.units is None) or (self.kernel is None) != (self.blocks is None):
+        if (self.kernel is None) != (self.units is None) or (self.kernel is None) != (self.blocks is None) or (
+                self.kernel is None and self.first is not None):
             raise TaskVerifyException(self, f"preload {self.ident}: give a kernel with units and blocks, or max")
         cap = ICACHE_UNITS[self.core.data]
         if self.units is not None and not 1 <= self.units.data <= cap:

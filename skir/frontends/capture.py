@@ -295,6 +295,8 @@ class _Importer(JsonReader):
             out["sk_symbol"] = self.name(k["sk_symbol"], path + ".sk_symbol")
         if "split_copies" in k:
             out["split_copies"] = self.int_(k["split_copies"], path + ".split_copies", 1, 64)
+        if "sk_system_args" in k:
+            out["sk_system_args"] = self.bool_(k["sk_system_args"], path + ".sk_system_args")
         if "sync_flags" in k:
             flags_list = self.list_(k["sync_flags"], path + ".sync_flags")
             out["sync_flags"] = [self.int_(f, f"{path}.sync_flags[{i}]", 0, 15)

@@ -74,7 +74,7 @@ VERSION = 1
 TOP_KEYS = ("format", "version", "model", "soc", "cores", "kernels", "buffers", "events", "cells",
             "submodels", "streams")
 KERNEL_KEYS = ("kernel_type", "params", "sched_mode", "block_dim_scale_up", "sk_capable", "code_bytes", "early_start",
-               "sk_symbol", "split_copies", "sync_flags", "dcci")
+               "sk_symbol", "split_copies", "sync_flags", "dcci", "sk_system_args")
 # task type -> (required keys, optional keys), besides `seq`, `type`, `task_group` and `update`
 TASK_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "kernel": (("kernel", "blocks"), ("args", "duration_us", "comm")),
@@ -134,6 +134,8 @@ def _kernel(op: KernelOp, inferable_count: bool) -> dict[str, Any]:
         out["split_copies"] = op.split_copies.data
     if op.sync_flags is not None:
         out["sync_flags"] = [f.data for f in op.sync_flags]
+    if op.sk_system_args is not None:
+        out["sk_system_args"] = True
     if "dcci_before" in props or "dcci_after" in props or "dcci_disable" in props:
         out["dcci"] = {
             "before": "dcci_before" in props,

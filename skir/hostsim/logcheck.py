@@ -117,12 +117,13 @@ def parse_log(text: str) -> EmuLog:
 def expected_cores(st: SubTaskInstance, cores: list[CoreInfo]) -> set[int]:
     """The tids a sub-task instance must run on (block guards of the emitted call blocks)."""
     out: set[int] = set()
+    lo, hi = st.first, st.first + st.blocks
     for c in cores:
         if c.kind == "aic" and st.core_class in ("aic", "mix"):
-            if c.block < st.blocks:
+            if lo <= c.block < hi:
                 out.add(c.tid)
         elif c.kind == "aiv":
-            if (st.core_class == "aiv" and c.logical < st.blocks) or (st.core_class == "mix" and c.block < st.blocks):
+            if (st.core_class == "aiv" and lo <= c.logical < hi) or (st.core_class == "mix" and lo <= c.block < hi):
                 out.add(c.tid)
     return out
 

@@ -82,8 +82,8 @@ def _compiler(cxx: str | None) -> list[str]:
 
 def _first_error(stderr: str, work_dir: Path) -> str:
     lines = [ln.replace(str(work_dir) + os.sep, "") for ln in stderr.splitlines()]
-    for ln in lines:
-        if "error" in ln.lower():
+    for ln in lines:  # a link failure says what is missing before collect2 says it failed
+        if "error" in ln.lower() or "undefined reference" in ln:
             return ln.strip()
     return next((ln.strip() for ln in lines if ln.strip()), "no diagnostic")
 

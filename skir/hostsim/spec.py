@@ -59,6 +59,10 @@ class SubTaskInstance:
     its AIC to its AIVs (one credit on each)."""
     leak_from: str = "aiv"
     """The core type that sets `leak_set`: `aiv` or `aic`."""
+    first: int = 0
+    """Placement: the first core of its range (AIV index for an aiv-class kernel, block otherwise)."""
+    system_args: bool = False
+    """The sub-kernel takes `sk::SkSystemArgs` (declared and called with the args pointer and it)."""
     params: int = 0
     """Its param slots (from `offset`); when the spec has `updates`, its stub logs the words it
     finds there (an ARGS line), so the emulation sees which arguments each run handed it."""

@@ -78,7 +78,8 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         sub = program[index]
         assert isinstance(sub, SubtaskOp)
         kernel = kernels[sub.kernel.root_reference.data]
-        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data)
+        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data,
+                         sub.first_block)
 
     def kernel_of(index: int) -> str:
         sub = program[index]

@@ -31,6 +31,7 @@ OPTION_READERS: dict[str, frozenset[str]] = {
     "sk-outline": frozenset(OPTION_KEYS) - _SELECTION,
     "sk-place-sync": frozenset({"early-start", "sync-mode"}),
     "sk-prune-sync": frozenset(),
+    "sk-place-blocks": frozenset({"placement"}),
     "sk-insert-preload": frozenset({"preload-code"}),
     "sk-insert-debug": frozenset({"debug-sync-all", "debug-cross-core-sync-check", "debug-dcci-all",
                                   "feed-sync-all", "early-start"}) | _DCCI,

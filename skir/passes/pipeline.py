@@ -1,7 +1,8 @@
 """`superkernel-pipeline`: the whole chain of skir passes with one option string.
 
 `-p 'superkernel-pipeline{options="stream-fusion=0:split-mode=2"}'` runs
-`sk-form-scopes`, `sk-outline`, `sk-place-sync`, `sk-lower-sync`, `sk-prune-sync`, `sk-insert-preload`,
+`sk-form-scopes`, `sk-outline`, `sk-place-sync`, `sk-lower-sync`, `sk-prune-sync`, `sk-place-blocks`,
+`sk-insert-preload`,
 `sk-insert-debug` and `sk-to-ascendc`, each with the same
 options, verifying the module between passes unless `verify-each=false`.
 """
@@ -24,6 +25,7 @@ from skir.passes.insert_debug import InsertDebugPass
 from skir.passes.insert_preload import InsertPreloadPass
 from skir.passes.lower_sync import LowerSyncPass
 from skir.passes.outline import OutlinePass
+from skir.passes.place_blocks import PlaceBlocksPass
 from skir.passes.place_sync import PlaceSyncPass
 from skir.passes.prune_sync import PruneSyncPass
 from skir.passes.to_ascendc import ToAscendCPass
@@ -37,6 +39,7 @@ def pipeline_passes(options: str | SkOptions) -> list[ModulePass]:
         PlaceSyncPass(options=options),
         LowerSyncPass(),
         PruneSyncPass(options=options),
+        PlaceBlocksPass(options=options),
         InsertPreloadPass(options=options),
         InsertDebugPass(options=options),
         ToAscendCPass(options=options),

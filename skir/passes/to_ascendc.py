@@ -80,6 +80,7 @@ from skir.dialects.ascendc_profiling import (
     ProfilingRecordOp,
 )
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp
+from skir.dialects.ascendc_system_args import DeclareSystemArgsOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -211,7 +212,9 @@ class _Skeleton:
         else:
             functions = self.queue(body)
         entry = EntryOp(entry_symbol(name), align, Region(body))
-        decls: list[Operation] = [DeclareOp(symbol, self.lowering.copies) for symbol in self.lowering.declared]
+        decls: list[Operation] = [
+            (DeclareSystemArgsOp if system_args else DeclareOp)(symbol, self.lowering.copies)
+            for symbol, system_args in self.lowering.declared.items()]
         return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *helpers, *decls, *functions, entry])))
 
 

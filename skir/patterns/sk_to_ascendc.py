@@ -59,6 +59,7 @@ from skir.dialects.ascendc_intrinsics import ResetLockOp as CReset
 from skir.dialects.ascendc_intrinsics import WaitLockOp as CWait
 from skir.dialects.ascendc_profiling import RECORD_TYPES, ProfilingRecordOp
 from skir.dialects.ascendc_progress import ProgressOp, WaitLockBoundedOp
+from skir.dialects.ascendc_system_args import CallSystemArgsOp
 from skir.dialects.hardware import CoreType, Pipe
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -115,7 +116,8 @@ class AscendcLowering:
     """Op id -> its comment in a chain entry (none inside an early-start handshake)."""
     configs: dict[int, int] = field(default_factory=dict)
     """Op id -> the early-start configuration a chain entry sets before it."""
-    declared: dict[str, None] = field(default_factory=dict)
+    declared: dict[str, bool] = field(default_factory=dict)
+    """Sub-kernel symbols to declare -> whether the kernel takes `sk::SkSystemArgs`."""
     progress_slot: int | None = None
     """The arg slot of the progress area (`debug-progress=1`, docs/design.md §6)."""
     progress_id: int = 0
@@ -142,7 +144,7 @@ class AscendcLowering:
             if kind is SubtaskOp:
                 assert isinstance(op, SubtaskOp)
                 last = self.cls_of[op.ident] = core_class(self.kernel(op).type)
-                self.declared.setdefault(self.kernel(op).sub_symbol)
+                self.declared.setdefault(self.kernel(op).sub_symbol, self.kernel(op).takes_system_args)
                 for ident in waiting:
                     self.idle_cls[ident] = last
                 waiting = []
@@ -247,7 +249,7 @@ class LowerSubtask(SkOpLowering):
     def group(self, op: SkProgramOp, core: CoreType | None, note: str | None) -> Operation | None:
         assert isinstance(op, SubtaskOp)
         low = self.lowering
-        if op.feed is not None or low.prof_slot is not None:
+        if op.feed is not None or low.prof_slot is not None or low.kernel(op).takes_system_args:
             return None
         return GuardedCallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies,
                              block_index(low.cls_of[op.ident]), op.blocks.data, core, note)
@@ -256,17 +258,32 @@ class LowerSubtask(SkOpLowering):
         assert isinstance(op, SubtaskOp)
         low = self.lowering
         index = block_index(low.cls_of[op.ident])
-        call: list[Operation] = [CallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies)]
+        first, blocks = op.first_block, op.blocks.data
+        call: list[Operation] = [system_args_call(low, op, core)] if low.kernel(op).takes_system_args else [
+            CallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies)]
         if low.prof_slot is not None:
             n = low.sub_index[op.ident]
             call = [ProfilingRecordOp(low.prof_slot, n, RECORD_TYPES["subtask"], False), *call,
                     ProfilingRecordOp(low.prof_slot, n, RECORD_TYPES["subtask"], True)]
         if op.feed is None:
-            return [IfBlockOp(index, op.blocks.data, Region(Block(call)))]
+            return [IfBlockOp(index, first + blocks, Region(Block(call)), first)]
         n = op.feed.data
         offset = 64 * (n if core is CoreType.AIC else low.subtasks + n)
         return [FeedBeginOp(n, offset), IfBlockOp(index, op.blocks.data, Region(Block([*call, FeedEndOp()]))),
                 IfIdleOp(index, op.blocks.data, Region(Block([FeedComplementOp()]))), FeedOffOp()]
+
+
+def system_args_call(low: AscendcLowering, op: SubtaskOp, core: CoreType) -> CallSystemArgsOp:
+    """The call of a sub-kernel that takes `sk::SkSystemArgs`, on `core`: its logical block index
+    counts from the first core of its range. A mix sub-task's range is in blocks; on its AIVs
+    the index is the AIV index, so the range and count scale by the SuperKernel's AIVs a block."""
+    cls = low.cls_of[op.ident]
+    first, count = op.first_block, op.blocks.data
+    if cls is CoreClass.MIX and core is CoreType.AIV:
+        ratio = max(1, low.sk.cores()[CoreType.AIV] // low.sk.blocks.data)
+        first, count = first * ratio, count * ratio
+    index = BlockIndex.LOGICAL if core is CoreType.AIV else BlockIndex.BLOCK
+    return CallSystemArgsOp(low.kernel(op).sub_symbol, op.offset.data, low.copies, index, first, count)
 
 
 @dataclass
@@ -371,8 +388,9 @@ class LowerPreload(SkOpLowering):
         low = self.lowering
         kernel = low.kernel(op)
         preload = CPreload(kernel.sub_symbol, op.units.data, low.copies)  # type: ignore[union-attr]
-        return [IfBlockOp(block_index(core_class(kernel.type)), op.blocks.data,  # type: ignore[union-attr]
-                          Region(Block([preload])))]
+        first = op.first_block
+        return [IfBlockOp(block_index(core_class(kernel.type)), first + op.blocks.data,  # type: ignore[union-attr]
+                          Region(Block([preload])), first)]
 
 
 @dataclass

@@ -56,6 +56,7 @@ class Costs:
     lock_notify_us: float
     lock_wait_us: float
     lock_reset_us: float
+    placement_us: float
     dcci_us: float
     progress_us: float
     comm_latency_us: float

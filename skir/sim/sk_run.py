@@ -5,7 +5,8 @@ every block co-resident) and ends when the last core finishes its program. Each 
 keeps a `Stamp`; the SuperKernel has `blocks` AICs and `blocks x ratio` AIVs as its type
 says. Ops (docs/design.md §3, §4):
 
-- `sk.subtask`: runs on its block-guarded cores (others skip it): the duration of the
+- `sk.subtask`: runs on its block-guarded cores (others skip it; a placed sub-task on its
+  range, paying `placement_us`): the duration of the
   original task, plus an instruction-cache miss unless a preload covered it (a preload
   for its kernel on that core type, `preload max` while the code fits, or the same kernel
   just before). A mix sub-task is a rendezvous: its AIC and AIV halves start together.
@@ -33,7 +34,7 @@ from dataclasses import dataclass, field
 
 from skir.analysis.progress_points import point_state, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import core_demand
+from skir.dialects.aclgraph_enums import CoreClass, core_demand
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -218,11 +219,13 @@ class SuperKernelRun:
         return True, True
 
     def _subtask_cores(self, core: CoreType, sub: SubtaskOp, kernel: KernelOp | None) -> range:
-        b = sub.blocks.data
+        b, first = sub.blocks.data, sub.first_block
         n = len(self.cores[core].stamps)
         if core is CoreType.AIV and kernel is not None:
             b = subtask_vector_cores(kernel.type, b, self.ratio)
-        return range(min(b, n))
+            if sub.cores.data is not CoreClass.AIV:  # a mix sub-task placed by block: its blocks' AIVs
+                first *= self.ratio
+        return range(min(first, n), min(first + b, n))
 
     def _miss(self, s: _Core, kernel_name: str, kernel: KernelOp | None) -> float:
         cap = ICACHE_UNITS[s.core] * 2048
@@ -250,7 +253,7 @@ class SuperKernelRun:
         d = self.duration(stream, seq)
         types = [c for c in self.cores if c in self.needs[sub.ident]]
         misses = {c: self._miss(self.cores[c], name, kernel) for c in types}
-        miss = max(misses.values())
+        miss = max(misses.values()) + (self.costs.placement_us if sub.first is not None else 0.0)
         ranges = {c: self._subtask_cores(c, sub, kernel) for c in types}
         if len(types) > 1:
             begin = latest(self.cores[c].stamps[i] for c in types for i in ranges[c])
@@ -372,7 +375,8 @@ class SuperKernelRun:
             cores = range(len(s.stamps))
         else:
             s.warm[op.kernel.root_reference.data] += 1
-            cores = range(min(op.blocks.data, len(s.stamps)))  # type: ignore[union-attr]
+            first = op.first_block
+            cores = range(min(first, len(s.stamps)), min(first + op.blocks.data, len(s.stamps)))  # type: ignore[union-attr]
         for i in cores:
             s.stamps[i] = add(s.stamps[i], DISPATCH, self.costs.preload_us)
 

@@ -58,6 +58,7 @@ from skir.dialects.ascendc_intrinsics import (
 )
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp, WaitLockBoundedOp
+from skir.dialects.ascendc_system_args import CallSystemArgsOp, DeclareSystemArgsOp
 from skir.dialects.hardware import CoreType, KernelType, core_types, task_ratio
 from skir.dialects.model_lookup import formed, require_passes
 from skir.errors import SkirError
@@ -103,7 +104,8 @@ __aicore__ inline void WaitFunc(GM_ADDR wait_lock_addr)
 """
 
 
-_READS_PARAMS = (NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp, ProfilingRecordOp, ProgressOp,
+_READS_PARAMS = (CallSystemArgsOp, NotifyLockOp, WaitLockOp, ResetLockOp, FeedWorkspaceOp, ProfilingInitOp,
+                 ProfilingRecordOp, ProgressOp,
                  WaitLockBoundedOp)
 """Ops whose C++ reads `param_base` (a core function declares it only then: -Wall)."""
 
@@ -197,7 +199,9 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.close()
         elif isinstance(op, IfBlockOp | IfIdleOp):
             compare = "<" if isinstance(op, IfBlockOp) else ">="
-            w.open(f"if ({_index(op.index.data)} {compare} {op.bound.value.data})")
+            index = _index(op.index.data)
+            low = f"{index} >= {op.first.value.data} && " if isinstance(op, IfBlockOp) and op.first is not None else ""
+            w.open(f"if ({low}{index} {compare} {op.bound.value.data})")
             _emit_body(w, list(op.body.block.ops), core)
             w.close()
         elif isinstance(op, GuardedCallOp | FlagBarrierOp):
@@ -206,6 +210,14 @@ def _emit_body(w: _Writer, ops: list[Operation], core: CoreType | None = None) -
             w.line(f"{op.symbol.data}();")
         elif isinstance(op, CallOp):
             _split_dispatch(w, op.symbol.data, op.copies.value.data, f"{{}}({op.offset.value.data});")
+        elif isinstance(op, CallSystemArgsOp):
+            w.line("sk::SkSystemArgs sys_args = {};")
+            first = op.first.value.data
+            shift = f" - {first}" if first else ""
+            w.line(f"sys_args.skBlockIdx = (uint16_t)({_index(op.index.data)}{shift});")
+            w.line(f"sys_args.skNumBlocks = {op.count.value.data};")
+            statement = f"{{}}((const __gm__ void *)(param_base + {op.offset.value.data}), &sys_args);"
+            _split_dispatch(w, op.symbol.data, op.copies.value.data, statement)
         elif isinstance(op, PreloadOp):
             statement = f"preload((const void *){{}}, {op.units.value.data});"
             _split_dispatch(w, op.symbol.data, op.copies.value.data, statement)
@@ -346,13 +358,15 @@ def emit_source(source: SourceOp) -> str:
             w.line()
             text = _PROFILING_HELPERS.format(per_core=op.per_core.value.data, aic_offset=op.aic_offset.value.data)
             w.lines.extend(text.rstrip("\n").split("\n"))
-        elif isinstance(op, DeclareOp):
+        elif isinstance(op, DeclareOp | DeclareSystemArgsOp):
             if not w.lines[-1].startswith("extern"):
                 w.line()
             copies = op.copies.value.data
+            params = ("const __gm__ void *args, sk::SkSystemArgs *sys_args" if isinstance(op, DeclareSystemArgsOp)
+                      else "uint64_t args_offset")
             for i in range(copies):
                 symbol = op.symbol.data if i == 0 else f"{op.symbol.data}_split{i}"
-                w.line(f'extern "C" __aicore__ void {symbol}(uint64_t args_offset);')
+                w.line(f'extern "C" __aicore__ void {symbol}({params});')
         elif isinstance(op, CoreFunctionOp):
             w.line()
             w.line(f"__aicore__ inline void {op.symbol.data}(void)")

@@ -92,6 +92,8 @@ def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions 
             "split_symbols": [symbol if i == 0 else f"{symbol}_split{i}" for i in range(copies)],
             "split_mode": copies,
             "blockDim": sub.blocks.data,
+            "firstBlock": sub.first_block,
+            "systemArgs": kernel.takes_system_args,
             "sub_operator_kernel_type": kernel.type.value,
             "kernel": kernel.sym_name.data,
             "stream": sub.stream.root_reference.data,

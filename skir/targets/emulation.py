@@ -19,6 +19,7 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
+from skir.dialects.ascendc_system_args import DeclareSystemArgsOp
 from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
@@ -119,7 +120,8 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
             continue
         name = sk.sym_name.data
         source = sources[name]
-        copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops if isinstance(op, DeclareOp)}
+        copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops
+                  if isinstance(op, DeclareOp | DeclareSystemArgsOp)}
         subtasks = sk.subtasks()
         early = sk.sk_options().early_start == 1
         forwarded = update_slots.get(name, {})
@@ -139,6 +141,8 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                     early_wait=early and kernel.early_start_wait is not None,
                     comm=_is_comm(graph, node_of_seq.get(sub.seq.data)),
                     params=kernel.num_params if forwarded else 0,
+                    first=sub.first_block,
+                    system_args=kernel.takes_system_args,
                 )
             )
         options = sk.sk_options()

@@ -11,7 +11,8 @@ no kernel is listed as fused or unfused, and `note` says so.
  "superkernels": [{"name": "m_sk0", "origin_op_name": "sk_m_sk0_start_a_end_b", "entry": "auto_gen_m_sk0_kernel",
    "kernel_type": "mix_aic_1_2",
    "blocks": 24, "form": "chain", "label": [], "options": "", "host": {"stream": "s0", "seq": 0},
-   "members": [{"subtask": 0, "stream": "s0", "seq": 0, "kernel": "a", "blocks": 48,
+   "members": [{"subtask": 0, "stream": "s0", "seq": 0, "kernel": "a", "blocks": 48, "first_block": 0,
+                "system_args": false,
                 "arg_offset": 1, "depends_on": []}, ...],
    "locks": [{"id": 2, "op": "notify", "cell": "e_cell", "slot": 3, "core": "aiv"}, ...],
    "args": [{"slot": 0, "source": "ffts_base"},
@@ -197,9 +198,12 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         raise SkirError(f"sk-meta: {task_path(sk)}: launched from {len(host)} slots; expected one launch_sk")
     members, warnings = [], []
     for sub in sk.subtasks():
+        kernel_of = kernels.get(_sym(sub.kernel))
         members.append({
             "subtask": sub.ident, "stream": _sym(sub.stream), "seq": sub.seq.data, "kernel": _sym(sub.kernel),
-            "blocks": sub.blocks.data, "arg_offset": sub.offset.data, "depends_on": list(sub.dep_ids),
+            "blocks": sub.blocks.data, "first_block": sub.first_block, "system_args": bool(
+                kernel_of is not None and kernel_of.takes_system_args),
+            "arg_offset": sub.offset.data, "depends_on": list(sub.dep_ids),
         })
         kernel = kernels.get(_sym(sub.kernel))
         if kernel is not None and widened_under(kernel.type, sk.type):

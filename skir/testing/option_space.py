@@ -48,6 +48,7 @@ OPTION_SAMPLES: dict[str, tuple[str, ...]] = {
     "debug-progress": ("0", "1"),
     "debug-wait-timeout-cycles": ("0", "0", "10000000000"),
     "debug-cross-core-sync-check": ("0", "1"),
+    "placement": ("off", "auto"),
 }
 """Sample values of every documented option (the random models name kernels k0, k1, ...). A
 forced debug shape mostly refuses a random model, so `0` (not forced) is drawn most often;
@@ -64,6 +65,7 @@ INTERACTIONS: tuple[dict[str, tuple[str, ...]], ...] = (
     {"sync-mode": ("data",), "select": ("gain",)},
     {"debug-aic-num": ("8", "24"), "debug-aiv-num": ("16", "48"), "early-start": ("1",)},
     {"debug-progress": ("1",), "feed-sync-all": ("1",), "profiling": ("1",)},
+    {"placement": ("auto",), "preload-code": ("per-func",), "profiling": ("1",)},
 )
 """Options that change each other's meaning: the sync lowering's choices under early-start and
 sync-mode, feed-sync-all's workspace barriers, the variants selection tries, and the extra

@@ -74,8 +74,9 @@ def test_sk_compile_writes_the_products(tmp_path: Path, capsys: pytest.CaptureFi
     assert "aclgraph.launch_sk seq 0 @chain_sk0" in (out / "model.rewritten.mlir").read_text()
     assert sorted(p.name for p in (tmp_path / "ir").iterdir()) == [
         "00-input.mlir", "01-sk-form-scopes.mlir", "02-sk-outline.mlir", "03-sk-place-sync.mlir",
-        "04-sk-lower-sync.mlir", "05-sk-prune-sync.mlir", "06-sk-insert-preload.mlir", "07-sk-insert-debug.mlir",
-        "08-sk-to-ascendc.mlir",
+        "04-sk-lower-sync.mlir", "05-sk-prune-sync.mlir", "06-sk-place-blocks.mlir", "07-sk-insert-preload.mlir",
+        "08-sk-insert-debug.mlir",
+        "09-sk-to-ascendc.mlir",
     ]
 
 

@@ -388,4 +388,22 @@ inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, const int3
 
 }  // namespace AscendC
 
+// ============================================================================================
+// 5. sk::SkSystemArgs: a sub-kernel's logical block index and count (the vendor's sys_var header)
+// ============================================================================================
+// The layout and accessors the CANN header declares, nothing more: three uint16_t fields, then
+// ten reserved bytes (16 in all).
+namespace sk {
+struct SkSystemArgs {
+    uint16_t skBlockIdx;     // the sub-kernel's logical block index
+    uint16_t skNumBlocks;    // its block count (on the AIVs of a 1:2 mix kernel, twice its blocks)
+    uint16_t skTaskSyncCfg;  // the early-start sync type
+    uint8_t reserve[10];
+    inline __aicore__ uint16_t SkGetBlockIdx() { return skBlockIdx; }
+    inline __aicore__ uint16_t SkGetNumBlocks() { return skNumBlocks; }
+    inline __aicore__ uint16_t SkGetTaskSyncCfg() { return skTaskSyncCfg; }
+};
+static_assert(sizeof(SkSystemArgs) == 16, "sk::SkSystemArgs is 16 bytes");
+}  // namespace sk
+
 #endif  // SKIR_HOSTSIM_KERNEL_OPERATOR_H

@@ -68,6 +68,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     "seq": 0,
 // CHECK-NEXT:     "kernel": "a",
 // CHECK-NEXT:     "blocks": 48,
+// CHECK-NEXT:     "first_block": 0,
+// CHECK-NEXT:     "system_args": false,
 // CHECK-NEXT:     "arg_offset": 1,
 // CHECK-NEXT:     "depends_on": []
 // CHECK-NEXT:    },
@@ -77,6 +79,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:     "seq": 5,
 // CHECK-NEXT:     "kernel": "b",
 // CHECK-NEXT:     "blocks": 24,
+// CHECK-NEXT:     "first_block": 0,
+// CHECK-NEXT:     "system_args": false,
 // CHECK-NEXT:     "arg_offset": 4,
 // CHECK-NEXT:     "depends_on": [
 // CHECK-NEXT:      0

@@ -9,7 +9,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
   aclgraph.kernel @flags aic_only params 2 not_sk_capable early_start(set, wait) dcci(before, after, disable) sk_symbol "flags_sk" split_copies 4 sync_flags [3, 7]
   aclgraph.kernel @v10 mix_aiv_1_0 params()
   aclgraph.kernel @c10 mix_aic_1_0 params(out)
-  aclgraph.kernel @c11 mix_aic_1_1 params(in)
+  aclgraph.kernel @c11 mix_aic_1_1 params(in) sk_system_args
   aclgraph.buffer @x bytes 65536
   aclgraph.buffer @w
   aclgraph.buffer @y
@@ -47,7 +47,7 @@ aclgraph.model @all cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
 // CHECK-NEXT:    aclgraph.kernel @flags aic_only params 2 not_sk_capable early_start(set, wait) dcci(before, after, disable) sk_symbol "flags_sk" split_copies 4 sync_flags [3, 7]
 // CHECK-NEXT:    aclgraph.kernel @v10 mix_aiv_1_0 params()
 // CHECK-NEXT:    aclgraph.kernel @c10 mix_aic_1_0 params(out)
-// CHECK-NEXT:    aclgraph.kernel @c11 mix_aic_1_1 params(in)
+// CHECK-NEXT:    aclgraph.kernel @c11 mix_aic_1_1 params(in) sk_system_args
 // CHECK-NEXT:    aclgraph.buffer @x bytes 65536
 // CHECK-NEXT:    aclgraph.buffer @w
 // CHECK-NEXT:    aclgraph.buffer @y

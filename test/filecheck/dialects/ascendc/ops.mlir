@@ -4,10 +4,14 @@
 ascendc.source @m_sk0 mix_aic_1_2 {
   ascendc.lock_helpers
   ascendc.declare "a_middle" copies 4
+  ascendc.declare_system_args "s_middle" copies 2
   ascendc.core_function "auto_gen_m_sk0_kernel_aiv" aiv {
     ascendc.cross_core_wait flag 15
     ascendc.if_block logical 8 {
       ascendc.call "a_middle" offset 1 copies 4
+    }
+    ascendc.if_block logical 48 from 40 {
+      ascendc.call_system_args "s_middle" offset 2 copies 2 logical from 40 count 8
     }
   }
   ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
@@ -66,10 +70,14 @@ ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK:      ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK-NEXT:   ascendc.lock_helpers
 // CHECK-NEXT:   ascendc.declare "a_middle" copies 4
+// CHECK-NEXT:   ascendc.declare_system_args "s_middle" copies 2
 // CHECK-NEXT:   ascendc.core_function "auto_gen_m_sk0_kernel_aiv" aiv {
 // CHECK-NEXT:     ascendc.cross_core_wait flag 15
 // CHECK-NEXT:     ascendc.if_block logical 8 {
 // CHECK-NEXT:       ascendc.call "a_middle" offset 1 copies 4
+// CHECK-NEXT:     }
+// CHECK-NEXT:     ascendc.if_block logical 48 from 40 {
+// CHECK-NEXT:       ascendc.call_system_args "s_middle" offset 2 copies 2 logical from 40 count 8
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   ascendc.entry "auto_gen_m_sk0_kernel" align 512 {

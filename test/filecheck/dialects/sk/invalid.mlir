@@ -295,3 +295,14 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }) : () -> ()
 
 // CHECK: {{.*}}invalid.mlir:292:188: error: options: unknown option 'early-strat' (did you mean 'early-start'?)
+
+// -----
+
+// A placed sub-task must stay within the SuperKernel's cores of its index (AIVs for aiv).
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 3 {
+    sk.subtask id 0 @a blocks 4 at 6 offset 1 from @s seq 0 on aiv
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:304:5: error: @m/@k: sub-task 0 at 6 runs on AIVs [6, 10), beyond the 8 AIVs of the SuperKernel; lower its 'at'

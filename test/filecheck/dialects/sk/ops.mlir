@@ -19,6 +19,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   }
   sk.kernel @m_sk1 mix_aiv_1_0 blocks 8 queue slots 3 {
     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5 on aiv feed 0
+    sk.preload id 1 @norm units 2 blocks 4 at 4 on aiv
+    sk.subtask id 2 @norm blocks 4 at 4 offset 2 from @s0 seq 6 on aiv
   }
 }
 
@@ -31,6 +33,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @m_sk1 mix_aiv_1_0 blocks 8 queue slots 3 {
 // CHECK-NEXT:   sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5 on aiv feed 0
+// CHECK-NEXT:   sk.preload id 1 @norm units 2 blocks 4 at 4 on aiv
+// CHECK-NEXT:   sk.subtask id 2 @norm blocks 4 at 4 offset 2 from @s0 seq 6 on aiv
 // CHECK-NEXT: }
 
 // -----

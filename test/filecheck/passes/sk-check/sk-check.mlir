@@ -60,5 +60,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // in-kernel notify the converted wait on @s0 never sees the cell.
 // NOTIFY:      sk-opt: error: sk-check found 1 violation: deadlock: @q/@s0/seq 10 waits on value_wait @j_cell eq 1 (cell is 0)
 
-// A sub-task must run with its launch's blocks.
-// BLOCKS: sk-opt: error: sk-check found 1 violation: blocks: q_sk0 sub-task 2 (@s0 seq 2) runs on 12 blocks; its launch asked for 24
+// A sub-task must run with its launch's blocks, and the entry must call it on exactly those.
+// BLOCKS:      sk-opt: error: sk-check found 3 violations: blocks: q_sk0 sub-task 2 (@s0 seq 2) runs on 12 blocks; its launch asked for 24
+// BLOCKS-NEXT: sk-opt: placement: q_sk0: the entry lacks the call of c_middle (slot 1) on aic guarded 0 <= block < 12
+// BLOCKS-NEXT: sk-opt: placement: q_sk0: the entry calls c_middle (slot 1) on aic guarded 0 <= block < 24, which no sub-task runs so

@@ -1,0 +1,140 @@
+"""Placement (`placement=auto`): which sub-tasks of a queue SuperKernel run side by side.
+
+The vendor runs every sub-task on cores `[0, n)` of its index, so two small hb-unordered
+sub-tasks share the low cores and run one after the other while the rest idle. A sub-kernel
+that takes `sk::SkSystemArgs` (kernel clause `sk_system_args`) reads its logical block index
+and count from the entry, so it may run on cores `[F, F + n)`: the entry guards its call to
+that range and passes `index - F` and `n` (docs/design.md §3 "Placement").
+
+A **group** is a run of sub-tasks that nothing separates in the program of any core type they
+run on (consecutive there: no barrier, flag, lock or other sub-task of those types between),
+that are pairwise unordered by their dependencies, of one class, and placeable: the kernel
+takes `SkSystemArgs`, is not a batch kernel (it syncs every core of its type), is not a 1:1
+kernel widened under a 1:2 SuperKernel, and has no feed-sync-all bracket. Without placement,
+the cores of a group run its sub-tasks one after another; with it, the group is laid out in
+shelves: sub-tasks side by side from core 0 up while they fit the SuperKernel's cores of
+their index, then a new shelf from core 0.
+
+The decision is a cost model, not "always spread": each core's busy time over the group is
+the sum of the durations (the simulator's: the task's duration or `default_duration_us`) of
+the sub-tasks that run on it, plus `placement_us` for each placed sub-task (an assumption:
+the data a core's cache holds is not the moved sub-task's); a group is placed only when the
+busiest core's time drops. Placing changes no synchronisation: every sync runs on every core
+of its types whatever the block guards, so the program `sk-prune-sync` proved stays proved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, KernelType
+from skir.dialects.hardware import CoreType
+from skir.dialects.superkernel import SkForm, SubtaskOp, SuperKernelOp
+
+
+@dataclass(frozen=True)
+class GroupPlacement:
+    """One placed group: its sub-task ids, the first core of each, and the predicted busiest
+    core's time over the group before and after (µs)."""
+
+    ids: tuple[int, ...]
+    first: tuple[int, ...]
+    before_us: float
+    after_us: float
+
+
+def placeable(sk: SuperKernelOp, sub: SubtaskOp, kernel: KernelOp) -> bool:
+    """Whether `sub` may run on a core range at an offset (see the module docstring)."""
+    widened = kernel.type is KernelType.MIX_AIC_1_1 and sk.type is KernelType.MIX_AIC_1_2
+    return kernel.takes_system_args and not kernel.is_batch and not widened and sub.feed is None
+
+
+def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[list[SubtaskOp]]:
+    """The groups of `sk`'s program, in program order (only those of two or more)."""
+    position: dict[CoreType, dict[int, int]] = {core: {} for core in CoreType}
+    count = dict.fromkeys(CoreType, 0)
+    for op in sk.body.block.ops:
+        for core in op.core_set():
+            position[core][op.ident] = count[core]
+            count[core] += 1
+    deps: dict[int, tuple[int, ...]] = {}
+    groups: list[list[SubtaskOp]] = []
+    current: list[SubtaskOp] = []
+    for sub in sk.subtasks():
+        deps[sub.ident] = sub.dep_ids
+        ok = placeable(sk, sub, kernels[sub.kernel.root_reference.data])
+        last = current[-1] if current else None
+        joins = (ok and last is not None and last.cores.data is sub.cores.data
+                 and all(position[c][sub.ident] == position[c][last.ident] + 1 for c in sub.core_set())
+                 and not _reaches(deps, sub.ident, {m.ident for m in current}, current[0].ident))
+        if joins:
+            current.append(sub)
+            continue
+        if len(current) > 1:
+            groups.append(current)
+        current = [sub] if ok else []
+    if len(current) > 1:
+        groups.append(current)
+    return groups
+
+
+def _reaches(deps: dict[int, tuple[int, ...]], start: int, targets: set[int], floor: int) -> bool:
+    """Whether sub-task `start` depends, directly or not, on one of `targets` (ids; none of
+    them is below `floor`, so the search stops there)."""
+    seen: set[int] = set()
+    stack = list(deps[start])
+    while stack:
+        ident = stack.pop()
+        if ident in targets:
+            return True
+        if ident < floor or ident in seen:
+            continue
+        seen.add(ident)
+        stack.extend(deps.get(ident, ()))
+    return False
+
+
+def _busiest(cores: int, ranges: list[tuple[int, int, float]]) -> float:
+    """The busiest core's time when each (first, count, time) runs on cores [first, first + count)."""
+    load = [0.0] * (cores + 1)
+    for first, n, time in ranges:  # a difference array: O(cores + ranges)
+        load[first] += time
+        load[min(first + n, cores)] -= time
+    best = running = 0.0
+    for value in load[:cores]:
+        running += value
+        best = max(best, running)
+    return best
+
+
+def _shelves(cores: int, blocks: list[int]) -> list[int]:
+    """The first core of each sub-task laid out in shelves from core 0."""
+    firsts, cursor = [], 0
+    for n in blocks:
+        if cursor + n > cores:
+            cursor = 0
+        firsts.append(cursor)
+        cursor += n
+    return firsts
+
+
+def plan_placement(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callable[[SubtaskOp], float],
+                   placement_us: float) -> list[GroupPlacement]:
+    """The groups of `sk` worth placing, each with its ranges (none for a chain SuperKernel:
+    its sub-tasks are totally ordered)."""
+    if sk.form.data is not SkForm.QUEUE:
+        return []
+    out = []
+    for group in _groups(sk, kernels):
+        cls: CoreClass = group[0].cores.data
+        cores = sk.index_cores(cls)
+        blocks = [sub.blocks.data for sub in group]
+        times = [duration(sub) for sub in group]
+        before = _busiest(cores, [(0, n, t) for n, t in zip(blocks, times)])
+        firsts = _shelves(cores, blocks)
+        after = _busiest(cores, [(f, n, t + (placement_us if f else 0.0)) for f, n, t in zip(firsts, blocks, times)])
+        if after < before and any(firsts):
+            out.append(GroupPlacement(tuple(s.ident for s in group), tuple(firsts), before, after))
+    return out
