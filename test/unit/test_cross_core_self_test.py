@@ -124,7 +124,7 @@ def test_clean_subkernels_pass_the_self_test(tmp_path: Path) -> None:
 
 
 @needs_gxx
-@pytest.mark.parametrize("options", ["", ":early-start=1", ":stream-fusion=0", ":debug-sync-all=1"])
+@pytest.mark.parametrize("options", ["", ":early-start=1", ":stream-fusion=0", ":debug-sync-all=1", ":placement=auto"])
 def test_examples_emulate_clean_with_the_self_test(tmp_path: Path, options: str) -> None:
     for example in ("chain.mlir", "decode_layer.json", "decode_branches.json"):
         result = skir.compile(EXAMPLES / example, options=CHECK + options).check().write(
