@@ -16,8 +16,11 @@ import numpy as np
 from skir.hostsim.spec import EmulationSpec, SubTaskInstance
 
 # Problem categories, most important first; the verdict names the first one present.
-CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "race", "cores", "leftover", "lock", "shim",
-              "after the update", "update")
+CATEGORIES = ("compile", "crash", "timeout", "deadlock", "abort", "overflow", "race", "cores", "leftover", "lock",
+              "shim", "after the update", "update")
+
+OVERFLOW = "credit overflow: "
+"""How the shim's error for a set on a full cross-core counter (15 credits) begins."""
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,9 @@ def check_log(spec: EmulationSpec, log: EmuLog) -> tuple[list[str], int]:
                 problems.append(f"lock: slot {slot} holds {got} at the end, expected {want} "
                                 f"({'a reset missing' if want == 0 else 'a notify missing'})")
     for _, msg in log.errors:  # shim messages name their core themselves
-        problems.append(f"shim: {msg}")
+        # a set on a full cross-core counter: the shim names the counter, the setter and where it stands
+        overflow = msg.removeprefix(OVERFLOW)
+        problems.append(f"overflow: {overflow}" if overflow != msg else f"shim: {msg}")
     if log.verdict is None and not log.deadlocks and not log.aborts:
         problems.append("crash: the emulation log ends without a verdict")
     return problems, proven

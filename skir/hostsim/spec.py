@@ -52,6 +52,13 @@ class SubTaskInstance:
     leak_wait: int | None = None
     """A planted fault (tests of the cross-core self-test): the stub's AIC also waits once on this
     flag id with no matching set, a leaked wait that takes the next credit of the id."""
+    leak_set: int | None = None
+    """A planted fault (tests of the cross-core self-test's fill): the stub also sets this flag id
+    once in mode 2 with no matching wait, a surplus credit: from its AIVs to their AIC (one
+    credit on the AIC once both AIVs of a 1:2 block have set), or with `leak_from="aic"` from
+    its AIC to its AIVs (one credit on each)."""
+    leak_from: str = "aiv"
+    """The core type that sets `leak_set`: `aiv` or `aic`."""
     first: int = 0
     """Placement: the first core of its range (AIV index for an aiv-class kernel, block otherwise)."""
     system_args: bool = False
@@ -122,7 +129,10 @@ class EmulationSpec:
                 raise ValueError(f"emulation spec {self.name}: duplicate sub-task key {st.key}")
             if st.blocks < 1 or st.split_copies < 1:
                 raise ValueError(f"emulation spec {self.name}: {st.label} needs blocks >= 1 and split_copies >= 1")
-            for flag in (st.flag_use, st.leak_wait):
+            if st.leak_from not in ("aic", "aiv"):
+                raise ValueError(f"emulation spec {self.name}: {st.label} leaks from {st.leak_from!r}; "
+                                 "expected aic or aiv")
+            for flag in (st.flag_use, st.leak_wait, st.leak_set):
                 if flag is not None and (st.core_class != "mix" or not 0 <= flag <= 15 or 11 <= flag <= 14):
                     raise ValueError(f"emulation spec {self.name}: {st.label} uses flag {flag}; a mix sub-kernel "
                                      "uses cross-core flag ids 0-10 and 15")

@@ -54,6 +54,8 @@ struct SkStubInfo {{
     bool hang;          // a planted fault: this instance never returns
     int flagUse;        // a mix kernel's balanced use of a cross-core flag id (-1: none)
     int leakWait;       // a planted fault: the AIC waits once more on this flag id (-1: none)
+    int leakSet;        // a planted fault: one more mode-2 set of this flag id, unmatched (-1: none)
+    bool leakFromAic;   // leakSet is set by the AIC toward its AIVs (else by the AIVs toward their AIC)
     int first;          // placement: the first core of its range (its index, blocks for mix)
 }};
 
@@ -117,6 +119,10 @@ void sk_stub_run(const char* base, int copy, uint64_t off, const SkStubInfo* inf
         else AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(hit->flagUse);
     }}
     if (hit && hit->leakWait >= 0 && sk_shim::t_ident.type == 1) AscendC::CrossCoreWaitFlag(hit->leakWait);
+    if (hit && hit->leakSet >= 0 && (sk_shim::t_ident.type == 1) == hit->leakFromAic) {{
+        if (hit->leakFromAic) AscendC::CrossCoreSetFlag<0x2, PIPE_FIX>(hit->leakSet);
+        else AscendC::CrossCoreSetFlag<0x2, PIPE_MTE3>(hit->leakSet);
+    }}
     if (hit && hit->syncAllRounds > 0) {{
         sk_shim::SubSyncAllRounds(hit->syncAllRounds, hit->coreClass);
         sk_shim::MaybeSleep();
@@ -154,7 +160,8 @@ def stub_source(spec: EmulationSpec) -> str:
             params = st.params if spec.updates else 0
             out.append(f'    {{{st.offset}u, {1 if st.batch else 0}, {_bool(st.early_set)}, {_bool(st.early_wait)}, '
                        f'"{st.core_class}", {comm}, {params}, {st.blocks}, {_bool(st.hang)}, '
-                       f'{_flag(st.flag_use)}, {_flag(st.leak_wait)}, {st.first}}},')
+                       f'{_flag(st.flag_use)}, {_flag(st.leak_wait)}, {_flag(st.leak_set)}, '
+                       f'{_bool(st.leak_from == "aic")}, {st.first}}},')
         out.append("};")
         out.append("")
     out.append("}  // namespace")

@@ -23,7 +23,10 @@ Per sub-task, on each core type it runs on:
   their AIC (PIPE_MTE3) and the AIC to its AIVs (PIPE_FIX), then each side waits its one
   credit. The round is balanced; a sub-kernel that leaked an unmatched wait on one of these
   ids takes the round's credit, and the core hangs in the self-test right after that
-  sub-task instead of in a later sub-kernel that uses the id (docs/design.md §3).
+  sub-task instead of in a later sub-kernel that uses the id. Then the fill
+  (`skir.analysis.self_test_fill` decides it): each counter goes to exactly 15 credits, less
+  what skir's own sync has pending there, and is drained, so a leaked set overflows it right
+  after its sub-task (docs/design.md §3).
 
 ```mlir
 sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
@@ -34,7 +37,8 @@ sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.dcci id 1 on aiv
 sk.barrier id 2 all_aiv
 ```
-and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each)
+and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each, then
+the fill; ids 0-3 are the quiet ids r, q, s, t the fill signals on)
 ```mlir
 sk.subtask id 0 @mm blocks 24 offset 1 from @s0 seq 0 on mix
 sk.set_flag id 1 mode 2 flag 0 pipe mte3 on aiv
@@ -42,6 +46,13 @@ sk.set_flag id 2 mode 2 flag 0 pipe fix on aic
 sk.wait_flag id 3 flag 0 on aic
 sk.wait_flag id 4 flag 0 on aiv
 ...                                    // the same for flags 1-10 and 15
+sk.set_flag id 49 mode 2 flag 0 pipe mte3 on aiv    // the handshake: the AIVs signal r, q
+sk.set_flag id 50 mode 2 flag 1 pipe mte3 on aiv
+sk.wait_flag id 51 flag 0 on aic
+sk.wait_flag id 52 flag 1 on aic
+...                                    // the AIC signals r, q
+sk.set_flag id 57 mode 2 flag 2 pipe mte3 on aiv    // step 1: 15 sets of each id but r, q
+...                                    // the AIVs signal r, q; the AIC drains; steps 2-4
 ```
 """
 
@@ -54,6 +65,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
+from skir.analysis.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
 from skir.dialects.hardware import CoreType, Pipe
@@ -67,28 +79,70 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitFlagOp,
 )
-from skir.dialects.superkernel_sync import RESERVED_FLAGS
 from skir.dialects.syntax import int_attr
 from skir.options import SkOptions
 from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
 _TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
-FLAG_IDS = range(16)
-"""The cross-core flag ids of one sub-core (a 4-bit counter each)."""
-SELF_TEST_FLAGS = tuple(f for f in FLAG_IDS if f not in RESERVED_FLAGS)
-"""The ids the cross-core self-test sets and waits: every id but those of SyncAll, the
-all-core barriers and early-start."""
+_AIC, _AIV = CoreType.AIC, CoreType.AIV
+
+
+def _set(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
+    """`n` mode-2 sets of `flag` from `core` to the other type of its block (PIPE_MTE3 from the
+    AIVs, PIPE_FIX from the AIC)."""
+    pipe = Pipe.MTE3 if core is _AIV else Pipe.FIX
+    return [SetFlagOp(0, 2, flag, pipe, core) for _ in range(n)]
+
+
+def _wait(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
+    return [WaitFlagOp(0, flag, core) for _ in range(n)]
 
 
 def self_test(flags: tuple[int, ...] = SELF_TEST_FLAGS) -> list[Operation]:
-    """The self-test after a mixed sub-task: per flag id, the AIVs set it to their AIC and the
-    AIC to its AIVs (mode 2), then each side takes its credit."""
+    """The balanced round after a mixed sub-task: per flag id, the AIVs set it to their AIC and
+    the AIC to its AIVs (mode 2), then each side takes its credit."""
     out: list[Operation] = []
     for flag in flags:
-        out += [SetFlagOp(0, 2, flag, Pipe.MTE3, CoreType.AIV), SetFlagOp(0, 2, flag, Pipe.FIX, CoreType.AIC),
-                WaitFlagOp(0, flag, CoreType.AIC), WaitFlagOp(0, flag, CoreType.AIV)]
+        out += [*_set(flag, _AIV), *_set(flag, _AIC), *_wait(flag, _AIC), *_wait(flag, _AIV)]
     return out
+
+
+def _signal(setter: CoreType, ids: tuple[int, int]) -> list[Operation]:
+    """A signal: `setter` sets both ids toward the other type, which waits for both (one leaked
+    credit on one of them cannot let the wait pass before the set)."""
+    target = _AIV if setter is _AIC else _AIC
+    return [*_set(ids[0], setter), *_set(ids[1], setter), *_wait(ids[0], target), *_wait(ids[1], target)]
+
+
+def _fill_step(plan: FillPlan, setter: CoreType, flags: list[int], signal: tuple[int, int]) -> list[Operation]:
+    """One fill step: `setter` fills the other type's counters of `flags` to 15 credits, then
+    signals; the other type drains them only after the signal."""
+    target = _AIV if setter is _AIC else _AIC
+    counts = [(f, plan.fill[(target, f)]) for f in flags if (target, f) in plan.fill]
+    out: list[Operation] = []
+    for flag, n in counts:
+        out += _set(flag, setter, n)
+    out += _signal(setter, signal)
+    for flag, n in counts:
+        out += _wait(flag, target, n)
+    return out
+
+
+def fill_test(plan: FillPlan) -> list[Operation]:
+    """The fill after the balanced round (`skir.analysis.self_test_fill`): with the quiet ids
+    `r, q, s, t`, a handshake on `r, q`; the AIVs fill every id but `r, q`, signal `r, q`; the AIC
+    the same; the AIVs fill `r, q`, signal `s, t`; the AIC the same; a last AIV signal on `s, t`."""
+    if plan.handshake is None:
+        return []
+    r, q, s, t = plan.handshake
+    rest = [f for f in SELF_TEST_FLAGS if f not in (r, q)]
+    return [
+        *_set(r, _AIV), *_set(q, _AIV), *_wait(r, _AIC), *_wait(q, _AIC),
+        *_set(r, _AIC), *_set(q, _AIC), *_wait(r, _AIV), *_wait(q, _AIV),
+        *_fill_step(plan, _AIV, rest, (r, q)), *_fill_step(plan, _AIC, rest, (r, q)),
+        *_fill_step(plan, _AIV, [r, q], (s, t)), *_fill_step(plan, _AIC, [r, q], (s, t)),
+        *_signal(_AIV, (s, t))]
 
 
 def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
@@ -96,6 +150,11 @@ def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
     launches one type, `SyncAll` when both."""
     types = sk.core_types()
     return _TYPE_BARRIER[types[0]] if len(types) == 1 else BarrierKind.SYNC_ALL
+
+
+def _mixed(kernels: dict[str, KernelOp], op: SubtaskOp) -> bool:
+    """Whether a sub-task is mixed: one of a mix kernel, which its AIC and AIVs both run."""
+    return core_class(kernels[op.kernel.root_reference.data].type) is CoreClass.MIX
 
 
 def _named(kernel: KernelOp, names: tuple[str, ...]) -> bool:
@@ -133,6 +192,8 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
     out: Program = []
     updates: dict[Operation, dict[str, Attribute]] = {}
     fed = 0
+    fills = {plan.subtask: plan for plan in plan_fills(program, lambda op: _mixed(kernels, op))} \
+        if options.debug_cross_core_sync_check else {}
     for i, op in enumerate(program):
         if not isinstance(op, SubtaskOp):
             out.append(op)
@@ -150,8 +211,8 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         out.append(op)
         if (after or options.debug_dcci_all) and not disabled:
             out += [DcciOp(0, core) for core in cores]
-        if options.debug_cross_core_sync_check and core_class(kernel.type) is CoreClass.MIX:
-            out += self_test()
+        if op.ident in fills:
+            out += self_test() + fill_test(fills[op.ident])
         if options.debug_sync_all:
             if not chain:
                 for core in cores:

@@ -168,11 +168,16 @@ def group_build_script(group: EntryGroup) -> str:
     return build_script(sk, kernels, sk.sk_options(), name=group.name, users=group.member_names)
 
 
-def annotate_meta(entries: list[dict[str, Any]], shared: SharedEntries) -> None:
-    """Give each SuperKernel of SK meta's `entries` that shares its entry the entry it launches
-    (`entry`) and `shared_entry`: the entry's name and the SuperKernels that use it."""
-    for entry in entries:
-        group = shared.shared_group(entry["name"])
-        if group is not None:
-            entry["entry"] = group.entry
-            entry["shared_entry"] = {"name": group.name, "superkernels": group.member_names}
+def annotate_meta(meta: dict[str, Any], shared: SharedEntries) -> None:
+    """Give each SuperKernel of SK meta (the model's, then each sub-model's) that shares its entry
+    the entry it launches (`entry`) and `shared_entry`: the entry's name and the SuperKernels that
+    use it."""
+    parts = [meta]
+    while parts:
+        part = parts.pop()
+        parts.extend(part.get("submodels", []))
+        for entry in part["superkernels"]:
+            group = shared.shared_group(entry["name"])
+            if group is not None:
+                entry["entry"] = group.entry
+                entry["shared_entry"] = {"name": group.name, "superkernels": group.member_names}

@@ -39,9 +39,12 @@ ops of one cell, e.g. a wait and the reset at exit, is one entry whose `use` is 
 program order and whose `uses` lists them all); a slot that cannot be explained is an
 internal error, never a guess. `pending` counts kernel tasks that are neither fused nor
 unfused (an unprocessed model, or formed but not yet outlined). Warnings: `mix11_under_mix12`
-(a 1:1 member runs its aiv half on both AIVs of its blocks) and `unreset_event` (an event
+(a 1:1 member runs its aiv half on both AIVs of its blocks), `unreset_event` (an event
 epoch with no closing reset crosses the SuperKernel's boundary: its cell ends at 1, as the
-event stays recorded in the original model, which could not be replayed either). `updates` is
+event stays recorded in the original model, which could not be replayed either) and, with
+`debug-cross-core-sync-check=1`, `self_test_unfilled` (the flag ids of one core type whose
+counter the self-test after a mixed sub-task does not fill to 15 credits, so a set the
+sub-kernel leaked there shows only at the end, and why; docs/design.md §3). `updates` is
 the update map of `skir.targets.update_map`: where the runtime writes the re-issued parameters
 of each fused member of a task group (`fuse-updated=1`).
 """
@@ -60,12 +63,14 @@ from xdsl.utils.target import Target
 from skir.analysis.fail_reasons import FailReason
 from skir.analysis.original import unreset_by_superkernel
 from skir.analysis.progress_points import LINE_BYTES, lines, points, progress_ids, wants_progress
+from skir.analysis.self_test_fill import plan_fills
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
+from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.formation_attrs import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR, GROUP_ATTR, LABEL_ATTR
 from skir.dialects.hardware import GM_LINE_BYTES, widened_under
 from skir.dialects.model_lookup import all_submodels, qualified_name, submodels
-from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SuperKernelOp, WaitLockOp
+from skir.dialects.superkernel import LockOp, NotifyOp, ResetLockOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR, vendor_info
 from skir.errors import ExitCode, SkirError, task_path
 from skir.names import entry_symbol
@@ -206,6 +211,8 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
             warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
     for cell, event in unreset:  # docs/design.md §3 (e): the original was not safe to replay either
         warnings.append({"warning": "unreset_event", "event": event, "cell": cell})
+    if _sk_options(sk).debug_cross_core_sync_check:
+        warnings += _unfilled(sk, kernels)
     return {
         "name": name,
         "origin_op_name": origin_op_name(sk),
@@ -225,6 +232,24 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         "args": _arg_table(sk, kernels, locks),
         "warnings": warnings,
     }
+
+
+def _unfilled(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[Json]:
+    """`self_test_unfilled`: the counters the cross-core self-test after a mixed sub-task does
+    not fill (docs/design.md §3), grouped by sub-task, core type and reason. The pending counts
+    at a sub-task are the same before and after `sk-insert-debug`: its self-tests are balanced."""
+    def mixed(sub: SubtaskOp) -> bool:
+        kernel = kernels.get(_sym(sub.kernel))
+        return kernel is not None and core_class(kernel.type) is CoreClass.MIX
+
+    out: list[Json] = []
+    for plan in plan_fills(sk.program(), mixed):
+        groups: dict[tuple[str, str], list[int]] = {}
+        for miss in plan.unfilled:
+            groups.setdefault((miss.core.value, miss.reason), []).append(miss.flag)
+        out += [{"warning": "self_test_unfilled", "subtask": plan.subtask, "core": core, "flags": flags,
+                 "reason": reason} for (core, reason), flags in groups.items()]
+    return out
 
 
 def _add_progress(model: ModelOp, sks: list[SuperKernelOp], entries: list[Json], ids: dict[str, int]) -> None:
@@ -320,12 +345,7 @@ def sk_meta(module: ModuleOp, original: ModuleOp | None = None,
     originals = {} if before is None else {qualified_name(m): m for m in (before, *all_submodels(before))}
     part = _model_meta(model, before, unreset, originals, progress_ids(module))
     meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "model": model.sym_name.data, **part}
-    shared = shared_entries(module) if shared is None else shared
-    parts = [meta]
-    while parts:  # the model's SuperKernels, then each sub-model's
-        part = parts.pop()
-        annotate_meta(part["superkernels"], shared)
-        parts.extend(part.get("submodels", []))
+    annotate_meta(meta, shared_entries(module) if shared is None else shared)
     imported = _vendor_input(model, kernels)
     if imported is not None:
         meta["vendor_input"] = imported

@@ -10,6 +10,8 @@ written by hand for host-emulation tests, and the `EmulationSpec` that runs it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from skir.hostsim import EmulationSpec, SubTaskInstance
 
 __all__ = [
@@ -155,7 +157,7 @@ def mix12_trailer(name: str) -> str:
     )
 
 
-def st(key: int, sym: str, off: int, cls: str, blocks: int, split: int = 4, **kw: bool) -> SubTaskInstance:
+def st(key: int, sym: str, off: int, cls: str, blocks: int, split: int = 4, **kw: Any) -> SubTaskInstance:
     return SubTaskInstance(key, sym, off, cls, blocks, split, **kw)
 
 

@@ -186,7 +186,7 @@ MISUSE = {
     "overflow": (
         "    for (int i = 0; i < 16; ++i) ffts_cross_core_sync(PIPE_MTE3, AscendC::GetffstMsg(0x0, 5));\n"
         "    for (int i = 0; i < 16; ++i) wait_flag_dev(5);\n",
-        "shim: credit overflow: aiv ",  # whichever core sets last holds 16
+        "overflow: aiv ",  # whichever core sets last holds 16
     ),
     "local": (
         "    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);\n    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID0);\n",

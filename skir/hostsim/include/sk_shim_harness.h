@@ -100,6 +100,7 @@ void SubRecord(const char* kind, const char* sym, uint64_t off, int copy) {
                                    " slots) on " + c->name);
     if (c->id.paraBase == 0) ErrorLocked(c->id.tid, "get_para_base() is null on " + c->name);
     Tick(c);
+    c->where = std::string(kind[0] == 'B' ? "in " : "after ") + sym + "@" + std::to_string(off);
     LogLine(std::string(kind) + " " + std::to_string(c->id.tid) + " " + sym + " " + std::to_string(off) +
             " " + std::to_string(copy) + " " + ClockText(c->vc));
     Progress();

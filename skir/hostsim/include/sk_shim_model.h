@@ -32,6 +32,10 @@ using VClock = std::vector<uint32_t>;
 struct Aborted {};  // thrown by blocked calls once the launch is aborted
 
 constexpr int kFlags = 16;
+// A sub-core's cross-core flag counter is 4 bits (0..15): a set that would take a full counter to
+// 16 is an overflow, which the shim reports as an error naming the counter's core, the flag id and
+// the setting core with where it stands (the Ascend C API documentation of CrossCoreSetFlag and the
+// hardware's 16 counters of 4 bits per sub-core; docs/design.md §6).  A counter may hold 15.
 constexpr size_t kMaxCredits = 15;
 constexpr size_t kUbBytes = 192 * 1024;
 constexpr size_t kL1Bytes = 512 * 1024;
@@ -53,6 +57,7 @@ struct Core {
     std::deque<VClock> credits[kFlags];
     bool overflowed[kFlags] = {};
     std::string blocked;  // what the core waits on; empty while it runs
+    std::string where = "before any sub-task";  // "in k@5" / "after k@5": its last BEGIN / END
     int spin = 0;         // consecutive dccis that saw nothing new
     bool fftsBase = false;
     bool done = false;

@@ -51,7 +51,7 @@ void FftsSet(int pipe, uint64_t msg) {
                 tc.overflowed[flag] = true;
                 ErrorLocked(t, "credit overflow: " + tc.name + " holds " +
                                    std::to_string(tc.credits[flag].size()) + " pending credits on flag " +
-                                   std::to_string(flag) + " (max 15)");
+                                   std::to_string(flag) + " (max 15), set by " + c->name + " (" + c->where + ")");
             }
         }
         g->pending.pop_front();
