@@ -18,6 +18,7 @@ from skir.dialects.aclgraph import ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.model_lookup import submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
+from skir.gc_pause import paused_gc
 from skir.sim.bound import Bound, model_bound, superkernel_bound
 from skir.sim.costs import Costs, default_costs
 from skir.sim.engine import BASELINES, MODES, Simulation, TaskSpan, comm_durations, durations_of, simulate
@@ -80,7 +81,17 @@ def _sync_count(sk: SuperKernelOp) -> int:
 def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: Costs | None = None,
             modes: tuple[str, ...] = MODES, measured: dict[tuple[str, int], float] | None = None) -> Comparison:
     """Simulate `modes` (eager / aclgraph on `original`, superkernel on `rewritten`); `measured`
-    durations by (stream, seq) (`skir.profiles`) replace the model's own and the default."""
+    durations by (stream, seq) (`skir.profiles`) replace the model's own and the default.
+
+    The cyclic collector is paused meanwhile: the runs allocate a few objects per task, and its
+    full collections, which scan the whole heap (the compiled modules included), made the
+    prediction every compile runs superlinear (docs/benchmarks.md, "Schedule")."""
+    with paused_gc():
+        return _compare(original, rewritten, costs, modes, measured)
+
+
+def _compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: Costs | None,
+             modes: tuple[str, ...], measured: dict[tuple[str, int], float] | None) -> Comparison:
     costs = costs if costs is not None else default_costs()
     before, after = _model(original), _model(rewritten)
     durations = {**durations_of(before), **comm_durations(before, costs)}
