@@ -40,10 +40,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 
 from skir.dialects.aclgraph import ModelOp, StreamOp, ValueWriteOp
-from skir.dialects.ascendc import CoreFunctionOp, IfCoreOp, SourceOp
+from skir.dialects.ascendc import SourceOp, enclosing_core
 from skir.dialects.ascendc_feed import FeedBeginOp, FeedWorkspaceOp, ZeroWorkspaceOp
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp
@@ -66,15 +65,6 @@ class Word:
     size: int
     writer: str
     phase: str = "run"
-
-
-def _core_of(op: Operation) -> CoreType | None:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, IfCoreOp | CoreFunctionOp):
-            return parent.core.data
-        parent = parent.parent_op()
-    return None
 
 
 def cell_words(model: ModelOp) -> Iterator[Word]:
@@ -102,9 +92,9 @@ def workspace_words(source: SourceOp, sk: SuperKernelOp) -> Iterator[Word]:
         if isinstance(op, FeedWorkspaceOp):
             feed_slot = op.slot.value.data
         elif isinstance(op, ZeroWorkspaceOp):
-            zero.append((op.bytes.value.data, _core_of(op) or CoreType.AIV))
+            zero.append((op.bytes.value.data, enclosing_core(op) or CoreType.AIV))
         elif isinstance(op, FeedBeginOp):
-            feeds.append((op.offset.value.data, _core_of(op) or CoreType.AIV))
+            feeds.append((op.offset.value.data, enclosing_core(op) or CoreType.AIV))
         elif isinstance(op, ProfilingHelpersOp):
             per_core, aic_offset = op.per_core.value.data, op.aic_offset.value.data
         elif isinstance(op, ProfilingInitOp):

@@ -19,12 +19,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from xdsl.ir import Operation
-
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass
-from skir.dialects.ascendc import CallOp, CoreFunctionOp, IfBlockOp, IfCoreOp, SourceOp
+from skir.dialects.ascendc import CallOp, IfBlockOp, SourceOp, enclosing_core
 from skir.dialects.ascendc_attrs import BlockIndex
 from skir.dialects.ascendc_groups import GuardedCallOp
 from skir.dialects.ascendc_system_args import CallSystemArgsOp
@@ -49,23 +47,14 @@ def _expected(sk: SuperKernelOp, sub: SubtaskOp, kernel: KernelOp) -> Iterator[C
         yield (kernel.sub_symbol, sub.offset.data, core, guard.value, first, first + n, *handed)
 
 
-def _core_of(op: Operation) -> CoreType | None:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, IfCoreOp | CoreFunctionOp):
-            return parent.core.data
-        parent = parent.parent_op()
-    return None
-
-
 def _emitted(source: SourceOp) -> Iterator[Call]:
     for op in source.walk():
         if isinstance(op, GuardedCallOp):
-            core = op.core.data if op.core is not None else _core_of(op)
+            core = op.core.data if op.core is not None else enclosing_core(op)
             if core is not None:
                 yield (op.symbol.data, op.offset.value.data, core, op.index.data.value, 0, op.bound.value.data, -1, -1)
         elif isinstance(op, CallOp | CallSystemArgsOp):
-            guard, core = op.parent_op(), _core_of(op)
+            guard, core = op.parent_op(), enclosing_core(op)
             if not isinstance(guard, IfBlockOp) or core is None:
                 continue
             low = 0 if guard.first is None else guard.first.value.data

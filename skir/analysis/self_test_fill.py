@@ -55,12 +55,8 @@ from dataclasses import dataclass
 
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SkProgramOp, SubtaskOp, WaitFlagOp
-from skir.dialects.superkernel_sync import RESERVED_FLAGS
+from skir.dialects.superkernel_sync import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS
 
-MAX_CREDITS = 15
-"""A cross-core flag counter is 4 bits: 15 credits at most; a set on a full counter overflows."""
-FLAG_IDS = range(16)
-"""The cross-core flag ids of one sub-core (a 4-bit counter each)."""
 SELF_TEST_FLAGS = tuple(f for f in FLAG_IDS if f not in RESERVED_FLAGS)
 """The ids the cross-core self-test sets and waits: every id but those of SyncAll, the
 all-core barriers and early-start."""

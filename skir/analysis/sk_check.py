@@ -54,8 +54,7 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitFlagOp,
 )
-
-MAX_CREDITS = 15
+from skir.dialects.superkernel_sync import MAX_CREDITS
 
 
 @dataclass

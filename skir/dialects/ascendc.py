@@ -29,8 +29,8 @@ ascendc.source @m_sk0 mix_aiv_1_0 {
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint
-from xdsl.ir import Dialect, Region
+from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr, SymbolNameConstraint, UnitAttr
+from xdsl.ir import Attribute, Dialect, Operation, Region
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -129,18 +129,24 @@ class LockHelpersOp(NullaryOp):
 
 @irdl_op_definition
 class DeclareOp(IRDLOperation):
-    """`extern "C"` declarations of a sub-kernel symbol and its `_split<i>` copies."""
+    """`extern "C"` declarations of a sub-kernel symbol and its `_split<i>` copies: `f(uint64_t
+    args_offset)`, or with `system_args` `f(const __gm__ void *args, sk::SkSystemArgs *sys_args)`
+    (a kernel that takes its logical block index and count, `skir.dialects.ascendc_system_args`)."""
 
     name = "ascendc.declare"
 
     symbol = prop_def(StringAttr)
     copies = prop_def(IntegerAttr[I64])
+    system_args = opt_prop_def(UnitAttr)
 
     traits = lazy_traits_def(_in_source)
-    assembly_format = "$symbol `copies` $copies attr-dict"
+    assembly_format = "$symbol `copies` $copies (`system_args` $system_args^)? attr-dict"
 
-    def __init__(self, symbol: str, copies: int):
-        build_op(self, {"symbol": string_attr(symbol), "copies": _i64(copies)})
+    def __init__(self, symbol: str, copies: int, system_args: bool = False):
+        props: dict[str, Attribute] = {"symbol": string_attr(symbol), "copies": _i64(copies)}
+        if system_args:
+            props["system_args"] = UnitAttr()
+        build_op(self, props)
 
     def verify_(self) -> None:
         _check_symbol(self)
@@ -354,6 +360,17 @@ class PreloadAllOp(IRDLOperation):
 
     def __init__(self, units: int):
         build_op(self, {"units": _i64(units)})
+
+
+def enclosing_core(op: Operation) -> CoreType | None:
+    """The core type whose code holds `op`: the nearest `ascendc.if_core` or
+    `ascendc.core_function` around it (None: code both core types run)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, IfCoreOp | CoreFunctionOp):
+            return parent.core.data
+        parent = parent.parent_op()
+    return None
 
 
 AscendC = Dialect(

@@ -8,7 +8,7 @@ the one `kernel_operator.h` declares: `uint16_t skBlockIdx, skNumBlocks, skTaskS
 ten reserved bytes.
 
 ```mlir
-ascendc.declare_system_args "rope_k_middle" copies 4
+ascendc.declare "rope_k_middle" copies 4 system_args
 ...
 ascendc.if_block logical 48 from 40 {
   ascendc.call_system_args "rope_k_middle" offset 7 copies 4 logical from 40 count 8
@@ -32,7 +32,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import I64, IntegerAttr, StringAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, lazy_traits_def, prop_def
 
-from skir.dialects.ascendc_attrs import INDEXES, BlockIndex, BlockIndexAttr, i64_attr, in_entry, in_source
+from skir.dialects.ascendc_attrs import INDEXES, BlockIndex, BlockIndexAttr, i64_attr, in_entry
 from skir.dialects.syntax import build_op, string_attr
 from skir.errors import TaskVerifyException
 from skir.names import SYMBOL_MAX_BYTES, name_problem, shown
@@ -47,25 +47,6 @@ def _check(op: IRDLOperation, symbol: StringAttr, copies: IntegerAttr) -> None:
         raise TaskVerifyException(op, f"{op.name} {shown(symbol.data)}: {problem}")
     if not 1 <= copies.value.data <= 64:
         raise TaskVerifyException(op, f"{op.name} {symbol.data}: copies must be in [1, 64]")
-
-
-@irdl_op_definition
-class DeclareSystemArgsOp(IRDLOperation):
-    """`extern "C"` declarations of a sub-kernel that takes `sk::SkSystemArgs` and of its copies."""
-
-    name = "ascendc.declare_system_args"
-
-    symbol = prop_def(StringAttr)
-    copies = prop_def(IntegerAttr[I64])
-
-    traits = lazy_traits_def(in_source)
-    assembly_format = "$symbol `copies` $copies attr-dict"
-
-    def __init__(self, symbol: str, copies: int):
-        build_op(self, {"symbol": string_attr(symbol), "copies": i64_attr(copies)})
-
-    def verify_(self) -> None:
-        _check(self, self.symbol, self.copies)
 
 
 @irdl_op_definition
@@ -98,4 +79,4 @@ class CallSystemArgsOp(IRDLOperation):
                 "block index and count of sk::SkSystemArgs")
 
 
-SYSTEM_ARGS_OPS = (DeclareSystemArgsOp, CallSystemArgsOp)
+SYSTEM_ARGS_OPS = (CallSystemArgsOp,)

@@ -57,6 +57,10 @@ from skir.dialects.syntax import (
 )
 from skir.errors import TaskVerifyException
 
+FLAG_IDS = range(16)
+"""The cross-core flag ids of one sub-core, each a 4-bit counter."""
+MAX_CREDITS = 15
+"""Credits one (core, flag id) counter holds at most; a set on a full counter overflows."""
 RESERVED_FLAGS = range(11, 15)
 """Cross-core flag ids taken by SyncAll, the all-core barriers and early-start."""
 EARLY_START_CFGS = (0, 1, 2, 4, 5, 6, 8, 9, 10)

@@ -80,7 +80,6 @@ from skir.dialects.ascendc_profiling import (
     ProfilingRecordOp,
 )
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp
-from skir.dialects.ascendc_system_args import DeclareSystemArgsOp
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -213,7 +212,7 @@ class _Skeleton:
             functions = self.queue(body)
         entry = EntryOp(entry_symbol(name), align, Region(body))
         decls: list[Operation] = [
-            (DeclareSystemArgsOp if system_args else DeclareOp)(symbol, self.lowering.copies)
+            DeclareOp(symbol, self.lowering.copies, system_args)
             for symbol, system_args in self.lowering.declared.items()]
         return SourceOp(name, self.sk.type, Region(Block([LockHelpersOp(), *helpers, *decls, *functions, entry])))
 

@@ -58,7 +58,7 @@ from skir.dialects.ascendc_intrinsics import (
 )
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp, WaitLockBoundedOp
-from skir.dialects.ascendc_system_args import CallSystemArgsOp, DeclareSystemArgsOp
+from skir.dialects.ascendc_system_args import CallSystemArgsOp
 from skir.dialects.hardware import CoreType, KernelType, core_types, task_ratio
 from skir.dialects.model_lookup import formed, require_passes
 from skir.errors import SkirError
@@ -358,11 +358,11 @@ def emit_source(source: SourceOp) -> str:
             w.line()
             text = _PROFILING_HELPERS.format(per_core=op.per_core.value.data, aic_offset=op.aic_offset.value.data)
             w.lines.extend(text.rstrip("\n").split("\n"))
-        elif isinstance(op, DeclareOp | DeclareSystemArgsOp):
+        elif isinstance(op, DeclareOp):
             if not w.lines[-1].startswith("extern"):
                 w.line()
             copies = op.copies.value.data
-            params = ("const __gm__ void *args, sk::SkSystemArgs *sys_args" if isinstance(op, DeclareSystemArgsOp)
+            params = ("const __gm__ void *args, sk::SkSystemArgs *sys_args" if op.system_args is not None
                       else "uint64_t args_offset")
             for i in range(copies):
                 symbol = op.symbol.data if i == 0 else f"{op.symbol.data}_split{i}"

@@ -20,7 +20,6 @@ from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
-from skir.dialects.ascendc_system_args import DeclareSystemArgsOp
 from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
 from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
@@ -144,7 +143,7 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
         name = sk.sym_name.data
         source = sources[name]
         copies = {op.symbol.data: op.copies.value.data for op in source.body.block.ops
-                  if isinstance(op, DeclareOp | DeclareSystemArgsOp)}
+                  if isinstance(op, DeclareOp)}
         subtasks = sk.subtasks()
         early = sk.sk_options().early_start == 1
         forwarded = update_slots.get(name, {})

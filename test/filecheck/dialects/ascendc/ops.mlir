@@ -4,7 +4,7 @@
 ascendc.source @m_sk0 mix_aic_1_2 {
   ascendc.lock_helpers
   ascendc.declare "a_middle" copies 4
-  ascendc.declare_system_args "s_middle" copies 2
+  ascendc.declare "s_middle" copies 2 system_args
   ascendc.core_function "auto_gen_m_sk0_kernel_aiv" aiv {
     ascendc.cross_core_wait flag 15
     ascendc.if_block logical 8 {
@@ -70,7 +70,7 @@ ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK:      ascendc.source @m_sk0 mix_aic_1_2 {
 // CHECK-NEXT:   ascendc.lock_helpers
 // CHECK-NEXT:   ascendc.declare "a_middle" copies 4
-// CHECK-NEXT:   ascendc.declare_system_args "s_middle" copies 2
+// CHECK-NEXT:   ascendc.declare "s_middle" copies 2 system_args
 // CHECK-NEXT:   ascendc.core_function "auto_gen_m_sk0_kernel_aiv" aiv {
 // CHECK-NEXT:     ascendc.cross_core_wait flag 15
 // CHECK-NEXT:     ascendc.if_block logical 8 {
