@@ -51,8 +51,9 @@ def placeable(sk: SuperKernelOp, sub: SubtaskOp, kernel: KernelOp) -> bool:
     return kernel.takes_system_args and not kernel.is_batch and not widened and sub.feed is None
 
 
-def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[list[SubtaskOp]]:
-    """The groups of `sk`'s program, in program order (only those of two or more)."""
+def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[tuple[str, int]]) -> list[list[SubtaskOp]]:
+    """The groups of `sk`'s program, in program order (only those of two or more); the sub-tasks
+    `taken` (stream, seq: in a lane already) join none."""
     position: dict[CoreType, dict[int, int]] = {core: {} for core in CoreType}
     count = dict.fromkeys(CoreType, 0)
     for op in sk.body.block.ops:
@@ -64,7 +65,8 @@ def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[list[Subtas
     current: list[SubtaskOp] = []
     for sub in sk.subtasks():
         deps[sub.ident] = sub.dep_ids
-        ok = placeable(sk, sub, kernels[sub.kernel.root_reference.data])
+        ok = placeable(sk, sub, kernels[sub.kernel.root_reference.data]) and \
+            (sub.stream.root_reference.data, sub.seq.data) not in taken
         last = current[-1] if current else None
         joins = (ok and last is not None and last.cores.data is sub.cores.data
                  and all(position[c][sub.ident] == position[c][last.ident] + 1 for c in sub.core_set())
@@ -96,7 +98,7 @@ def _reaches(deps: dict[int, tuple[int, ...]], start: int, targets: set[int], fl
     return False
 
 
-def _busiest(cores: int, ranges: list[tuple[int, int, float]]) -> float:
+def busiest(cores: int, ranges: list[tuple[int, int, float]]) -> float:
     """The busiest core's time when each (first, count, time) runs on cores [first, first + count)."""
     load = [0.0] * (cores + 1)
     for first, n, time in ranges:  # a difference array: O(cores + ranges)
@@ -109,7 +111,7 @@ def _busiest(cores: int, ranges: list[tuple[int, int, float]]) -> float:
     return best
 
 
-def _shelves(cores: int, blocks: list[int]) -> list[int]:
+def shelves(cores: int, blocks: list[int]) -> list[int]:
     """The first core of each sub-task laid out in shelves from core 0."""
     firsts, cursor = [], 0
     for n in blocks:
@@ -121,20 +123,20 @@ def _shelves(cores: int, blocks: list[int]) -> list[int]:
 
 
 def plan_placement(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callable[[SubtaskOp], float],
-                   placement_us: float) -> list[GroupPlacement]:
+                   placement_us: float, taken: set[tuple[str, int]] | None = None) -> list[GroupPlacement]:
     """The groups of `sk` worth placing, each with its ranges (none for a chain SuperKernel:
-    its sub-tasks are totally ordered)."""
+    its sub-tasks are totally ordered); the sub-tasks `taken` (stream, seq) are in lanes already."""
     if sk.form.data is not SkForm.QUEUE:
         return []
     out = []
-    for group in _groups(sk, kernels):
+    for group in _groups(sk, kernels, taken or set()):
         cls: CoreClass = group[0].cores.data
         cores = sk.index_cores(cls)
         blocks = [sub.blocks.data for sub in group]
         times = [duration(sub) for sub in group]
-        before = _busiest(cores, [(0, n, t) for n, t in zip(blocks, times)])
-        firsts = _shelves(cores, blocks)
-        after = _busiest(cores, [(f, n, t + (placement_us if f else 0.0)) for f, n, t in zip(firsts, blocks, times)])
+        before = busiest(cores, [(0, n, t) for n, t in zip(blocks, times)])
+        firsts = shelves(cores, blocks)
+        after = busiest(cores, [(f, n, t + (placement_us if f else 0.0)) for f, n, t in zip(firsts, blocks, times)])
         if after < before and any(firsts):
             out.append(GroupPlacement(tuple(s.ident for s in group), tuple(firsts), before, after))
     return out

@@ -12,6 +12,10 @@ the way the hardware would see it, independently of the passes that wrote it:
   a kernel that takes `SkSystemArgs` hands it `index - F` and `n` (on a mix sub-task's AIVs,
   `index - F·r` and `n·r`, r the AIVs a block) and a call of one that does not is not placed.
   With the guard that makes the logical index a bijection from the range onto `[0, n)`.
+- on every flag id a guarded flag op uses (a lane's round, docs/design.md §3 "Lanes"), the
+  entry's sets and waits are exactly the IR's, each under exactly its guard: `F <= index <
+  F + n` of its core type (AIV index on the AIV, block index on the AIC), none for an
+  unguarded one. The sync machine proves the IR's rounds; this ties them to the code.
 """
 
 from __future__ import annotations
@@ -25,9 +29,10 @@ from skir.dialects.aclgraph_enums import CoreClass
 from skir.dialects.ascendc import CallOp, IfBlockOp, SourceOp, enclosing_core
 from skir.dialects.ascendc_attrs import BlockIndex
 from skir.dialects.ascendc_groups import GuardedCallOp
+from skir.dialects.ascendc_intrinsics import CrossCoreSetOp, CrossCoreWaitOp
 from skir.dialects.ascendc_system_args import CallSystemArgsOp
 from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel import SubtaskOp, SuperKernelOp
+from skir.dialects.superkernel import SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 
 Call = tuple[str, int, CoreType, str, int, int, int, int]
 """(symbol, arg slot, core type, guard index, guard low, guard high, index handed low, count
@@ -66,6 +71,51 @@ def _emitted(source: SourceOp) -> Iterator[Call]:
                    *handed)
 
 
+Sync = tuple[str, int, int, CoreType, str, int, int]
+"""(set|wait, mode (-1 for a wait), flag, core type, guard index, guard low, guard high)."""
+
+
+def _index_of(core: CoreType) -> str:
+    return str((BlockIndex.LOGICAL if core is CoreType.AIV else BlockIndex.BLOCK).value)
+
+
+def _planned_syncs(sk: SuperKernelOp) -> tuple[set[int], Counter[Sync]]:
+    """The flag ids some guarded op uses, and every flag op on them with its guard."""
+    flags = {op.flag.data for op in sk.body.block.ops
+             if isinstance(op, SetFlagOp | WaitFlagOp) and op.blocks is not None}
+    want: Counter[Sync] = Counter()
+    for op in sk.body.block.ops:
+        if isinstance(op, SetFlagOp | WaitFlagOp) and op.flag.data in flags:
+            core = op.core.data
+            guard = op.guard() or range(sk.cores()[core])
+            mode = op.mode.data if isinstance(op, SetFlagOp) else -1
+            kind = "set" if mode >= 0 else "wait"
+            want[(kind, mode, op.flag.data, core, _index_of(core), guard.start, guard.stop)] += 1
+    return flags, want
+
+
+def _emitted_syncs(sk: SuperKernelOp, source: SourceOp, flags: set[int]) -> Counter[Sync]:
+    found: Counter[Sync] = Counter()
+    for op in source.walk():
+        if isinstance(op, CrossCoreSetOp | CrossCoreWaitOp) and op.flag.value.data in flags:
+            core = enclosing_core(op)
+            if core is None:
+                continue
+            guard = op.parent_op()
+            index, low, high = _index_of(core), 0, sk.cores()[core]
+            if isinstance(guard, IfBlockOp):
+                index, high = guard.index.data.value, guard.bound.value.data
+                low = 0 if guard.first is None else guard.first.value.data
+            mode = op.mode.value.data if isinstance(op, CrossCoreSetOp) else -1
+            found[("set" if mode >= 0 else "wait", mode, op.flag.value.data, core, index, low, high)] += 1
+    return found
+
+
+def _describe_sync(sync: Sync) -> str:
+    kind, mode, flag, core, index, low, high = sync
+    return f"{kind}{f' mode {mode}' if mode >= 0 else ''} flag {flag} on {core.value} guarded {low} <= {index} < {high}"
+
+
 def _describe(call: Call) -> str:
     symbol, slot, core, index, low, high, first, count = call
     text = f"{symbol} (slot {slot}) on {core.value} guarded {low} <= {index} < {high}"
@@ -102,4 +152,11 @@ def check_placement(model: ModelOp, sources: dict[str, SourceOp]) -> list[str]:
             out.append(f"placement: {name}: the entry lacks the call of {_describe(call)}")
         for call in sorted((found - want).elements(), key=str):
             out.append(f"placement: {name}: the entry calls {_describe(call)}, which no sub-task runs so")
+        flags, planned = _planned_syncs(sk)
+        if flags:
+            emitted = _emitted_syncs(sk, source, flags)
+            for sync in sorted((planned - emitted).elements(), key=str):
+                out.append(f"placement: {name}: the entry lacks the {_describe_sync(sync)}")
+            for sync in sorted((emitted - planned).elements(), key=str):
+                out.append(f"placement: {name}: the entry has a {_describe_sync(sync)} the program does not")
     return out

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from skir.analysis.comm_check import comm_violations
+from skir.analysis.core_ranges import range_label
 from skir.analysis.data_deps import Access, launch_access
 from skir.analysis.happens_before import HappensBefore
 from skir.analysis.line_check import check_lines
@@ -146,18 +147,19 @@ class _Members:
     def __init__(self, machine: SyncMachine, sks: dict[str, SuperKernelOp]):
         self.machine = machine
         self.of_seq: dict[int, tuple[int, int]] = {}
-        self.index: dict[tuple[int, CoreType, int], int] = {}
+        self.index: dict[tuple[int, CoreType, int], tuple[int, SubtaskOp]] = {}
         for k, name in enumerate(machine.names):
             sk = sks[name]
             for core in CoreType:
                 for i, op in enumerate(sk.program_for(core)):
                     if isinstance(op, SubtaskOp):
                         self.of_seq[op.seq.data] = (k, op.ident)
-                        self.index[(k, core, op.ident)] = i
+                        self.index[(k, core, op.ident)] = (i, op)
 
-    def places(self, seq: int) -> list[tuple[int, CoreType, int]]:
+    def places(self, seq: int) -> list[tuple[int, CoreType, int, SubtaskOp]]:
+        """Its SuperKernel, each core type that runs it, its position in that type's program and the op."""
         k, ident = self.of_seq[seq]
-        return [(k, core, self.index[(k, core, ident)]) for core in CoreType if (k, core, ident) in self.index]
+        return [(k, core, *self.index[(k, core, ident)]) for core in CoreType if (k, core, ident) in self.index]
 
 
 def _check_blocks(report: CheckReport, model: ModelOp, sks: dict[str, SuperKernelOp]) -> None:
@@ -231,7 +233,7 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
     def starts(seq: int) -> list[np.ndarray] | None:
         if seq in members.of_seq:
             k, ident = members.of_seq[seq]
-            found = [a.starts[ident] for (sk, _), a in machine.agents.items() if sk == k and ident in a.starts]
+            found = [a.starts[ident] for (sk, _, _), a in machine.agents.items() if sk == k and ident in a.starts]
             return found if found else None
         start = machine.task_start.get(node[seq])
         return None if start is None else [start]
@@ -240,8 +242,8 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
         if seq in members.of_seq:
             setpoint = isinstance(op, LaunchOp) and kernels[op.kernel.root_reference.data].early_start_set is not None
             return [
-                (machine.entry(k, core), 2 * i + (1 if setpoint else 2), f"{machine.names[k]} {core.value}")
-                for k, core, i in members.places(seq)
+                (machine.entry(k, core, part), 2 * i + (1 if setpoint else 2), f"{machine.names[k]} {core.value}")
+                for k, core, i, sub in members.places(seq) for part in machine.parts_running(k, core, sub)
             ]
         n = node[seq]
         return [(graph.stream_of[n], graph.pos[n] + 1, "")]
@@ -282,9 +284,10 @@ def _check_leftovers(report: CheckReport, machine: SyncMachine) -> None:
     for key, sets in machine.sets.items():
         left = sets - machine.waits[key]
         if left:
-            k, core, flag = key
+            k, core, part, flag = key
+            where = f" {range_label(machine.ranges[k][core][part])}" if machine.split[k] and part >= 0 else ""
             report.violations.append(
-                f"leftover: {machine.names[k]} {core.value} flag {flag} holds {left} credit(s) at the end"
+                f"leftover: {machine.names[k]} {core.value}{where} flag {flag} holds {left} credit(s) at the end"
             )
     for (k, core), early in machine.early_sets.items():
         waits = machine.early_waits[(k, core)]
@@ -333,8 +336,9 @@ def _check_pending(report: CheckReport, sk: SuperKernelOp) -> None:
         for held in range(total + 1):
             limit[0] = held
             machine.run()
-            key = (0, core, flag)
-            worst = max(worst, machine.sets[key] - machine.waits[key])
+            for part in range(len(machine.ranges[0].get(core, []))):
+                key = (0, core, part, flag)
+                worst = max(worst, machine.sets[key] - machine.waits[key])
         if worst > MAX_CREDITS:
             report.violations.append(
                 f"credits: {sk.sym_name.data} {core.value} flag {flag} can hold {worst} credits (more than "

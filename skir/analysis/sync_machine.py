@@ -1,16 +1,23 @@
 """An abstract machine that executes a rewritten model: streams, SuperKernels and their syncs.
 
 Agents: one per stream (its tasks in order) and, while a SuperKernel runs, one per core
-type it uses (`aic`, `aiv`). Cores of one type run the same program (block guards only
-skip calls), so one agent stands for all of them. Every agent carries *knowledge*, a
-vector with one entry per stream (tasks completed there) and two per SuperKernel (how far
-every AIC, every AIV has provably got, in half-steps of its program: `2 i` = all ops before
-op `i` done, `2 i + 1` = every core reached the early-start set point inside op `i`).
+range of each core type it uses (`skir.analysis.core_ranges`: all cores of the type unless a
+flag op is guarded to part of them, a lane's round). Cores of one range run the same program
+(block guards only skip calls), so one agent stands for all of them. Every agent carries
+*knowledge*, a vector with one entry per stream (tasks completed there) and one per core range
+of each SuperKernel (how far every core of the range has provably got, in half-steps of its
+program: `2 i` = all ops before op `i` done, `2 i + 1` = every core reached the early-start set
+point inside op `i`).
 
-A core type's agent keeps two vectors: `common` (what every core of the type knows) and
-`block0` (what block 0 knows: it alone polls and stores GM locks). Barriers of the type
-make block 0's knowledge common and raise the type's entry; mode-2 flags carry the setter
-type's common knowledge as a credit the waiter type consumes (first in, first out);
+A range's agent keeps two vectors: `common` (what every core of the range knows) and
+`block0` (what block 0 knows: it alone polls and stores GM locks; only the range holding core
+0 has it). A barrier of a type is a rendezvous of the type's ranges: each leaves knowing what
+all knew, block 0's knowledge included, with every range's entry raised; a mode-0 round
+completes when every range of the type has set once more, and gives every range a credit
+with what all the setters knew; mode-2 flags carry the setter range's common knowledge as a
+credit the other type's ranges of the same blocks consume (first in, first out; an AIC range
+of several blocks takes the credit once its one AIV range has set); a guarded op runs only on
+the ranges inside its guard, a sub-task only on those its range covers;
 `SyncAll` is a rendezvous of both types; early-start waits follow their recipe (a wait
 takes the sets of its own type in order, and the other type's relayed knowledge where the
 recipe passes it); GM locks
@@ -26,11 +33,12 @@ move and reports every agent still blocked.
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from skir.analysis.core_ranges import core_ranges, range_label, ratio_of, subtask_range
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     LaunchSkOp,
@@ -73,10 +81,14 @@ class Blocked:
 
 @dataclass
 class CoreAgent:
-    """The program of one core type of a running SuperKernel."""
+    """The program of one core range of one core type of a running SuperKernel."""
 
     sk: int
     core: CoreType
+    part: int
+    """The index of its range among its type's (`SyncMachine.ranges`)."""
+    span: range
+    """The cores of its type it stands for."""
     ops: list[SkProgramOp]
     common: np.ndarray
     block0: np.ndarray
@@ -86,6 +98,8 @@ class CoreAgent:
     """Sub-task id -> the common knowledge when it starts."""
     early_sent: int = -1
     """The pc of the early-start wait whose direct wait and send have run (its `via` wait may block)."""
+    skips: set[int] = field(default_factory=set)
+    """Ids of the ops its cores do not run (a guard or a sub-task's range leaves them out)."""
 
 
 class SyncMachine:
@@ -98,7 +112,17 @@ class SyncMachine:
         self.sks = superkernels
         self.sk_index = {name: i for i, name in enumerate(self.names)}
         self.n_streams = len(graph.streams) if graph is not None else 0
-        self.width = self.n_streams + 2 * len(self.names)
+        self.ranges: list[dict[CoreType, list[range]]] = [core_ranges(superkernels[n]) for n in self.names]
+        """Per SuperKernel, the core ranges of each type it launches (`skir.analysis.core_ranges`)."""
+        self.split = [any(len(r) > 1 for r in ranges.values()) for ranges in self.ranges]
+        self._entry: dict[tuple[int, CoreType, int], int] = {}
+        width = self.n_streams
+        for k, ranges in enumerate(self.ranges):
+            for core in _TYPES:
+                for part in range(len(ranges.get(core, [range(0)]))):
+                    self._entry[(k, core, part)] = width
+                    width += 1
+        self.width = width
         self.release = release
         self.stream_clock = [self.zero() for _ in range(self.n_streams)]
         self.stream_pc = [0] * self.n_streams
@@ -111,13 +135,22 @@ class SyncMachine:
         self.notify_waits: dict[str, int] = defaultdict(int)
         self.activated: dict[int, np.ndarray] = {}
         """Stream activated by a `stream_active` task that has run -> the knowledge it passed on."""
-        self.agents: dict[tuple[int, CoreType], CoreAgent] = {}
-        self.running: dict[tuple[int, CoreType], CoreAgent] = {}
+        self.agents: dict[tuple[int, CoreType, int], CoreAgent] = {}
+        """(SuperKernel, core type, range index) -> its agent, once the SuperKernel has started."""
+        self.running: dict[tuple[int, CoreType, int], CoreAgent] = {}
         self.finished: dict[int, list[CoreAgent]] = {}
-        self.credits: dict[tuple[int, CoreType, int], deque[np.ndarray]] = defaultdict(deque)
-        self.sets: dict[tuple[int, CoreType, int], int] = defaultdict(int)
-        self.waits: dict[tuple[int, CoreType, int], int] = defaultdict(int)
-        self.max_pending: dict[tuple[int, CoreType, int], int] = defaultdict(int)
+        self.credits: dict[tuple[int, CoreType, int, int], deque[np.ndarray]] = defaultdict(deque)
+        """(SuperKernel, core type, range index, flag id) -> the credits the range's counter holds."""
+        self.sets: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
+        """Credits given to each counter (a counter per range, as `credits`)."""
+        self.waits: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
+        self.max_pending: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
+        self.rounds: dict[tuple[int, CoreType, int, int], dict[int, list[np.ndarray]]] = \
+            defaultdict(lambda: defaultdict(list))
+        """(SuperKernel, setter type, flag, receiving AIC range or -1 for mode 0) -> per setter range
+        its sets (mode 0: every range of the type pairs; mode 2 from the AIVs: the AIV ranges of
+        one AIC range)."""
+        self.rounds_done: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
         self.early_sets: dict[tuple[int, CoreType], list[np.ndarray]] = defaultdict(list)
         self.early_waits: dict[tuple[int, CoreType], int] = defaultdict(int)
         """(SuperKernel, core type) -> the early-start sets of that type its direct waits took."""
@@ -141,8 +174,22 @@ class SyncMachine:
     def zero(self) -> np.ndarray:
         return np.zeros(self.width, dtype=np.int64)
 
-    def entry(self, sk: int, core: CoreType) -> int:
-        return self.n_streams + 2 * sk + (0 if core is CoreType.AIC else 1)
+    def entry(self, sk: int, core: CoreType, part: int = 0) -> int:
+        """The knowledge entry of one core range of a SuperKernel (how far its cores have got)."""
+        return self._entry[(sk, core, part)]
+
+    def parts_running(self, sk: int, core: CoreType, sub: SubtaskOp) -> list[int]:
+        """The ranges of `core` whose cores may run `sub`'s call."""
+        ranges = self.ranges[sk].get(core, [])
+        if len(ranges) == 1:
+            return [0]
+        span = subtask_range(self.sks[self.names[sk]], sub, core)
+        return [i for i, r in enumerate(ranges) if r.start < span.stop and span.start < r.stop]
+
+    def agent_name(self, agent: CoreAgent) -> str:
+        """How a diagnostic names an agent: `m_sk0 aiv`, with its range when its type is split."""
+        where = f" {range_label(agent.span)}" if self.split[agent.sk] else ""
+        return f"{self.names[agent.sk]} {agent.core.value}{where}"
 
     @classmethod
     def isolated(cls, sk: SuperKernelOp,
@@ -184,7 +231,7 @@ class SyncMachine:
         for agent in self.agents.values():
             if not agent.done:
                 op = agent.ops[agent.pc]
-                out.append(Blocked(f"{self.names[agent.sk]} {agent.core.value}", f"{op.name} id {op.ident}"))
+                out.append(Blocked(self.agent_name(agent), f"{op.name} id {op.ident}"))
         return out
 
     def _stream_wait_reason(self, n: int) -> str:
@@ -223,7 +270,7 @@ class SyncMachine:
             for agent in self.finished[k]:
                 np.maximum(clock, agent.common, out=clock)
                 np.maximum(clock, agent.block0, out=clock)
-                clock[self.entry(k, agent.core)] = 2 * len(agent.ops)
+                clock[self.entry(k, agent.core, agent.part)] = 2 * len(agent.ops)
         clock[s] = self.stream_pc[s] + 1
         self._complete_stream_task(n, op, clock)
         self.stream_pc[s] += 1
@@ -280,21 +327,36 @@ class SyncMachine:
     def start(self, k: int, clock: np.ndarray) -> None:
         """Start SuperKernel `k`'s core agents with the launching stream's knowledge."""
         sk = self.sks[self.names[k]]
-        uses = sk.core_types()
         for core in _TYPES:
-            if core not in uses:
-                continue  # the verifier admits no op on a core type the SuperKernel does not launch
-            ops = sk.program_for(core)
-            agent = CoreAgent(k, core, ops, clock.copy(), clock.copy())
-            self.agents[(k, core)] = agent
-            if ops:
-                self.running[(k, core)] = agent
-            else:
-                agent.done = True
+            # the verifier admits no op on a core type the SuperKernel does not launch
+            for part, span in enumerate(self.ranges[k].get(core, [])):
+                ops = sk.program_for(core)
+                agent = CoreAgent(k, core, part, span, ops, clock.copy(), clock.copy())
+                if self.split[k]:  # every range keeps the type's program, so positions agree; it skips the rest
+                    agent.skips = {op.ident for op in ops if not self._runs(k, core, part, span, op)}
+                self.agents[(k, core, part)] = agent
+                if ops:
+                    self.running[(k, core, part)] = agent
+                else:
+                    agent.done = True
         self._maybe_finish(k)
 
+    def _runs(self, k: int, core: CoreType, part: int, span: range, op: SkProgramOp) -> bool:
+        """Whether the cores of one range run `op` (a guard covers the range; a lock is block 0's)."""
+        if isinstance(op, SetFlagOp | WaitFlagOp):
+            guard = op.guard()
+            return guard is None or (guard.start <= span.start and span.stop <= guard.stop)
+        if isinstance(op, SubtaskOp):
+            return part in self.parts_running(k, core, op)
+        if isinstance(op, NotifyOp | WaitLockOp | ResetLockOp):
+            return span.start == 0
+        return True
+
+    def _type_agents(self, k: int, core: CoreType) -> list[CoreAgent]:
+        return [self.agents[(k, core, part)] for part in range(len(self.ranges[k].get(core, [])))]
+
     def _maybe_finish(self, k: int) -> None:
-        agents = [self.agents[(k, c)] for c in _TYPES if (k, c) in self.agents]
+        agents = [a for c in _TYPES if (k, c, 0) in self.agents for a in self._type_agents(k, c)]
         if agents and all(a.done for a in agents) and k not in self.finished:
             self.finished[k] = agents
 
@@ -317,33 +379,29 @@ class SyncMachine:
 
     def _execute(self, a: CoreAgent, op: SkProgramOp) -> bool:
         k, core = a.sk, a.core
+        if op.ident in a.skips:
+            return True
         if isinstance(op, SubtaskOp):
             a.starts[op.ident] = a.common.copy()
         elif isinstance(op, BarrierOp):
             kind = op.kind.data
             if kind is BarrierKind.SYNC_ALL:
-                return self._sync_all(a, op)
+                return self._rendezvous(a, op, _TYPES)
             if kind is not BarrierKind.PIPE_ALL:
-                np.maximum(a.common, a.block0, out=a.common)
-                e = self.entry(k, core)
-                a.common[e] = max(a.common[e], 2 * a.pc)
+                return self._rendezvous(a, op, (core,))
         elif isinstance(op, SetFlagOp):
-            key = (k, op.credited(), op.flag.data)
-            message = a.common.copy()
-            if op.mode.data == 0:
-                message[self.entry(k, core)] = max(message[self.entry(k, core)], 2 * a.pc)
-            self.credits[key].append(message)
-            self.sets[key] += 1
-            pending = self.sets[key] - self.waits[key]
-            self.max_pending[key] = max(self.max_pending[key], pending)
+            self._set_flag(a, op)
         elif isinstance(op, WaitFlagOp):
-            key = (k, core, op.flag.data)
+            key = (k, core, a.part, op.flag.data)
             if self.release is not None and not self.release(k, core, op.flag.data, self.waits[key]):
                 return False
             if not self.credits[key]:
                 return False
             np.maximum(a.common, self.credits[key].popleft(), out=a.common)
             self.waits[key] += 1
+        elif isinstance(op, EarlyStartSetOp | EarlyStartWaitOp) and self.split[k]:
+            self.errors.append(f"{self.names[k]}: early-start in a SuperKernel with guarded flags is not modelled; "
+                               "lanes are formed in queue SuperKernels only")
         elif isinstance(op, EarlyStartSetOp):
             message = a.common.copy()
             e = self.entry(k, core)
@@ -391,22 +449,77 @@ class SyncMachine:
             np.maximum(a.common, relays.popleft(), out=a.common)
         return True
 
-    def _sync_all(self, a: CoreAgent, op: BarrierOp) -> bool:
-        """`SyncAll<false>`: both core types meet; each leaves knowing what both knew on arrival."""
+    def _set_flag(self, a: CoreAgent, op: SetFlagOp) -> None:
+        """A set on the cores of one range: a mode-0 round completes once every range of the type
+        has set, a mode-2 pairing once every range of the block's other side has (see the
+        module docstring); mode 1 credits the setter's own AIVs."""
+        k, core, flag, mode = a.sk, a.core, op.flag.data, op.mode.data
+        message = a.common.copy()
+        ranges = self.ranges[k]
+        if mode == 0:
+            e = self.entry(k, core, a.part)
+            message[e] = max(message[e], 2 * a.pc)
+            self._pair(k, core, flag, -1, a.part, message, range(len(ranges[core])), core, range(len(ranges[core])))
+        elif mode == 1 or (len(ranges.get(CoreType.AIV, ())) == 1 and len(ranges.get(CoreType.AIC, ())) == 1):
+            if mode == 1 and self.split[k]:
+                self.errors.append(f"{self.names[k]}: a mode-1 set in a SuperKernel with guarded flags is not modelled")
+            target = op.credited()
+            self._deliver(k, target, 0 if target in ranges else -1, flag, message)
+        elif core is CoreType.AIC:
+            r = ratio_of(self.sks[self.names[k]])
+            for part, span in enumerate(ranges[CoreType.AIV]):
+                if a.span.start * r <= span.start and span.stop <= a.span.stop * r:
+                    self._deliver(k, CoreType.AIV, part, flag, message)
+        else:
+            r = ratio_of(self.sks[self.names[k]])
+            aic = ranges[CoreType.AIC]
+            to = next(i for i, span in enumerate(aic) if span.start <= a.span.start // r < span.stop)
+            members = [i for i, span in enumerate(ranges[CoreType.AIV])
+                       if aic[to].start * r <= span.start and span.stop <= aic[to].stop * r]
+            self._pair(k, core, flag, to, a.part, message, members, CoreType.AIC, [to])
+
+    def _pair(self, k: int, core: CoreType, flag: int, target: int, part: int, message: np.ndarray,
+              members: Sequence[int], credited: CoreType, receivers: Sequence[int]) -> None:
+        """Record a set of range `part` in a pairing of `members` (ranges of `core`); each pairing
+        all members have set completes, giving each receiver (a range of `credited`) a credit
+        with what every setter knew."""
+        sets = self.rounds[(k, core, flag, target)]
+        sets[part].append(message)
+        key = (k, core, target, flag)
+        while all(len(sets[m]) > self.rounds_done[key] for m in members):
+            done = self.rounds_done[key]
+            joined = sets[members[0]][done].copy()
+            for m in members[1:]:
+                np.maximum(joined, sets[m][done], out=joined)
+            for receiver in receivers:
+                self._deliver(k, credited, receiver, flag, joined)
+            self.rounds_done[key] = done + 1
+
+    def _deliver(self, k: int, core: CoreType, part: int, flag: int, message: np.ndarray) -> None:
+        key = (k, core, part, flag)
+        self.credits[key].append(message)
+        self.sets[key] += 1
+        self.max_pending[key] = max(self.max_pending[key], self.sets[key] - self.waits[key])
+
+    def _rendezvous(self, a: CoreAgent, op: BarrierOp, types: tuple[CoreType, ...]) -> bool:
+        """A barrier: every range of `types` meets (`SyncAll<false>` both types, an all-core barrier
+        its own); each leaves knowing what all knew on arrival, block 0's knowledge and each
+        range's arrival point included."""
         state = self.sync_all[(a.sk, op.ident)]
-        if a.core not in state:
-            state[a.core] = (a.pc, a.common.copy(), a.block0.copy())
-        members = [c for c in _TYPES if (a.sk, c) in self.agents]
-        if any(c not in state for c in members):
+        key = (a.core, a.part)
+        if key not in state:
+            state[key] = (a.pc, a.common.copy(), a.block0.copy())
+        members = [(c, part) for c in types if (a.sk, c, 0) in self.agents for part in range(len(self.ranges[a.sk][c]))]
+        if any(m not in state for m in members):
             return False
         merged = state.get("merged")
         if merged is None:
             merged = self.zero()
-            for c in members:
-                pc, common, block0 = state[c]
+            for c, part in members:
+                pc, common, block0 = state[(c, part)]
                 np.maximum(merged, common, out=merged)
                 np.maximum(merged, block0, out=merged)
-                e = self.entry(a.sk, c)
+                e = self.entry(a.sk, c, part)
                 merged[e] = max(merged[e], 2 * pc)
             state["merged"] = merged
         np.maximum(a.common, merged, out=a.common)

@@ -358,6 +358,8 @@ class SuperKernelOp(IRDLOperation):
                     f"{self.type.value} SuperKernel does not launch")
             if isinstance(op, SubtaskOp) and op.first is not None:
                 self._check_range(op, where)
+            if isinstance(op, SetFlagOp | WaitFlagOp):
+                self._check_guard(op, where)
             if isinstance(op, SubtaskOp | NotifyOp):
                 what = "sub-task" if isinstance(op, SubtaskOp) else "notify"
                 for dep in op.dep_ids:
@@ -377,6 +379,14 @@ class SuperKernelOp(IRDLOperation):
         """How many cores the index of a sub-task of class `cls` counts: AIVs for the aiv class,
         blocks otherwise (docs/design.md §3 "Placement")."""
         return self.cores()[CoreType.AIV] if cls is CoreClass.AIV else self.blocks.data
+
+    def _check_guard(self, op: SetFlagOp | WaitFlagOp, where: str) -> None:
+        guard = op.guard()
+        count = self.cores()[op.core.data]
+        if guard is not None and guard.stop > count:
+            raise TaskVerifyException(
+                op, f"{where}: {op.name} {op.ident} is guarded to cores [{guard.start}, {guard.stop}), beyond the "
+                f"{count} {op.core.data.value.upper()}s of the SuperKernel; lower its 'at' or 'blocks'")
 
     def _check_range(self, op: SubtaskOp, where: str) -> None:
         cls = op.cores.data

@@ -7,6 +7,7 @@ with `on aic|aiv|mix`).
 sk.barrier id 3 all_aiv                        // every AIV reaches it (mode-0 flag 14)
 sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv   // each AIV signals its block's AIC
 sk.wait_flag id 4 flag 15 on aic               // the AIC takes one credit
+sk.set_flag id 5 mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8   // only AIVs 8-47 (a lane round)
 sk.early_start_set id 6 on aiv idle 8          // SetNextTaskStart on blocks >= 8
 sk.early_start_wait id 7 cfg 5 on aiv          // WaitPreTaskEndImpl<5>
 sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock (after [ids]: its deps)
@@ -231,8 +232,48 @@ class ResetLockOp(LockOp):
     name = "sk.reset_lock"
 
 
+
+class _GuardedFlagOp(SkProgramOp):
+    """Base of the cross-core flag ops: an optional core guard `blocks n at F` runs the op only on
+    the cores `[F, F + n)` of its type (block index on the AIC, AIV index on the AIV) — a lane's
+    round of a split barrier (docs/design.md §3 "Lanes"); without it every core of the type runs it."""
+
+    blocks = opt_prop_def(IntAttr)
+    first = opt_prop_def(IntAttr)
+
+    def guard(self) -> range | None:
+        """The cores of its type that run the op, or None for all."""
+        if self.blocks is None:
+            return None
+        first = 0 if self.first is None else self.first.data
+        return range(first, first + self.blocks.data)
+
+    @staticmethod
+    def guard_props(guard: range | None) -> dict[str, Attribute]:
+        if guard is None:
+            return {}
+        return {"blocks": int_attr(len(guard)), "first": int_attr(guard.start)}
+
+    @staticmethod
+    def parse_guard(parser: Parser) -> range | None:
+        if not parser.parse_optional_keyword("blocks"):
+            return None
+        n = parse_int_in(parser, 1, 65535, "blocks")
+        parser.parse_keyword("at")
+        first = parse_int_in(parser, 0, 65535, "first core")
+        return range(first, first + n)
+
+    def print_guard(self) -> str:
+        guard = self.guard()
+        return "" if guard is None else f" blocks {len(guard)} at {guard.start}"
+
+    def verify_guard(self) -> None:
+        if (self.blocks is None) != (self.first is None):
+            raise TaskVerifyException(self, f"{self.name} {self.ident}: a core guard names both 'blocks n' and 'at F'")
+
+
 @irdl_op_definition
-class SetFlagOp(SkProgramOp):
+class SetFlagOp(_GuardedFlagOp):
     """A cross-core set: `sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv`.
 
     Mode 2 from AIVs: the block's AIC gets one credit once every AIV of the block has set;
@@ -247,7 +288,7 @@ class SetFlagOp(SkProgramOp):
     pipe = prop_def(SkPipeAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, mode: int, flag: int, pipe: Pipe, core: CoreType):
+    def __init__(self, ident: int, mode: int, flag: int, pipe: Pipe, core: CoreType, guard: range | None = None):
         build_op(
             self,
             {
@@ -256,6 +297,7 @@ class SetFlagOp(SkProgramOp):
                 "flag": int_attr(flag),
                 "pipe": _PIPES[pipe],
                 "core": CORE_ATTRS[core],
+                **self.guard_props(guard),
             },
         )
 
@@ -268,12 +310,13 @@ class SetFlagOp(SkProgramOp):
         flag = parse_int_in(parser, 0, 15, "flag id")
         parser.parse_keyword("pipe")
         pipe = parse_enum(parser, Pipe, "pipe")
-        return with_attrs(parser, cls(ident, mode, flag, pipe, parse_on(parser)))
+        core = parse_on(parser)
+        return with_attrs(parser, cls(ident, mode, flag, pipe, core, cls.parse_guard(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(
             f" id {self.id.data} mode {self.mode.data} flag {self.flag.data} pipe {self.pipe.data.value}"
-            f" on {self.core.data.value}"
+            f" on {self.core.data.value}{self.print_guard()}"
         )
         print_attrs(printer, self)
 
@@ -287,6 +330,11 @@ class SetFlagOp(SkProgramOp):
 
     def verify_(self) -> None:
         _check_flag(self, self.flag.data)
+        self.verify_guard()
+        if self.guard() is not None and self.mode.data != 0:
+            raise TaskVerifyException(
+                self, f"set_flag {self.ident}: only a mode-0 set may be guarded to a core range (a mode-2 set "
+                "pairs the AIC and the AIVs of every block); drop 'blocks n at F' or use mode 0")
         if self.mode.data == 1 and self.core.data is not CoreType.AIV:
             raise TaskVerifyException(
                 self, f"set_flag {self.ident}: mode 1 synchronises the AIVs of a block; run it on aiv"
@@ -294,7 +342,7 @@ class SetFlagOp(SkProgramOp):
 
 
 @irdl_op_definition
-class WaitFlagOp(SkProgramOp):
+class WaitFlagOp(_GuardedFlagOp):
     """Take one credit of a cross-core flag on each core of the type: `sk.wait_flag id 4 flag 15 on aic`."""
 
     name = "sk.wait_flag"
@@ -302,22 +350,25 @@ class WaitFlagOp(SkProgramOp):
     flag = prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, flag: int, core: CoreType):
-        build_op(self, {"id": int_attr(ident), "flag": int_attr(flag), "core": CORE_ATTRS[core]})
+    def __init__(self, ident: int, flag: int, core: CoreType, guard: range | None = None):
+        build_op(self, {"id": int_attr(ident), "flag": int_attr(flag), "core": CORE_ATTRS[core],
+                        **self.guard_props(guard)})
 
     @classmethod
     def parse(cls, parser: Parser) -> WaitFlagOp:
         ident = parse_id(parser)
         parser.parse_keyword("flag")
         flag = parse_int_in(parser, 0, 15, "flag id")
-        return with_attrs(parser, cls(ident, flag, parse_on(parser)))
+        core = parse_on(parser)
+        return with_attrs(parser, cls(ident, flag, core, cls.parse_guard(parser)))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} flag {self.flag.data} on {self.core.data.value}")
+        printer.print_string(f" id {self.id.data} flag {self.flag.data} on {self.core.data.value}{self.print_guard()}")
         print_attrs(printer, self)
 
     def verify_(self) -> None:
         _check_flag(self, self.flag.data)
+        self.verify_guard()
 
 
 def _check_flag(op: SkProgramOp, flag: int) -> None:

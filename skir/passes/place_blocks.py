@@ -28,12 +28,48 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Operation
 
+from skir.analysis.lanes import LaneCosts, Region, lane_ops, plan_lanes
 from skir.analysis.placement import plan_placement
-from skir.dialects.superkernel import SubtaskOp
+from skir.dialects.superkernel import SkProgramOp, SubtaskOp, SuperKernelOp
+from skir.dialects.syntax import int_attr
 from skir.passes.common import OptionsPass, reject_depends, superkernels
+from skir.passes.program_edit import rebuild
 from skir.patterns.placement import PlaceSubtask
 from skir.xdsl_fast.sweep import rewrite_ops
+
+
+def form_lanes(sk: SuperKernelOp, regions: list[Region]) -> tuple[SuperKernelOp, set[tuple[str, int]]]:
+    """Rebuild `sk`'s program with its regions split into lanes (`skir.analysis.lanes`): each
+    lane's sub-tasks at its first core, the early arrivals before each region, the rounds in
+    place of its barriers, the drains after it. Returns the new kernel and the (stream, seq) of
+    every sub-task in a lane."""
+    arrive_at: dict[int, list[SkProgramOp]] = {}
+    drain_at: dict[int, list[SkProgramOp]] = {}
+    rounds: dict[int, list[SkProgramOp]] = {}
+    first: dict[int, int] = {}
+    for region in regions:
+        arrive, replaced, drain = lane_ops(region)
+        arrive_at[region.start], drain_at[region.end] = arrive, drain
+        rounds.update(replaced)
+        first.update({ident: lane.first for lane in region.lanes for ident in lane.ids if lane.first})
+    out: list[SkProgramOp] = []
+    updates: dict[Operation, dict[str, Attribute]] = {}
+    lanes: set[tuple[str, int]] = set()
+    members = {ident for region in regions for lane in region.lanes for ident in lane.ids}
+    for op in sk.program():
+        out += arrive_at.get(op.ident, [])
+        if op.ident in rounds:
+            out += rounds[op.ident]
+            continue
+        out.append(op)
+        if isinstance(op, SubtaskOp) and op.ident in members:
+            lanes.add((op.stream.root_reference.data, op.seq.data))
+            if op.ident in first:
+                updates[op] = {"first": int_attr(first[op.ident])}
+        out += drain_at.get(op.ident, [])
+    return rebuild(sk, list(out), updates=updates), lanes
 
 
 @dataclass(frozen=True)
@@ -60,7 +96,12 @@ class PlaceBlocksPass(OptionsPass):
                 key = (sub.stream.root_reference.data, sub.seq.data)
                 return known.get(key, costs.default_duration_us)
 
-            first = {ident: f for group in plan_placement(sk, kernels, duration, costs.placement_us)
+            lane_costs = LaneCosts(costs.placement_us, costs.barrier_all_aiv_us, costs.flag_set_us, costs.flag_wait_us)
+            regions = plan_lanes(sk, kernels, duration, lane_costs)
+            in_lanes: set[tuple[str, int]] = set()
+            if regions:
+                sk, in_lanes = form_lanes(sk, regions)
+            first = {ident: f for group in plan_placement(sk, kernels, duration, costs.placement_us, in_lanes)
                      for ident, f in zip(group.ids, group.first)}
             if first:
                 rewrite_ops([s for s in sk.subtasks() if s.ident in first], [PlaceSubtask(first)])

@@ -203,6 +203,11 @@ class SkOpLowering(RewritePattern):
         """The op as one statement group, if it is one (`skir.dialects.ascendc_groups`)."""
         return None
 
+    def wrap(self, op: SkProgramOp, core: CoreType, body: list[Operation]) -> list[Operation]:
+        """The op's statements (with its progress store) on one core type, under the op's own
+        core guard if it has one."""
+        return body
+
     def lower(self, op: SkProgramOp, rewriter: PatternRewriter) -> None:
         low = self.lowering
         in_chain, own_core = low.chain_core(op)
@@ -229,11 +234,11 @@ class SkOpLowering(RewritePattern):
         elif in_chain:
             for core in on:
                 assert core is not None
-                out += guarded(core, [*([low.progress(op)] if store is not None else []),  # type: ignore[list-item]
-                                      *self.statements(op, core)])
+                out += guarded(core, self.wrap(op, core, [*([low.progress(op)] if store is not None else []),  # type: ignore[list-item]
+                                                          *self.statements(op, core)]))
         else:
             assert own_core is not None
-            out += before + self.statements(op, own_core)
+            out += self.wrap(op, own_core, before + self.statements(op, own_core))
         rewriter.replace(op, out)
 
 
@@ -316,7 +321,7 @@ class LowerBarrier(SkOpLowering):
 @dataclass
 class LowerFlag(SkOpLowering):
     """`sk.set_flag` / `sk.wait_flag` (a queue's cross-core flag pair) → `ffts_cross_core_sync` /
-    `wait_flag_dev`."""
+    `wait_flag_dev`; a guarded one (`on aiv blocks 40 at 8`) under `ascendc.if_block logical 48 from 8`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SetFlagOp | WaitFlagOp, rewriter: PatternRewriter) -> None:
@@ -327,6 +332,14 @@ class LowerFlag(SkOpLowering):
             return [CrossCoreSetOp(op.pipe.data, op.mode.data, op.flag.data)]
         assert isinstance(op, WaitFlagOp)
         return [CrossCoreWaitOp(op.flag.data)]
+
+    def wrap(self, op: SkProgramOp, core: CoreType, body: list[Operation]) -> list[Operation]:
+        assert isinstance(op, SetFlagOp | WaitFlagOp)
+        guard = op.guard()
+        if guard is None:
+            return body
+        index = BlockIndex.LOGICAL if core is CoreType.AIV else BlockIndex.BLOCK
+        return [IfBlockOp(index, guard.stop, Region(Block(body)), guard.start)]
 
 
 @dataclass

@@ -124,6 +124,12 @@ class SuperKernelRun:
         self.flows: list[tuple[int, int]] = []
         """(set, wait) indices into `spans` of each in-kernel sync edge, for the timeline's arrows."""
         self.credit_spans: dict[tuple[CoreType, int], deque[int]] = defaultdict(deque)
+        self.round_flags = {(op.core.data, op.flag.data) for op in sk.body.block.ops
+                            if isinstance(op, SetFlagOp) and op.mode.data == 0}
+        """(core type, flag id) of the mode-0 flags: their sets count per core and a round completes
+        once every core of the type has set (a lane's round: docs/design.md §3 "Lanes")."""
+        self.round_sets: dict[tuple[CoreType, int], list[deque[Stamp]]] = {}
+        self.round_credits: dict[tuple[CoreType, int], list[deque[Stamp]]] = {}
         self.notify_spans: dict[str, int] = {}
         self.progress = wants_progress(sk.sk_options(SkOptions()))
         """`debug-progress=1`: each core stores a progress word before each point (`progress_us`)."""
@@ -295,7 +301,16 @@ class SuperKernelRun:
     def _block_of(self, core: CoreType, i: int) -> int:
         return i // self.ratio if core is CoreType.AIV else i
 
+    def _guarded(self, s: _Core, op: SetFlagOp | WaitFlagOp) -> range:
+        """The cores of `s` that run a flag op (all unless it is guarded)."""
+        guard = op.guard()
+        n = len(s.stamps)
+        return range(n) if guard is None else range(min(guard.start, n), min(guard.stop, n))
+
     def _set_flag(self, s: _Core, op: SetFlagOp) -> None:
+        if (s.core, op.flag.data) in self.round_flags:
+            self._set_round(s, op)
+            return
         s.stamps = [add(st, SYNC, self.costs.flag_set_us) for st in s.stamps]
         mode = op.mode.data
         target = op.credited()
@@ -316,7 +331,44 @@ class SuperKernelRun:
         self._span(s.core, "flag", f"set flag {op.flag.data}", done - self.costs.flag_set_us, done)
         self.credit_spans[(target, op.flag.data)].append(len(self.spans) - 1)
 
+    def _set_round(self, s: _Core, op: SetFlagOp) -> None:
+        """A mode-0 set on the cores its guard names: each core's sets are counted, and round r
+        completes when every core of the type has set r times, crediting every core then."""
+        key = (s.core, op.flag.data)
+        n = len(s.stamps)
+        sets = self.round_sets.setdefault(key, [deque() for _ in range(n)])
+        credits = self.round_credits.setdefault(key, [deque() for _ in range(n)])
+        cores = self._guarded(s, op)
+        for i in cores:
+            s.stamps[i] = add(s.stamps[i], SYNC, self.costs.flag_set_us)
+            sets[i].append(s.stamps[i])
+        while all(sets[i] for i in range(n)):
+            done = latest(sets[i].popleft() for i in range(n))
+            for queue in credits:
+                queue.append(done)
+        if cores:
+            end = max(s.stamps[i][0] for i in cores)
+            self._span(s.core, "flag", f"set flag {op.flag.data}", end - self.costs.flag_set_us, end)
+
+    def _wait_round(self, s: _Core, op: WaitFlagOp) -> bool:
+        key = (s.core, op.flag.data)
+        n = len(s.stamps)
+        credits = self.round_credits.setdefault(key, [deque() for _ in range(n)])
+        self.round_sets.setdefault(key, [deque() for _ in range(n)])
+        cores = self._guarded(s, op)
+        if any(not credits[i] for i in cores):
+            return False
+        for i in cores:
+            s.stamps[i] = add(later(s.stamps[i], credits[i].popleft()), SYNC, self.costs.flag_wait_us)
+            s.tail[i] = 0.0
+        if cores:
+            end = max(s.stamps[i][0] for i in cores)
+            self._span(s.core, "flag", f"wait flag {op.flag.data}", end - self.costs.flag_wait_us, end)
+        return True
+
     def _wait_flag(self, s: _Core, op: WaitFlagOp) -> bool:
+        if (s.core, op.flag.data) in self.round_flags:
+            return self._wait_round(s, op)
         queue = self.credits[(s.core, op.flag.data)]
         if not queue:
             return False

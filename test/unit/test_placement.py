@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import skir
-from skir.analysis.placement import _busiest, _shelves
+from skir.analysis.placement import busiest, shelves
 from skir.analysis.sk_check import check_module
 from skir.dialects.superkernel import BarrierOp, SubtaskOp, SuperKernelOp
 
@@ -73,12 +73,12 @@ def test_cost_model_against_brute_force() -> None:
     for _ in range(200):
         cores = rng.randint(1, 48)
         blocks = [rng.randint(1, cores) for _ in range(rng.randint(1, 5))]
-        firsts = _shelves(cores, blocks)
+        firsts = shelves(cores, blocks)
         assert all(0 <= f and f + n <= cores for f, n in zip(firsts, blocks))
         times = [rng.uniform(0.1, 5) for _ in blocks]
         ranges = list(zip(firsts, blocks, times))
         brute = max(sum(t for f, n, t in ranges if f <= c < f + n) for c in range(cores))
-        assert _busiest(cores, ranges) == pytest.approx(brute)
+        assert busiest(cores, ranges) == pytest.approx(brute)
 
 
 def test_the_entry_hands_each_block_its_logical_index() -> None:

@@ -306,3 +306,25 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: {{.*}}invalid.mlir:304:5: error: @m/@k: sub-task 0 at 6 runs on AIVs [6, 10), beyond the 8 AIVs of the SuperKernel; lower its 'at'
+
+// -----
+
+// A guarded flag op must stay within the SuperKernel's cores of its type.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 3 {
+    sk.set_flag id 0 mode 0 flag 10 pipe mte3 on aiv blocks 4 at 6
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:315:5: error: @m/@k: sk.set_flag 0 is guarded to cores [6, 10), beyond the 8 AIVs of the SuperKernel; lower its 'at' or 'blocks'
+
+// -----
+
+// Only a mode-0 set may be guarded: a mode-2 set pairs the AIC and the AIVs of each block.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  sk.kernel @k mix_aic_1_2 blocks 8 queue slots 3 {
+    sk.set_flag id 0 mode 2 flag 10 pipe mte3 on aiv blocks 4 at 0
+  }
+}
+
+// CHECK: {{.*}}invalid.mlir:326:5: error: set_flag 0: only a mode-0 set may be guarded to a core range (a mode-2 set pairs the AIC and the AIVs of every block); drop 'blocks n at F' or use mode 0

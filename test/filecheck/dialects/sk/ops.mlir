@@ -21,6 +21,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5 on aiv feed 0
     sk.preload id 1 @norm units 2 blocks 4 at 4 on aiv
     sk.subtask id 2 @norm blocks 4 at 4 offset 2 from @s0 seq 6 on aiv
+    sk.set_flag id 3 mode 0 flag 10 pipe mte3 on aiv blocks 4 at 4
+    sk.wait_flag id 4 flag 10 on aiv blocks 4 at 4
   }
 }
 
@@ -35,6 +37,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:   sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 5 on aiv feed 0
 // CHECK-NEXT:   sk.preload id 1 @norm units 2 blocks 4 at 4 on aiv
 // CHECK-NEXT:   sk.subtask id 2 @norm blocks 4 at 4 offset 2 from @s0 seq 6 on aiv
+// CHECK-NEXT:   sk.set_flag id 3 mode 0 flag 10 pipe mte3 on aiv blocks 4 at 4
+// CHECK-NEXT:   sk.wait_flag id 4 flag 10 on aiv blocks 4 at 4
 // CHECK-NEXT: }
 
 // -----

@@ -24,7 +24,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // -----
 
-// A barrier between them, a dependency, a kernel without SkSystemArgs or a chain: nothing moves.
+// A barrier and a dependency between them (one lane), a kernel without SkSystemArgs or a
+// chain: nothing moves.
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @q aiv_only params(in) sk_system_args
   aclgraph.kernel @k aiv_only params(in) sk_system_args
@@ -32,7 +33,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 4 {
     sk.subtask id 0 @q blocks 8 offset 1 from @s0 seq 1 on aiv
     sk.barrier id 1 all_aiv
-    sk.subtask id 2 @k blocks 8 offset 2 from @s1 seq 2 on aiv
+    sk.subtask id 2 @k blocks 8 offset 2 from @s1 seq 2 on aiv after [0]
     sk.subtask id 3 @plain blocks 8 offset 3 from @s2 seq 3 on aiv
   }
   sk.kernel @m_sk1 mix_aiv_1_0 blocks 48 chain slots 3 {
