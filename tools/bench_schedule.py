@@ -8,8 +8,9 @@ with `skir.sim` in the four modes: eager, aclgraph and aclgraph_es (the original
 last with every kernel compiled with early-start, the fair baseline) and superkernel (the
 rewritten one). Shapes:
 
-- `chain`, `diamond`, `multistream` (fork-join over 4 streams), `decode` (decoder layers,
-  one scope each): `tools/gen_model.py` models of exactly N tasks;
+- `chain`, `diamond`, `multistream` (fork-join over 4 streams), `branches` (fork-join over 4
+  streams, each branch a chain of small vector kernels taking `SkSystemArgs`), `decode`
+  (decoder layers, one scope each): `tools/gen_model.py` models of exactly N tasks;
 - `decode_layer`: `examples/decode_layer.json` (its own size);
 - `layered`: seeded random layered DAGs of about N kernels: each layer puts 1-4 kernels of
   random type, blocks and duration on streams s0..s3, joined back into s0 by events (no
@@ -140,9 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s]
     print(HEADER)
     for shape, kind in (("chain", "chain"), ("diamond", "diamond"), ("multistream", "fork-join"),
-                        ("decode", "decode")):
+                        ("branches", "branches"), ("decode", "decode")):
         for n in sizes:
-            streams = 4 if kind == "fork-join" else 2
+            streams = 4 if kind in ("fork-join", "branches") else 2
             print(render(shape, n, measure(generate(kind, n, seed=0, streams=streams), args.options, costs)),
                   flush=True)
     print(render("decode_layer", "-", measure(str(ROOT / "examples" / "decode_layer.json"), args.options, costs)),

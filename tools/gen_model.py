@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seeded synthetic aclgraph models, as capture JSON (docs/design.md §8) or `.mlir`.
 
-    python tools/gen_model.py {chain,diamond,fork-join,decode} -n N [--seed S] [--streams K]
+    python tools/gen_model.py {chain,diamond,fork-join,branches,decode} -n N [--seed S] [--streams K]
                               [--format json|mlir] [-o FILE] [-v]
 
 Every model has exactly N tasks, numbers its tasks with `seq` in capture order, and
@@ -11,6 +11,9 @@ verifies. Kinds:
 - `diamond`: repeated diamonds: s0 records a fork event, s1 and s2 each wait on it, run
   1-3 kernels and record a join event, s0 waits on both joins and goes on.
 - `fork-join`: the same with K streams (s0 forks to s1..s{K-1} and joins them back).
+- `branches`: the fork-join of K streams where each branch is a chain of 2-4 small vector
+  kernels (8 AIVs, `lane_vec`, taking `sk::SkSystemArgs`), e.g. the per-expert or per-head
+  work of a layer: with `placement=auto` the branches run as lanes (docs/design.md §3 "Lanes").
 - `decode`: decoder layers (per layer: rms_norm, qkv matmul (mix 1:2, batch), rope_q on s0
   while s1 runs rope_k and, now and then, a KV-cache memcpy; attention, o_proj, add,
   rms_norm, gate/up matmul (mix 1:2, batch), swiglu, down matmul, add), each layer inside a
@@ -33,7 +36,7 @@ import random
 import sys
 from typing import Any
 
-KINDS = ("chain", "diamond", "fork-join", "decode")
+KINDS = ("chain", "diamond", "fork-join", "branches", "decode")
 
 # name -> (kernel_type, params, blocks, duration_us, extra kernel fields)
 _KERNELS: dict[str, tuple[str, list[str], int, float, dict[str, Any]]] = {
@@ -55,6 +58,7 @@ _KERNELS: dict[str, tuple[str, list[str], int, float, dict[str, Any]]] = {
     "cube_op": ("aic_only", ["in", "in", "out"], 24, 6.0, {}),
     "mix_op": ("mix_aic_1_2", ["in", "in", "out"], 24, 9.0, {}),
     "small_vec": ("aiv_only", ["in", "out"], 8, 1.0, {}),
+    "lane_vec": ("aiv_only", ["in", "out"], 8, 1.5, {"sk_system_args": True}),
 }
 _LAYERS = 32  # weights repeat every _LAYERS layers (one decode step after another)
 _HIDDEN = 4096 * 2
@@ -144,10 +148,11 @@ def _chain(b: _Builder) -> None:
         i += 1
 
 
-def _fork_join(b: _Builder, branches: int) -> None:
-    """Rounds of: s0 kernel, fork to `branches` streams, 1-3 kernels each, join on s0."""
+def _fork_join(b: _Builder, branches: int, lanes: bool = False) -> None:
+    """Rounds of: s0 kernel, fork to `branches` streams, 1-3 kernels each (`lanes`: 2-4
+    `lane_vec` kernels), join on s0."""
     while True:
-        lengths = [b.rng.randint(1, 3) for _ in range(branches)]
+        lengths = [b.rng.randint(2, 4) if lanes else b.rng.randint(1, 3) for _ in range(branches)]
         # s0 kernel + record + per branch (wait, kernels, record) + s0 waits + 2 resets each
         need = 2 + sum(ln + 2 for ln in lengths) + branches + (1 + branches)
         if b.left < need:
@@ -159,9 +164,9 @@ def _fork_join(b: _Builder, branches: int) -> None:
         for s, ln in enumerate(lengths, start=1):
             b.wait(s, fork)
             for j in range(ln):
-                name = ("cube_op", "small_vec", "mix_op")[(s + j) % 3]
+                name = "lane_vec" if lanes else ("cube_op", "small_vec", "mix_op")[(s + j) % 3]
                 out = f"c_{s}"
-                b.kernel(s, name, ["b", out] if name == "small_vec" else ["b", "w", out])
+                b.kernel(s, name, ["b", out] if name in ("small_vec", "lane_vec") else ["b", "w", out])
             joins.append(b.event("join"))
             b.record(s, joins[-1])
         for j in joins:
@@ -215,7 +220,7 @@ def generate(kind: str, n: int, seed: int = 0, streams: int = 2) -> dict[str, An
         raise ValueError(f"unknown kind '{kind}' (one of {', '.join(KINDS)})")
     if n < 1:
         raise ValueError("n must be at least 1")
-    if streams < 1 or (kind in ("fork-join", "decode") and streams < 2):
+    if streams < 1 or (kind in ("fork-join", "branches", "decode") and streams < 2):
         raise ValueError(f"{kind} needs at least 2 streams")
     width = {"chain": 1, "diamond": 3}.get(kind, streams)
     b = _Builder(f"{kind.replace('-', '_')}_{n}", n, width, seed)
@@ -225,6 +230,8 @@ def generate(kind: str, n: int, seed: int = 0, streams: int = 2) -> dict[str, An
         _fork_join(b, 2)
     elif kind == "fork-join":
         _fork_join(b, streams - 1)
+    elif kind == "branches":
+        _fork_join(b, streams - 1, lanes=True)
     else:
         _decode(b, streams)
     return b.finish()
@@ -236,12 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", type=int, required=True, help="number of tasks")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--streams", type=int, default=None,
-                    help="streams (fork-join: default 4; decode: default 2)")
+                    help="streams (fork-join, branches: default 4; decode: default 2)")
     ap.add_argument("--format", choices=("json", "mlir"), default="json")
     ap.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
-    streams = args.streams if args.streams is not None else (4 if args.kind == "fork-join" else 2)
+    streams = args.streams if args.streams is not None else (4 if args.kind in ("fork-join", "branches") else 2)
     try:
         data = generate(args.kind, args.n, args.seed, streams)
     except ValueError as e:

@@ -17,7 +17,9 @@ After the region an all-core barrier of the type orders whatever follows after a
 one follows already or the program ends).
 
 Each lane needs a flag id nothing else in the SuperKernel uses (not 11-14, no member's
-`sync_flags`), and at most 15 rounds (a core outside it holds at most that many credits). The
+`sync_flags`), and at most 15 rounds (a core outside it holds at most that many credits).
+Regions reuse the same ids: by a region's end every core has set each of its ids equally often
+and taken every credit, so the next region's rounds count from even. The
 decision is the cost model of groups: the busiest core's time over the region now (per level,
 the sub-tasks' durations on shared cores, plus a barrier each) against the slowest lane's (its
 sub-tasks, `placement_us` for each off core 0, a set and a wait per round) plus the early
@@ -105,7 +107,7 @@ def _runs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[Run]:
         program = sk.program_for(core)
         barrier = BARRIER_OF[core]
         run: list[SkProgramOp] = []
-        for op in [*program, None]:
+        for position, op in enumerate([*program, None]):
             fits = op is not None and (
                 (type(op) is SubtaskOp and TYPE_OF_CLASS.get(op.cores.data) is core
                  and op.first is None and placeable(sk, op, kernels[op.kernel.root_reference.data]))
@@ -113,11 +115,13 @@ def _runs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[Run]:
             if fits:
                 run.append(op)  # type: ignore[arg-type]
                 continue
+            trailing = 0
             while run and type(run[-1]) is BarrierOp:
                 run.pop()
+                trailing += 1
             if sum(type(o) is SubtaskOp for o in run) > 1 and any(type(o) is BarrierOp for o in run):
-                after = program[program.index(run[-1]) + 1] if run[-1] is not program[-1] else None
-                out.append((core, run, after))
+                end = position - trailing  # the op after the run's last sub-task
+                out.append((core, run, program[end] if end < len(program) else None))
             run = []
     return out
 
@@ -193,7 +197,6 @@ def plan_lanes(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callab
                     best = region
         if best is not None:
             out.append(best)
-            free = free[len(best.lanes):]
     return out
 
 

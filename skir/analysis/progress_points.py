@@ -151,11 +151,13 @@ def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for sk in sks:
         program = sk.program()
-        sets: dict[tuple[int, CoreType], list[int]] = {}  # (flag, the core type it credits) -> set positions
+        # (flag, the core type it credits, guard) -> set positions; a guarded wait (a lane's
+        # round, its drain) pairs with the sets of its own cores in the same round
+        sets: dict[tuple[int, CoreType, range | None], list[int]] = {}
         for i, op in enumerate(program):
             if isinstance(op, SetFlagOp):
-                sets.setdefault((op.flag.data, op.credited()), []).append(i)
-        taken: dict[tuple[int, CoreType], int] = {}
+                sets.setdefault((op.flag.data, op.credited(), op.guard()), []).append(i)
+        taken: dict[tuple[int, CoreType, range | None], int] = {}
         table: list[dict[str, Any]] = []
         for i, op in enumerate(program):
             state = point_state(op)
@@ -167,7 +169,10 @@ def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
                 entry.update(_subtask(op))
             elif isinstance(op, WaitFlagOp):
                 entry["flag"] = op.flag.data
-                key = (op.flag.data, op.core.data)
+                guard = op.guard()
+                if guard is not None:
+                    entry["cores"] = [guard.start, guard.stop]
+                key = (op.flag.data, op.core.data, guard)
                 n = taken[key] = taken.get(key, 0) + 1  # the n-th wait takes the n-th credit (FIFO)
                 found = sets.get(key, [])
                 if n <= len(found):

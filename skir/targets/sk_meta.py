@@ -76,6 +76,7 @@ from skir.errors import ExitCode, SkirError, task_path
 from skir.names import entry_symbol
 from skir.options import SkOptions
 from skir.provenance import stamp
+from skir.targets.fail_reasons_log import render_fail_reasons
 from skir.targets.json_text import dumps_indented
 from skir.targets.origin_name import origin_op_name
 from skir.targets.shared_entries import SharedEntries, annotate_meta, shared_entries
@@ -88,6 +89,8 @@ VERSION = 1
 _LOCK_USE: dict[type[LockOp], str] = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
 
 Json = dict[str, Any]
+
+__all__ = ["FORMAT", "VERSION", "SkMetaTarget", "dump_meta", "render_fail_reasons", "sk_meta"]
 
 
 def _sym(ref: SymbolRefAttr) -> str:
@@ -458,45 +461,6 @@ def _vendor_input(model: ModelOp, kernels: dict[str, KernelOp]) -> Json | None:
 def dump_meta(meta: dict[str, Any]) -> str:
     """The JSON text of SK meta: fixed key order, `indent=1`, ASCII, a final newline."""
     return dumps_indented(meta) + "\n"
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def render_fail_reasons(meta: dict[str, Any]) -> str:
-    """`sk_fusion_fail_reasons.log`: why each kernel stayed unfused, what fused, and a summary."""
-    summary = meta["summary"]
-    lines = [f"# SuperKernel fusion report of model @{meta['model']} ({meta['format']} version {meta['version']})"]
-    if meta["note"]:
-        lines.append(f"# note: {meta['note']}")
-    lines.append(f"# unfused kernel tasks: {len(meta['unfused'])}")
-    for u in meta["unfused"]:
-        vendor = u["vendor_reason"] + (f", {u['detail']}" if u["detail"] else "")
-        lines.append(f"@{u['stream']} seq {u['seq']} kernel {u['kernel']}: {u['reason']} ({vendor})")
-    lines.append(f"# fused nodes: {_plural(len(meta['superkernels']), 'SuperKernel')}")
-    for sk in meta["superkernels"]:
-        by_stream: dict[str, list[int]] = {}
-        for m in sk["members"]:
-            by_stream.setdefault(m["stream"], []).append(m["seq"])
-        where = "; ".join(f"@{s} seq {', '.join(map(str, sorted(q)))}" for s, q in by_stream.items())
-        lines.append(f"{sk['name']} <- {where}")
-    lines.append("# summary")
-    lines.append(
-        f"kernel tasks {summary['kernel_tasks']}, fused {summary['fused']}, unfused {summary['unfused']}, "
-        f"pending {summary['pending']}, SuperKernels {summary['superkernels']}, "
-        f"launches saved {summary['launches_saved']}"
-    )
-    if summary["by_reason"]:
-        lines.append("by reason: " + ", ".join(f"{r} {n}" for r, n in summary["by_reason"].items()))
-    text = "\n".join(lines) + "\n"
-    for sub in meta.get("submodels", []):  # each sub-model's own report, under its name
-        cond = sub["cond"]
-        text += f"# sub-model @{sub['name']}: branch {sub['branch']} of the {sub['kind']} condition at " \
-                f"@{cond['stream']} seq {cond['seq']}\n"
-        text += render_fail_reasons({**sub, "model": sub["name"], "format": meta["format"],
-                                     "version": meta["version"]}).split("\n", 1)[1]
-    return text
 
 
 @dataclass(frozen=True)

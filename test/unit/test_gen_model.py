@@ -31,7 +31,7 @@ def _tasks(data: dict[str, Any]) -> int:
     return sum(len(s["tasks"]) for s in data["streams"])
 
 
-@pytest.mark.parametrize("kind", ["chain", "diamond", "fork-join", "decode"])
+@pytest.mark.parametrize("kind", ["chain", "diamond", "fork-join", "branches", "decode"])
 @pytest.mark.parametrize("n", [1, 2, 11, 60, 400])
 def test_kind_imports_and_verifies(kind: str, n: int) -> None:
     data = gen_model.generate(kind, n, seed=3, streams=3 if kind != "diamond" else 2)

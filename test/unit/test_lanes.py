@@ -232,3 +232,33 @@ def test_lanes_run_in_emulation() -> None:
         [(e.verdict, e.problems) for e in result.emulation]
     text = "\n".join(str(op) for op in result.module.walk() if op.name == "ascendc.source")
     assert "if_block logical 48 from 8" in text  # the early arrivals of lane 0 on AIVs 8-47
+
+
+def test_the_branches_of_a_generated_fork_join_become_its_lanes() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gen_model", ROOT / "tools" / "gen_model.py")
+    assert spec is not None and spec.loader is not None
+    gen_model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen_model)
+    result = skir.compile(gen_model.generate("branches", 100, seed=0, streams=4), options="placement=auto")
+    sk = the_sk(result.module)
+    # independent of the analysis: between two s0 kernels each fork round's branches are its
+    # streams s1..s3, one chain each; the lanes must be exactly those, one range per stream
+    rounds: list[list[SubtaskOp]] = [[]]
+    for sub in sk.subtasks():
+        if sub.stream.root_reference.data == "s0":
+            rounds.append([])
+        else:
+            rounds[-1].append(sub)
+    laned = 0
+    for branch in (r for r in rounds if r):
+        streams_at: dict[int, set[str]] = {}
+        for sub in branch:
+            streams_at.setdefault(sub.first_block, set()).add(sub.stream.root_reference.data)
+        if len(streams_at) > 1:
+            laned += 1
+            assert all(len(s) == 1 for s in streams_at.values()), streams_at
+            assert len(streams_at) == len({s.stream.root_reference.data for s in branch})
+    assert laned >= len([r for r in rounds if r]) - 1
+    assert result.check().proof is not None and result.proof.ok, result.proof.violations
