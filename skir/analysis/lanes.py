@@ -46,7 +46,7 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitFlagOp,
 )
-from skir.dialects.superkernel_sync import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS
+from skir.dialects.superkernel_flags import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS
 
 TYPE_OF_CLASS = {CoreClass.AIV: CoreType.AIV, CoreClass.AIC: CoreType.AIC}
 BARRIER_OF = {CoreType.AIV: BarrierKind.ALL_AIV, CoreType.AIC: BarrierKind.ALL_AIC}

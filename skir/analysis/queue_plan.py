@@ -25,7 +25,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 from skir.dialects.hardware import CoreType
-from skir.dialects.superkernel_sync import MAX_CREDITS
+from skir.dialects.superkernel_flags import MAX_CREDITS
 
 FLAG_ORDER = (15, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 """Edge flag ids in allocation order (11-14 belong to SyncAll, barriers and early-start)."""

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SkProgramOp, SubtaskOp, WaitFlagOp
-from skir.dialects.superkernel_sync import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS
+from skir.dialects.superkernel_flags import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS
 
 SELF_TEST_FLAGS = tuple(f for f in FLAG_IDS if f not in RESERVED_FLAGS)
 """The ids the cross-core self-test sets and waits: every id but those of SyncAll, the

@@ -55,7 +55,7 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitFlagOp,
 )
-from skir.dialects.superkernel_sync import MAX_CREDITS
+from skir.dialects.superkernel_flags import MAX_CREDITS
 
 
 @dataclass

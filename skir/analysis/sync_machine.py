@@ -33,12 +33,13 @@ move and reports every agent still blocked.
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from skir.analysis.core_ranges import core_ranges, range_label, ratio_of, subtask_range
+from skir.analysis.flag_counters import FlagCounters
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     LaunchSkOp,
@@ -139,18 +140,9 @@ class SyncMachine:
         """(SuperKernel, core type, range index) -> its agent, once the SuperKernel has started."""
         self.running: dict[tuple[int, CoreType, int], CoreAgent] = {}
         self.finished: dict[int, list[CoreAgent]] = {}
-        self.credits: dict[tuple[int, CoreType, int, int], deque[np.ndarray]] = defaultdict(deque)
-        """(SuperKernel, core type, range index, flag id) -> the credits the range's counter holds."""
-        self.sets: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
-        """Credits given to each counter (a counter per range, as `credits`)."""
-        self.waits: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
-        self.max_pending: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
-        self.rounds: dict[tuple[int, CoreType, int, int], dict[int, list[np.ndarray]]] = \
-            defaultdict(lambda: defaultdict(list))
-        """(SuperKernel, setter type, flag, receiving AIC range or -1 for mode 0) -> per setter range
-        its sets (mode 0: every range of the type pairs; mode 2 from the AIVs: the AIV ranges of
-        one AIC range)."""
-        self.rounds_done: dict[tuple[int, CoreType, int, int], int] = defaultdict(int)
+        self.counters = FlagCounters()
+        self.credits, self.sets, self.waits = self.counters.credits, self.counters.sets, self.counters.waits
+        self.max_pending = self.counters.max_pending
         self.early_sets: dict[tuple[int, CoreType], list[np.ndarray]] = defaultdict(list)
         self.early_waits: dict[tuple[int, CoreType], int] = defaultdict(int)
         """(SuperKernel, core type) -> the early-start sets of that type its direct waits took."""
@@ -459,47 +451,25 @@ class SyncMachine:
         if mode == 0:
             e = self.entry(k, core, a.part)
             message[e] = max(message[e], 2 * a.pc)
-            self._pair(k, core, flag, -1, a.part, message, range(len(ranges[core])), core, range(len(ranges[core])))
+            every = range(len(ranges[core]))
+            self.counters.pair(k, core, flag, -1, a.part, message, every, core, every)
         elif mode == 1 or (len(ranges.get(CoreType.AIV, ())) == 1 and len(ranges.get(CoreType.AIC, ())) == 1):
             if mode == 1 and self.split[k]:
                 self.errors.append(f"{self.names[k]}: a mode-1 set in a SuperKernel with guarded flags is not modelled")
             target = op.credited()
-            self._deliver(k, target, 0 if target in ranges else -1, flag, message)
+            self.counters.deliver(k, target, 0 if target in ranges else -1, flag, message)
         elif core is CoreType.AIC:
             r = ratio_of(self.sks[self.names[k]])
             for part, span in enumerate(ranges[CoreType.AIV]):
                 if a.span.start * r <= span.start and span.stop <= a.span.stop * r:
-                    self._deliver(k, CoreType.AIV, part, flag, message)
+                    self.counters.deliver(k, CoreType.AIV, part, flag, message)
         else:
             r = ratio_of(self.sks[self.names[k]])
             aic = ranges[CoreType.AIC]
             to = next(i for i, span in enumerate(aic) if span.start <= a.span.start // r < span.stop)
             members = [i for i, span in enumerate(ranges[CoreType.AIV])
                        if aic[to].start * r <= span.start and span.stop <= aic[to].stop * r]
-            self._pair(k, core, flag, to, a.part, message, members, CoreType.AIC, [to])
-
-    def _pair(self, k: int, core: CoreType, flag: int, target: int, part: int, message: np.ndarray,
-              members: Sequence[int], credited: CoreType, receivers: Sequence[int]) -> None:
-        """Record a set of range `part` in a pairing of `members` (ranges of `core`); each pairing
-        all members have set completes, giving each receiver (a range of `credited`) a credit
-        with what every setter knew."""
-        sets = self.rounds[(k, core, flag, target)]
-        sets[part].append(message)
-        key = (k, core, target, flag)
-        while all(len(sets[m]) > self.rounds_done[key] for m in members):
-            done = self.rounds_done[key]
-            joined = sets[members[0]][done].copy()
-            for m in members[1:]:
-                np.maximum(joined, sets[m][done], out=joined)
-            for receiver in receivers:
-                self._deliver(k, credited, receiver, flag, joined)
-            self.rounds_done[key] = done + 1
-
-    def _deliver(self, k: int, core: CoreType, part: int, flag: int, message: np.ndarray) -> None:
-        key = (k, core, part, flag)
-        self.credits[key].append(message)
-        self.sets[key] += 1
-        self.max_pending[key] = max(self.max_pending[key], self.sets[key] - self.waits[key])
+            self.counters.pair(k, core, flag, to, a.part, message, members, CoreType.AIC, [to])
 
     def _rendezvous(self, a: CoreAgent, op: BarrierOp, types: tuple[CoreType, ...]) -> bool:
         """A barrier: every range of `types` meets (`SyncAll<false>` both types, an all-core barrier

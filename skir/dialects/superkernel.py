@@ -61,6 +61,7 @@ from skir.dialects.superkernel_depend import (
     DependOp,
     DependPipeOp,
 )
+from skir.dialects.superkernel_flags import SetFlagOp, WaitFlagOp
 from skir.dialects.superkernel_sync import (
     BARRIER_TYPES,
     SYNC_ATTRS,
@@ -75,8 +76,6 @@ from skir.dialects.superkernel_sync import (
     NotifyOp,
     PreloadOp,
     ResetLockOp,
-    SetFlagOp,
-    WaitFlagOp,
     WaitLockOp,
 )
 from skir.dialects.syntax import (

@@ -42,7 +42,7 @@ from skir.dialects.superkernel_base import (
     parse_on_class,
     print_attrs,
 )
-from skir.dialects.superkernel_sync import RESERVED_FLAGS
+from skir.dialects.superkernel_flags import RESERVED_FLAGS
 from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, with_attrs
 from skir.errors import TaskVerifyException
 

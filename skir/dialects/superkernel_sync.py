@@ -1,13 +1,11 @@
-"""Synchronisation, lock, preload and cache ops of the `sk` dialect.
+"""Synchronisation, lock, preload and cache ops of the `sk` dialect (the flag ops live in
+`skir.dialects.superkernel_flags`).
 
 Each op says the core types that run it (`on aic|aiv`; a barrier by its kind, `pipe_all`
 with `on aic|aiv|mix`).
 
 ```mlir
 sk.barrier id 3 all_aiv                        // every AIV reaches it (mode-0 flag 14)
-sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv   // each AIV signals its block's AIC
-sk.wait_flag id 4 flag 15 on aic               // the AIC takes one credit
-sk.set_flag id 5 mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8   // only AIVs 8-47 (a lane round)
 sk.early_start_set id 6 on aiv idle 8          // SetNextTaskStart on blocks >= 8
 sk.early_start_wait id 7 cfg 5 on aiv          // WaitPreTaskEndImpl<5>
 sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock (after [ids]: its deps)
@@ -32,7 +30,7 @@ from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import CoreClass, class_types
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel_base import (
     CLASS_ATTRS,
     CORE_ATTRS,
@@ -44,6 +42,7 @@ from skir.dialects.superkernel_base import (
     parse_on_class,
     print_attrs,
 )
+from skir.dialects.superkernel_flags import SetFlagOp, SkPipeAttr, WaitFlagOp
 from skir.dialects.syntax import (
     build_op,
     dep_ids,
@@ -58,12 +57,6 @@ from skir.dialects.syntax import (
 )
 from skir.errors import TaskVerifyException
 
-FLAG_IDS = range(16)
-"""The cross-core flag ids of one sub-core, each a 4-bit counter."""
-MAX_CREDITS = 15
-"""Credits one (core, flag id) counter holds at most; a set on a full counter overflows."""
-RESERVED_FLAGS = range(11, 15)
-"""Cross-core flag ids taken by SyncAll, the all-core barriers and early-start."""
 EARLY_START_CFGS = (0, 1, 2, 4, 5, 6, 8, 9, 10)
 """`WaitPreTaskEndImpl<cfg>` configurations: 4 x class(prev) + class(cur), aic 0 / aiv 1 / mix 2."""
 ICACHE_UNITS = {CoreType.AIC: 16, CoreType.AIV: 8}
@@ -84,13 +77,7 @@ class BarrierKindAttr(EnumAttribute[BarrierKind], SpacedOpaqueSyntaxAttribute):
     name = "sk.barrier_kind"
 
 
-@irdl_attr_definition
-class SkPipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):
-    name = "sk.pipe"
-
-
 _BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
-_PIPES = {pipe: SkPipeAttr(pipe) for pipe in Pipe}
 
 
 @irdl_op_definition
@@ -231,151 +218,6 @@ class ResetLockOp(LockOp):
 
     name = "sk.reset_lock"
 
-
-
-class _GuardedFlagOp(SkProgramOp):
-    """Base of the cross-core flag ops: an optional core guard `blocks n at F` runs the op only on
-    the cores `[F, F + n)` of its type (block index on the AIC, AIV index on the AIV) — a lane's
-    round of a split barrier (docs/design.md §3 "Lanes"); without it every core of the type runs it."""
-
-    blocks = opt_prop_def(IntAttr)
-    first = opt_prop_def(IntAttr)
-
-    def guard(self) -> range | None:
-        """The cores of its type that run the op, or None for all."""
-        if self.blocks is None:
-            return None
-        first = 0 if self.first is None else self.first.data
-        return range(first, first + self.blocks.data)
-
-    @staticmethod
-    def guard_props(guard: range | None) -> dict[str, Attribute]:
-        if guard is None:
-            return {}
-        return {"blocks": int_attr(len(guard)), "first": int_attr(guard.start)}
-
-    @staticmethod
-    def parse_guard(parser: Parser) -> range | None:
-        if not parser.parse_optional_keyword("blocks"):
-            return None
-        n = parse_int_in(parser, 1, 65535, "blocks")
-        parser.parse_keyword("at")
-        first = parse_int_in(parser, 0, 65535, "first core")
-        return range(first, first + n)
-
-    def print_guard(self) -> str:
-        guard = self.guard()
-        return "" if guard is None else f" blocks {len(guard)} at {guard.start}"
-
-    def verify_guard(self) -> None:
-        if (self.blocks is None) != (self.first is None):
-            raise TaskVerifyException(self, f"{self.name} {self.ident}: a core guard names both 'blocks n' and 'at F'")
-
-
-@irdl_op_definition
-class SetFlagOp(_GuardedFlagOp):
-    """A cross-core set: `sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv`.
-
-    Mode 2 from AIVs: the block's AIC gets one credit once every AIV of the block has set;
-    from the AIC: each AIV of its block gets one. Mode 0: all cores of the type; mode 1: the
-    AIVs of a block. Ids 11-14 are reserved.
-    """
-
-    name = "sk.set_flag"
-
-    mode = prop_def(IntAttr)
-    flag = prop_def(IntAttr)
-    pipe = prop_def(SkPipeAttr)
-    core = prop_def(SkCoreAttr)
-
-    def __init__(self, ident: int, mode: int, flag: int, pipe: Pipe, core: CoreType, guard: range | None = None):
-        build_op(
-            self,
-            {
-                "id": int_attr(ident),
-                "mode": int_attr(mode),
-                "flag": int_attr(flag),
-                "pipe": _PIPES[pipe],
-                "core": CORE_ATTRS[core],
-                **self.guard_props(guard),
-            },
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SetFlagOp:
-        ident = parse_id(parser)
-        parser.parse_keyword("mode")
-        mode = parse_int_in(parser, 0, 2, "mode")
-        parser.parse_keyword("flag")
-        flag = parse_int_in(parser, 0, 15, "flag id")
-        parser.parse_keyword("pipe")
-        pipe = parse_enum(parser, Pipe, "pipe")
-        core = parse_on(parser)
-        return with_attrs(parser, cls(ident, mode, flag, pipe, core, cls.parse_guard(parser)))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(
-            f" id {self.id.data} mode {self.mode.data} flag {self.flag.data} pipe {self.pipe.data.value}"
-            f" on {self.core.data.value}{self.print_guard()}"
-        )
-        print_attrs(printer, self)
-
-    def credited(self) -> CoreType:
-        """The core type the set gives its credit to: its own for mode 0 (and mode 1, on the
-        AIVs), the other type of its block for mode 2."""
-        own = self.core.data
-        if self.mode.data != 2:
-            return own
-        return CoreType.AIV if own is CoreType.AIC else CoreType.AIC
-
-    def verify_(self) -> None:
-        _check_flag(self, self.flag.data)
-        self.verify_guard()
-        if self.guard() is not None and self.mode.data != 0:
-            raise TaskVerifyException(
-                self, f"set_flag {self.ident}: only a mode-0 set may be guarded to a core range (a mode-2 set "
-                "pairs the AIC and the AIVs of every block); drop 'blocks n at F' or use mode 0")
-        if self.mode.data == 1 and self.core.data is not CoreType.AIV:
-            raise TaskVerifyException(
-                self, f"set_flag {self.ident}: mode 1 synchronises the AIVs of a block; run it on aiv"
-            )
-
-
-@irdl_op_definition
-class WaitFlagOp(_GuardedFlagOp):
-    """Take one credit of a cross-core flag on each core of the type: `sk.wait_flag id 4 flag 15 on aic`."""
-
-    name = "sk.wait_flag"
-
-    flag = prop_def(IntAttr)
-    core = prop_def(SkCoreAttr)
-
-    def __init__(self, ident: int, flag: int, core: CoreType, guard: range | None = None):
-        build_op(self, {"id": int_attr(ident), "flag": int_attr(flag), "core": CORE_ATTRS[core],
-                        **self.guard_props(guard)})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> WaitFlagOp:
-        ident = parse_id(parser)
-        parser.parse_keyword("flag")
-        flag = parse_int_in(parser, 0, 15, "flag id")
-        core = parse_on(parser)
-        return with_attrs(parser, cls(ident, flag, core, cls.parse_guard(parser)))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} flag {self.flag.data} on {self.core.data.value}{self.print_guard()}")
-        print_attrs(printer, self)
-
-    def verify_(self) -> None:
-        _check_flag(self, self.flag.data)
-        self.verify_guard()
-
-
-def _check_flag(op: SkProgramOp, flag: int) -> None:
-    if flag in RESERVED_FLAGS:
-        raise TaskVerifyException(
-            op, f"{op.name} {op.ident}: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another"
-        )
 
 
 def _parse_idle(parser: Parser) -> int | None:

@@ -69,6 +69,7 @@ def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
     (EXAMPLES / "torch" / "mlp_block.json", ["--options", "feed-sync-all=1"]),
     (EXAMPLES / "torch" / "attention_moe.mlir", []),
     (EXAMPLES / "vendor_dump", ["--vendor", str(EXAMPLES / "vendor_dump")]),
+    (ROOT / "test" / "unit" / "models" / "two_chains.json", ["--options", "placement=auto:debug-progress=1"]),
 ])
 def test_the_products_of_the_examples_follow_their_schemas(tmp_path: Path, model: Path, argv: list[str],
                                                            capsys: pytest.CaptureFixture[str]) -> None:
