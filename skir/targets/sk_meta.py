@@ -46,7 +46,9 @@ event stays recorded in the original model, which could not be replayed either) 
 counter the self-test after a mixed sub-task does not fill to 15 credits, so a set the
 sub-kernel leaked there shows only at the end, and why; docs/design.md §3). `updates` is
 the update map of `skir.targets.update_map`: where the runtime writes the re-issued parameters
-of each fused member of a task group (`fuse-updated=1`).
+of each fused member of a task group (`fuse-updated=1`). A SuperKernel with lanes
+(`placement=auto`, docs/design.md §3 "Lanes") also has `lanes` (`skir.targets.lanes_meta`): per
+lane its core type, flag id, first core, cores, rounds and member sub-tasks.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.fail_reasons_log import render_fail_reasons
 from skir.targets.json_text import dumps_indented
+from skir.targets.lanes_meta import lanes
 from skir.targets.origin_name import origin_op_name
 from skir.targets.shared_entries import SharedEntries, annotate_meta, shared_entries
 from skir.targets.update_map import update_map
@@ -216,7 +219,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         warnings.append({"warning": "unreset_event", "event": event, "cell": cell})
     if _sk_options(sk).debug_cross_core_sync_check:
         warnings += _unfilled(sk, kernels)
-    return {
+    meta: Json = {
         "name": name,
         "origin_op_name": origin_op_name(sk),
         "entry": entry_symbol(name),
@@ -235,6 +238,10 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         "args": _arg_table(sk, kernels, locks),
         "warnings": warnings,
     }
+    found = lanes(sk)
+    if found:  # placement=auto formed lanes (docs/design.md §3 "Lanes")
+        meta["lanes"] = found
+    return meta
 
 
 def _unfilled(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[Json]:

@@ -70,6 +70,16 @@ def test_two_chains_run_as_two_lanes() -> None:
     # the region's four barriers are gone; the barrier after the ln before it and after it stay
     assert sum(isinstance(op, BarrierOp) for op in sk.program()) == 2
     assert result.check().proof is not None and result.proof.ok, result.proof.violations
+    # SK meta reads the lanes back from the program
+    from skir.targets.sk_meta import sk_meta
+
+    meta = sk_meta(result.module)["superkernels"][0]["lanes"]
+    assert meta == [
+        {"core": "aiv", "flag": 15, "first": 0, "cores": 8, "rounds": 2,
+         "subtasks": [subs[q].ident for q in (2, 3, 4)]},
+        {"core": "aiv", "flag": 10, "first": 8, "cores": 16, "rounds": 2,
+         "subtasks": [subs[k].ident for k in (6, 7, 10)]},
+    ]
 
 
 def test_the_lanes_gain_in_the_simulator() -> None:
