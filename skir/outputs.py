@@ -29,7 +29,7 @@ from skir.result_records import ResultData
 from skir.targets.ascendc import emit_source, sources
 from skir.targets.descriptor import dump_descriptor
 from skir.targets.plan import dump_plan, plan
-from skir.targets.shared_entries import entry_text, group_build_script, group_descriptor, shared_entries
+from skir.targets.shared_entries import entry_text, group_build_script, group_descriptor, shared_of
 from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
 from skir.targets.summary import render_summary
 from skir.targets.vendor_fail_log import render_vendor_fail_log
@@ -46,7 +46,7 @@ def product_texts(result: ResultData) -> dict[str, str]:
     with progress.phase("model.rewritten.mlir"):
         texts = {"model.rewritten.mlir": ir_text(result.module) + "\n"}
     with progress.phase("shared entries"):
-        shared = shared_entries(result.module)
+        shared = shared_of(result)
     with progress.phase("entries"):
         for source in sources(result.module):  # an entry of no sk.kernel (a hand-written module) as it is
             if source.sym_name.data not in shared.by_sk:
@@ -131,7 +131,7 @@ def _emulate(result: ResultData, stage: Path, cache: bool = True) -> None:
     result.emulation = []  # this run's, not an earlier one's
     keep = stage / "emulation"
     with tempfile.TemporaryDirectory(prefix="skir-emulation-") as scratch:
-        for spec in emulation_specs(result.module, result.original):
+        for spec in emulation_specs(result.module, result.original, shared=shared_of(result)):
             work = Path(scratch) / spec.name
             with progress.phase(f"emulation of {spec.name}"):
                 emu = emulate(spec, work, cache=cache)

@@ -155,6 +155,9 @@ class ResultData:
     updates: list[tuple[int, str, int, str]] = field(default_factory=list)
     """(task group, stream, seq, SuperKernel) of each fused updated member (`fuse-updated=1`); the
     argument slots the runtime writes are in `plan.json`'s `updates`."""
+    shared: Any = None
+    """The `skir.targets.shared_entries.SharedEntries` of `module`, once a product, the summary or
+    the emulation needed them (`skir.targets.shared_entries.shared_of`: computed once)."""
 
     @property
     def kernel_tasks(self) -> int:

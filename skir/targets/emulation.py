@@ -94,15 +94,16 @@ def _update_slots(module: ModuleOp, original: ModuleOp,
     return found
 
 
-def emulation_specs(module: ModuleOp, original: ModuleOp,
-                    updates: list[dict[str, Any]] | None = None) -> list[EmulationSpec]:
+def emulation_specs(module: ModuleOp, original: ModuleOp, updates: list[dict[str, Any]] | None = None,
+                    shared: SharedEntries | None = None) -> list[EmulationSpec]:
     """One spec per emitted SuperKernel of `module`, with edges from `original`'s hb; a
     SuperKernel with updated members runs twice, forwarding an update through `updates` (the
-    plan's update map; by default the one `plan.json` gets)."""
+    plan's update map; by default the one `plan.json` gets); `shared` the module's shared entries
+    if the caller has them."""
     update_slots = _update_slots(module, original, updates)
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
     before = {qualified_name(m): m for m in models(original)}
-    shared = shared_entries(module)
+    shared = shared_entries(module) if shared is None else shared
     texts: dict[str, str] = {}
     specs: list[tuple[str, EmulationSpec]] = []
     for model in models(module):  # the model, then each sub-model on its own

@@ -85,6 +85,15 @@ class SharedEntries:
         return group if group is not None and group.shared else None
 
 
+def shared_of(result: Any) -> SharedEntries:
+    """The shared entries of a compile result's module, computed once and kept on the result
+    (`ResultData.shared`): the products, the summary and the emulation all read them."""
+    if result.shared is None:
+        result.shared = shared_entries(result.module)
+    shared: SharedEntries = result.shared
+    return shared
+
+
 def shared_entries(module: ModuleOp) -> SharedEntries:
     """Group the SuperKernels of `module` that have an `ascendc.source` by their key (linear in
     the size of their programs and sources: keys compare by value; each shared one is printed

@@ -40,9 +40,9 @@ def _shared_lines(result: ResultData) -> list[str]:
     """One line per entry that identical SuperKernels share (docs/design.md §5 "Shared entries")."""
     if len(result.superkernels) < 2:
         return []
-    from skir.targets.shared_entries import shared_entries
+    from skir.targets.shared_entries import shared_of
 
-    every = shared_entries(result.module).groups
+    every = shared_of(result).groups
     groups = [g for g in every if g.shared]
     if not groups:
         return []
