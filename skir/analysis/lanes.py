@@ -16,6 +16,16 @@ then waits for its own sub-tasks only, and the lanes run side by side across the
 After the region an all-core barrier of the type orders whatever follows after all of it (unless
 one follows already or the program ends).
 
+A **mixed** region (found after the single-type ones, on what they left) is a run of the whole
+program of placeable aic and aiv sub-tasks, the all-core barriers of either type and unguarded
+mode-2 flag ops between them, holding sub-tasks of both types (no mix sub-task: the cross-core
+self-test after one must not find a lane's credits pending). Its lanes are laid out by whole
+blocks (lane `j` on blocks `[B_j, B_j + b_j)`: the AICs of those blocks and their AIVs), each
+barrier of type T becomes a round on T of each lane with a sub-task on T before it and any
+sub-task after it, and the cores of each type outside a lane arrive early and drain. A mode-2
+pair joins the AIC and the AIVs of one block, so it stays as it is: each block waits only on
+its own; an all-core barrier closes the region on each type it touched.
+
 Each lane needs a flag id nothing else in the SuperKernel uses (not 11-14, no member's
 `sync_flags`), and at most 15 rounds (a core outside it holds at most that many credits).
 Regions reuse the same ids: by a region's end every core has set each of its ids equally often
@@ -28,8 +38,9 @@ arrivals, drains and closing barrier; lanes are formed only when that is lower.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skir.analysis.placement import busiest, placeable, shelves
 from skir.dialects.aclgraph_decls import KernelOp
@@ -50,8 +61,12 @@ from skir.dialects.superkernel_flags import FLAG_IDS, MAX_CREDITS, RESERVED_FLAG
 
 TYPE_OF_CLASS = {CoreClass.AIV: CoreType.AIV, CoreClass.AIC: CoreType.AIC}
 BARRIER_OF = {CoreType.AIV: BarrierKind.ALL_AIV, CoreType.AIC: BarrierKind.ALL_AIC}
+TYPE_OF_BARRIER = {BarrierKind.ALL_AIV: CoreType.AIV, BarrierKind.ALL_AIC: CoreType.AIC}
 ROUND_PIPE = {CoreType.AIV: Pipe.MTE3, CoreType.AIC: Pipe.FIX}
 """The pipe a lane's set waits on: the last writes of a vector core (MTE3) or a cube core (FIX), as the barriers'."""
+TRIM = 3
+"""Levels a region may leave out at each end of a run (a fork's root, a join), so a run of L
+levels is judged in at most 16 windows."""
 
 
 @dataclass(frozen=True)
@@ -66,8 +81,8 @@ class LaneCosts:
 
 @dataclass(frozen=True)
 class Lane:
-    """One lane: its sub-tasks (ids, program order), its cores, its flag and the barriers (ids)
-    at which it has a round."""
+    """One lane: its sub-tasks (ids, program order), its units (cores of a single-type region,
+    blocks of a mixed one), its flag and the barriers (ids) at which it has a round."""
 
     ids: tuple[int, ...]
     first: int
@@ -80,49 +95,105 @@ class Lane:
 class Region:
     """A region worth splitting into lanes (see the module docstring)."""
 
-    core: CoreType
     start: int
     """Id of its first sub-task: the early arrivals go before it."""
     end: int
-    """Id of its last sub-task: the drains (and the closing barrier) go after it."""
-    barriers: tuple[int, ...]
-    """Ids of the barriers the lanes' rounds replace."""
-    close: bool
-    """Whether an all-core barrier must close it (none follows in the type's program)."""
+    """Id of its last sub-task: the drains (and the closing barriers) go after it."""
+    barriers: dict[int, CoreType]
+    """Id -> core type of each barrier the lanes' rounds replace."""
+    close: tuple[CoreType, ...]
+    """The core types an all-core barrier must close it on (none follows in their programs)."""
     lanes: tuple[Lane, ...]
-    cores: int
-    """The cores of its type the SuperKernel has."""
-    before_us: float
-    after_us: float
+    units: int
+    """The units lanes are laid out in: the cores of the type, or the blocks of a mixed region."""
+    scale: dict[CoreType, int]
+    """Cores of each type it touches per unit (the AIVs a block, for the AIVs of a mixed region)."""
+    placed: dict[int, int] = field(default_factory=dict)
+    """Sub-task id -> its first core (`at`), for each member off core 0."""
+    before_us: float = 0.0
+    after_us: float = 0.0
 
 
-Run = tuple[CoreType, list[SkProgramOp], SkProgramOp | None]
+@dataclass
+class _Run:
+    """A run of ops a region may be cut from: the core types it spans, its ops, and per type the
+    op that follows its last sub-task in that type's program (None at the end)."""
+
+    scale: dict[CoreType, int]
+    units: int
+    ops: list[SkProgramOp]
+    follows: dict[CoreType, list[SkProgramOp | None]]
+    """Per type, per op of the run: the op of that type's program after it (None at its end)."""
 
 
-def _runs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[Run]:
+def _neighbours(ops: list[SkProgramOp]) -> dict[CoreType, dict[int, SkProgramOp | None]]:
+    """Per type, op id -> the nearest op of that type's program met walking `ops` from it (not
+    counting itself; None past the end)."""
+    out: dict[CoreType, dict[int, SkProgramOp | None]] = {c: {} for c in CoreType}
+    upcoming: dict[CoreType, SkProgramOp | None] = dict.fromkeys(CoreType)
+    for op in ops:
+        for core in CoreType:
+            out[core][op.ident] = upcoming[core]
+        for core in op.core_set():
+            upcoming[core] = op
+    return out
+
+
+def _ordered_before(op: SkProgramOp | None, core: CoreType) -> bool:
+    """Whether everything of `core` before `op` is ordered before everything after it on every
+    core of the type: `op` is an all-core barrier of that type, or there is nothing before."""
+    return op is None or (type(op) is BarrierOp and core in BARRIER_TYPES.get(op.kind.data, ()))
+
+
+def _subtask_fits(sk: SuperKernelOp, kernels: dict[str, KernelOp], op: SkProgramOp) -> bool:
+    return type(op) is SubtaskOp and op.first is None and placeable(sk, op, kernels[op.kernel.root_reference.data])
+
+
+def _single_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp],
+                 nexts: dict[CoreType, dict[int, SkProgramOp | None]]) -> list[_Run]:
     """Each maximal run of one type's program of placeable single-type sub-tasks and that type's
-    barriers, trimmed to its first and last sub-task, with the op that follows it."""
+    barriers."""
     out = []
     for core in sk.core_types():
-        program = sk.program_for(core)
-        barrier = BARRIER_OF[core]
         run: list[SkProgramOp] = []
-        for position, op in enumerate([*program, None]):
-            fits = op is not None and (
-                (type(op) is SubtaskOp and TYPE_OF_CLASS.get(op.cores.data) is core
-                 and op.first is None and placeable(sk, op, kernels[op.kernel.root_reference.data]))
-                or (type(op) is BarrierOp and op.kind.data is barrier and bool(run)))
-            if fits:
-                run.append(op)  # type: ignore[arg-type]
+        for op in [*sk.program_for(core), None]:
+            if op is not None and ((_subtask_fits(sk, kernels, op) and TYPE_OF_CLASS.get(op.cores.data) is core)  # type: ignore[attr-defined]
+                                   or (type(op) is BarrierOp and op.kind.data is BARRIER_OF[core] and run)):
+                run.append(op)
                 continue
-            trailing = 0
-            while run and type(run[-1]) is BarrierOp:
-                run.pop()
-                trailing += 1
-            if sum(type(o) is SubtaskOp for o in run) > 1 and any(type(o) is BarrierOp for o in run):
-                end = position - trailing  # the op after the run's last sub-task
-                out.append((core, run, program[end] if end < len(program) else None))
+            if run:
+                out.append(_Run({core: 1}, sk.cores()[core], run, {core: [nexts[core][o.ident] for o in run]}))
             run = []
+    return out
+
+
+def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int],
+                nexts: dict[CoreType, dict[int, SkProgramOp | None]]) -> list[_Run]:
+    """Each maximal run of the whole program of placeable sub-tasks of any class, all-core
+    barriers and unguarded mode-2 flag ops, none in a region already (`taken` ids)."""
+    types = sk.core_types()
+    if len(types) < 2:
+        return []
+    mode2 = {op.flag.data for op in sk.program() if isinstance(op, SetFlagOp) and op.mode.data == 2}
+    other = {op.flag.data for op in sk.program() if isinstance(op, SetFlagOp) and op.mode.data != 2}
+    ratio = max(1, sk.cores()[CoreType.AIV] // sk.blocks.data)
+    out: list[_Run] = []
+    run: list[SkProgramOp] = []
+    for op in [*sk.program(), None]:
+        fits = op is not None and op.ident not in taken and (
+            (_subtask_fits(sk, kernels, op) and op.cores.data is not CoreClass.MIX)  # type: ignore[attr-defined]
+            or (type(op) is BarrierOp and op.kind.data in TYPE_OF_BARRIER and run)
+            or (isinstance(op, SetFlagOp) and op.mode.data == 2 and op.guard() is None and run)
+            or (isinstance(op, WaitFlagOp) and op.guard() is None and op.flag.data in mode2
+                and op.flag.data not in other and run))
+        if fits:
+            assert op is not None
+            run.append(op)
+            continue
+        if len({c for o in run if type(o) is SubtaskOp for c in o.core_set()}) == 2:
+            out.append(_Run({CoreType.AIC: 1, CoreType.AIV: ratio}, sk.blocks.data, run,
+                            {c: [nexts[c][o.ident] for o in run] for c in types}))
+        run = []
     return out
 
 
@@ -157,106 +228,197 @@ def _free_flags(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[int]:
     return [f for f in reversed(FLAG_IDS) if f not in RESERVED_FLAGS and f not in used]
 
 
-TRIM = 3
-"""Levels a region may leave out at each end of a run (a fork's root, a join), so a run of L
-levels is judged in at most 16 windows."""
-
-
-def _levels(run: list[SkProgramOp]) -> list[list[SubtaskOp]]:
-    """The sub-tasks of a run between its barriers."""
-    levels: list[list[SubtaskOp]] = [[]]
-    for op in run:
-        if type(op) is SubtaskOp:
-            levels[-1].append(op)
-        elif levels[-1]:
-            levels.append([])
-    return levels
-
-
 def plan_lanes(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callable[[SubtaskOp], float],
                costs: LaneCosts) -> list[Region]:
     """The regions of `sk` worth splitting into lanes (none for a chain SuperKernel): in each
-    run, the window of levels (up to `TRIM` left out at either end) that gains most."""
+    run, the window of levels (up to `TRIM` left out at either end) that gains most; the
+    single-type runs first, then the mixed ones on what they left."""
     if sk.form.data is not SkForm.QUEUE:
         return []
     free = _free_flags(sk, kernels)
-    out = []
-    for core, run, after in _runs(sk, kernels):
-        levels = _levels(run)
-        position = {id(op): p for p, op in enumerate(run)}
-        first = [position[id(level[0])] for level in levels]
-        last_op = [position[id(level[-1])] for level in levels]
-        best: Region | None = None
-        last = len(levels) - 1
-        for i in range(min(TRIM, last) + 1):
-            for j in range(last, max(i, last - TRIM - 1), -1):
-                follows = run[last_op[j] + 1] if j < last else after  # the barrier after level j
-                region = _region(sk, core, run[first[i]:last_op[j] + 1], follows, free, duration, costs)
-                if region is not None and (best is None or region.before_us - region.after_us >
-                                           best.before_us - best.after_us):
-                    best = region
-        if best is not None:
-            out.append(best)
+    program = sk.program()
+    nexts = _neighbours(program[::-1])
+    prevs = _neighbours(program)
+    pairs = _flag_pairs(program)
+
+    def best(run: _Run) -> Region | None:
+        return _best(sk, run, free, prevs, pairs, duration, costs)
+
+    out = [r for run in _single_runs(sk, kernels, nexts) if (r := best(run))]
+    ids = [op.ident for op in program]
+    position = {ident: p for p, ident in enumerate(ids)}
+    taken = {i for r in out for i in ids[position[r.start]:position[r.end] + 1]}
+    out += [r for run in _mixed_runs(sk, kernels, taken, nexts) if (r := best(run))]
     return out
 
 
-def _region(sk: SuperKernelOp, core: CoreType, run: list[SkProgramOp], after: SkProgramOp | None, free: list[int],
-            duration: Callable[[SubtaskOp], float], costs: LaneCosts) -> Region | None:
-    """The region of one window of a run, if its lanes fit and gain (see the module docstring)."""
-    if not any(type(op) is BarrierOp for op in run):
+def _best(sk: SuperKernelOp, run: _Run, free: list[int], prevs: dict[CoreType, dict[int, SkProgramOp | None]],
+          pairs: dict[int, int | None], duration: Callable[[SubtaskOp], float], costs: LaneCosts) -> Region | None:
+    """The window of `run` whose region gains most, if any does."""
+    subs = [p for p, op in enumerate(run.ops) if type(op) is SubtaskOp]
+    if len(subs) < 2:
         return None
-    groups = _lanes_of(run)
-    count = sk.cores()[core]
-    widths = [max(s.blocks.data for s in g) for g in groups]
-    if len(groups) < 2 or sum(widths) > count or len(groups) > len(free):
+    levels: list[list[int]] = [[]]  # positions of the sub-tasks between barriers
+    for p, op in enumerate(run.ops):
+        if type(op) is SubtaskOp:
+            levels[-1].append(p)
+        elif type(op) is BarrierOp and levels[-1]:
+            levels.append([])
+    if not levels[-1]:
+        levels.pop()
+    best: Region | None = None
+    last = len(levels) - 1
+    for i in range(min(TRIM, last) + 1):
+        for j in range(last, max(i, last - TRIM - 1), -1):
+            lo, hi = levels[i][0], levels[j][-1]
+            window = run.ops[lo:hi + 1]
+            if not _closed(window, prevs, pairs):
+                continue
+            follows = {c: run.follows[c][hi] for c in run.follows}
+            region = _region(sk, run, window, follows, free, duration, costs)
+            if region is not None and (best is None or region.before_us - region.after_us >
+                                       best.before_us - best.after_us):
+                best = region
+    return best
+
+
+def _flag_pairs(program: list[SkProgramOp]) -> dict[int, int | None]:
+    """Set id -> the id of the wait that takes its credit, None if none does: the k-th set of a
+    flag id toward a core type pairs with that type's k-th wait of the id, each counted in its own
+    type's program (as the lowering pairs them; a wait may stand before its set in the whole
+    program's order)."""
+    sets: dict[tuple[int, CoreType], list[int]] = defaultdict(list)
+    waits: dict[tuple[int, CoreType], list[int]] = defaultdict(list)
+    for op in program:
+        if isinstance(op, SetFlagOp):
+            sets[(op.flag.data, op.credited())].append(op.ident)
+        elif isinstance(op, WaitFlagOp):
+            waits[(op.flag.data, op.core.data)].append(op.ident)
+    return {ident: (waits[key][k] if k < len(waits[key]) else None)
+            for key, idents in sets.items() for k, ident in enumerate(idents)}
+
+
+def _closed(window: list[SkProgramOp], prevs: dict[CoreType, dict[int, SkProgramOp | None]],
+            pairs: dict[int, int | None]) -> bool:
+    """Whether the barriers a window would replace order only its own work: on each type, an
+    all-core barrier (or the program's start) comes before the window's first sub-task of that
+    type with only flag ops between (a barrier there *leads* and stays), so everything before
+    is done on every core of the type; and the wait of every set that follows work of its type
+    in the window is in the window too, so no wait after it relies on a barrier inside it."""
+    firsts = _first_subtasks(window)
+    for core, sub in firsts.items():
+        before = prevs[core][sub.ident]
+        while isinstance(before, SetFlagOp | WaitFlagOp):  # flags do no work of the type
+            before = prevs[core][before.ident]
+        if not _ordered_before(before, core):
+            return False
+    inside = {op.ident for op in window}
+    started: set[CoreType] = set()
+    for op in window:
+        if type(op) is SubtaskOp:
+            started |= set(op.core_set())
+        elif isinstance(op, SetFlagOp) and op.core.data in started and pairs.get(op.ident) not in inside:
+            return False
+    return True
+
+
+def _first_subtasks(window: list[SkProgramOp]) -> dict[CoreType, SkProgramOp]:
+    """Per core type, the window's first sub-task that runs on it."""
+    first: dict[CoreType, SkProgramOp] = {}
+    for op in window:
+        if type(op) is SubtaskOp:
+            for core in op.core_set():
+                first.setdefault(core, op)
+    return first
+
+
+def _units(run: _Run, sub: SubtaskOp) -> int:
+    """The units a sub-task takes: its blocks, or its AIVs' blocks for an aiv sub-task of a mixed region."""
+    n = int(sub.blocks.data)
+    if sub.cores.data is CoreClass.AIV and CoreType.AIC in run.scale:
+        return -(-n // run.scale[CoreType.AIV])
+    return n
+
+
+def _region(sk: SuperKernelOp, run: _Run, window: list[SkProgramOp], follows: dict[CoreType, SkProgramOp | None],
+            free: list[int], duration: Callable[[SubtaskOp], float], costs: LaneCosts) -> Region | None:
+    """The region of one window of a run, if its lanes fit and gain (see the module docstring)."""
+    started: set[CoreType] = set()
+    barriers: dict[int, CoreType] = {}
+    for op in window:  # a barrier before the window's first sub-task of its type stays (it leads)
+        if type(op) is SubtaskOp:
+            started |= set(op.core_set())
+        elif type(op) is BarrierOp and TYPE_OF_BARRIER[op.kind.data] in started:
+            barriers[op.ident] = TYPE_OF_BARRIER[op.kind.data]
+    if not barriers:
+        return None
+    groups = _lanes_of(window)
+    widths = [max(_units(run, s) for s in g) for g in groups]
+    if len(groups) < 2 or sum(widths) > run.units or len(groups) > len(free):
         return None
     lane_of = {s.ident: j for j, g in enumerate(groups) for s in g}
+    mixed = len(run.scale) > 1
     rounds: list[list[int]] = [[] for _ in groups]
-    pending = [False] * len(groups)
+    pending = [set[CoreType]() for _ in groups]
     remaining = [len(g) for g in groups]
-    for op in run:
+    for op in window:
         if type(op) is SubtaskOp:
             j = lane_of[op.ident]
-            pending[j] = True
+            pending[j] |= set(op.core_set())
             remaining[j] -= 1
-        else:
+        elif type(op) is BarrierOp and op.ident in barriers:
+            core = barriers[op.ident]
             for j in range(len(groups)):
-                if pending[j] and remaining[j]:
+                # in a mixed region a consumer may come before the barrier that orders it (the
+                # other type's flag wait is placed ahead of the set), so every barrier after a
+                # lane's work on its type is a round of the lane
+                if core in pending[j] and (remaining[j] or mixed):
                     rounds[j].append(op.ident)
-                    pending[j] = False
-    if any(len(r) > MAX_CREDITS for r in rounds):
+                    pending[j].discard(core)
+    per_type = [max((sum(1 for b in r if barriers[b] is c) for c in run.scale), default=0) for r in rounds]
+    if any(n > MAX_CREDITS for n in per_type):
         return None
     firsts = [sum(widths[:j]) for j in range(len(groups))]
-    before = _serial_time(run, count, duration, costs)
-    close = after is not None and not (type(after) is BarrierOp and core in BARRIER_TYPES.get(after.kind.data, ()))
+    touched = {c for op in window if type(op) in (SubtaskOp, BarrierOp) for c in op.core_set() if c in run.scale}
+    close = tuple(c for c in run.scale if c in touched and follows[c] is not None and not (
+        type(follows[c]) is BarrierOp and c in BARRIER_TYPES.get(follows[c].kind.data, ())))  # type: ignore[union-attr]
+    before = _serial_time(window, run, duration, costs)
     lane_times = [sum(duration(s) + (costs.placement_us if f else 0.0) for s in g)
                   + len(r) * (costs.flag_set_us + costs.flag_wait_us)
                   for g, f, r in zip(groups, firsts, rounds)]
     arrivals = sum(len(r) for r in rounds) * (costs.flag_set_us + costs.flag_wait_us)
-    after_us = max(lane_times) + arrivals + (costs.barrier_us if close else 0.0)
+    after_us = max(lane_times) + arrivals + costs.barrier_us * len(close)
     if after_us >= before:
         return None
+    placed = {}
+    for g, f in zip(groups, firsts):
+        for s in g:
+            at = f * run.scale[CoreType.AIV] if s.cores.data is CoreClass.AIV and CoreType.AIC in run.scale else f
+            if at:
+                placed[s.ident] = at
     lanes = tuple(Lane(tuple(s.ident for s in g), f, w, free[j], tuple(r))
                   for j, (g, f, w, r) in enumerate(zip(groups, firsts, widths, rounds)))
-    subs = [op for op in run if type(op) is SubtaskOp]
-    return Region(core, subs[0].ident, subs[-1].ident, tuple(op.ident for op in run if type(op) is BarrierOp),
-                  close, lanes, count, before, after_us)
+    subs = [op for op in window if type(op) is SubtaskOp]
+    return Region(subs[0].ident, subs[-1].ident, barriers, close, lanes, run.units, dict(run.scale), placed,
+                  before, after_us)
 
 
-def _serial_time(run: list[SkProgramOp], cores: int, duration: Callable[[SubtaskOp], float],
+def _serial_time(window: list[SkProgramOp], run: _Run, duration: Callable[[SubtaskOp], float],
                  costs: LaneCosts) -> float:
-    """The busiest core's time over a run as it stands: per level (the sub-tasks between two
-    barriers), the better of one after another from core 0 and shelves, plus each barrier."""
+    """The busiest core's time over a window as it stands: per level (the sub-tasks between two
+    barriers), the better of one after another from the first unit and shelves, plus each barrier."""
     total, level = 0.0, []
-    for op in [*run, None]:
+    for op in [*window, None]:
         if type(op) is SubtaskOp:
             level.append(op)
             continue
-        blocks = [s.blocks.data for s in level]
+        if op is not None and type(op) is not BarrierOp:
+            continue
+        blocks = [_units(run, s) for s in level]
         times = [duration(s) for s in level]
-        plain = busiest(cores, [(0, n, t) for n, t in zip(blocks, times)])
-        spread = busiest(cores, [(f, n, t + (costs.placement_us if f else 0.0))
-                                 for f, n, t in zip(shelves(cores, blocks), blocks, times)])
+        plain = busiest(run.units, [(0, n, t) for n, t in zip(blocks, times)])
+        spread = busiest(run.units, [(f, n, t + (costs.placement_us if f else 0.0))
+                                     for f, n, t in zip(shelves(run.units, blocks), blocks, times)])
         total += min(plain, spread) + (costs.barrier_us if op is not None else 0.0)
         level = []
     return total
@@ -265,20 +427,21 @@ def _serial_time(run: list[SkProgramOp], cores: int, duration: Callable[[Subtask
 def lane_ops(region: Region) -> tuple[list[SkProgramOp], dict[int, list[SkProgramOp]], list[SkProgramOp]]:
     """The ops a region gains: the early arrivals (before its first sub-task), each replaced
     barrier's rounds (by barrier id) and the drains (after its last sub-task, the closing
-    barrier last)."""
-    core = region.core
-    pipe = ROUND_PIPE[core]
+    barriers last)."""
     arrive: list[SkProgramOp] = []
     drain: list[SkProgramOp] = []
     rounds: dict[int, list[SkProgramOp]] = {b: [] for b in region.barriers}
     for lane in region.lanes:
-        own = range(lane.first, lane.first + lane.width)
-        outside = [r for r in (range(0, own.start), range(own.stop, region.cores)) if len(r)]
-        for span in outside:
-            arrive += [SetFlagOp(0, 0, lane.flag, pipe, core, span) for _ in lane.rounds]
-            drain += [WaitFlagOp(0, lane.flag, core, span) for _ in lane.rounds]
+        for core, scale in region.scale.items():
+            count = sum(1 for b in lane.rounds if region.barriers[b] is core)
+            own = range(lane.first * scale, (lane.first + lane.width) * scale)
+            outside = [r for r in (range(0, own.start), range(own.stop, region.units * scale)) if len(r)]
+            for span in outside:
+                arrive += [SetFlagOp(0, 0, lane.flag, ROUND_PIPE[core], core, span) for _ in range(count)]
+                drain += [WaitFlagOp(0, lane.flag, core, span) for _ in range(count)]
         for b in lane.rounds:
-            rounds[b] += [SetFlagOp(0, 0, lane.flag, pipe, core, own), WaitFlagOp(0, lane.flag, core, own)]
-    if region.close:
-        drain.append(BarrierOp(0, BARRIER_OF[core]))
+            core = region.barriers[b]
+            own = range(lane.first * region.scale[core], (lane.first + lane.width) * region.scale[core])
+            rounds[b] += [SetFlagOp(0, 0, lane.flag, ROUND_PIPE[core], core, own), WaitFlagOp(0, lane.flag, core, own)]
+    drain += [BarrierOp(0, BARRIER_OF[core]) for core in region.close]
     return arrive, rounds, drain

@@ -85,7 +85,7 @@ def form_lanes(sk: SuperKernelOp, regions: list[Region]) -> tuple[SuperKernelOp,
         arrive, replaced, drain = lane_ops(region)
         arrive_at[region.start], drain_at[region.end] = arrive, drain
         rounds.update(replaced)
-        first.update({ident: lane.first for lane in region.lanes for ident in lane.ids if lane.first})
+        first.update(region.placed)
     out: list[SkProgramOp] = []
     updates: dict[Operation, dict[str, Attribute]] = {}
     lanes: set[tuple[str, int]] = set()

@@ -116,7 +116,6 @@ class SuperKernelRun:
         self.needs = shared
         self.arrived: dict[int, set[CoreType]] = defaultdict(set)
         self.done_shared: set[int] = set()
-        self.credits: dict[tuple[CoreType, int], deque[list[Stamp]]] = defaultdict(deque)
         self.early_sets: dict[CoreType, list[Stamp]] = defaultdict(list)
         self.early_used: dict[CoreType, int] = defaultdict(int)
         self.early_relays: dict[CoreType, deque[Stamp]] = defaultdict(deque)
@@ -124,12 +123,12 @@ class SuperKernelRun:
         self.flows: list[tuple[int, int]] = []
         """(set, wait) indices into `spans` of each in-kernel sync edge, for the timeline's arrows."""
         self.credit_spans: dict[tuple[CoreType, int], deque[int]] = defaultdict(deque)
-        self.round_flags = {(op.core.data, op.flag.data) for op in sk.body.block.ops
-                            if isinstance(op, SetFlagOp) and op.mode.data == 0}
-        """(core type, flag id) of the mode-0 flags: their sets count per core and a round completes
-        once every core of the type has set (a lane's round: docs/design.md §3 "Lanes")."""
         self.round_sets: dict[tuple[CoreType, int], list[deque[Stamp]]] = {}
-        self.round_credits: dict[tuple[CoreType, int], list[deque[Stamp]]] = {}
+        """(core type, flag id) -> per core the stamps of its mode-0 sets not yet in a complete round
+        (a round completes once every core of the type has set: a lane's round, docs/design.md §3
+        "Lanes")."""
+        self.core_credits: dict[tuple[CoreType, int], list[deque[Stamp]]] = {}
+        """(core type, flag id) -> per core the credits its counter holds: when each arrived."""
         self.notify_spans: dict[str, int] = {}
         self.progress = wants_progress(sk.sk_options(SkOptions()))
         """`debug-progress=1`: each core stores a progress word before each point (`progress_us`)."""
@@ -307,83 +306,59 @@ class SuperKernelRun:
         n = len(s.stamps)
         return range(n) if guard is None else range(min(guard.start, n), min(guard.stop, n))
 
-    def _set_flag(self, s: _Core, op: SetFlagOp) -> None:
-        if (s.core, op.flag.data) in self.round_flags:
-            self._set_round(s, op)
-            return
-        s.stamps = [add(st, SYNC, self.costs.flag_set_us) for st in s.stamps]
-        mode = op.mode.data
-        target = op.credited()
-        blocks = self.sk.blocks.data
-        if mode == 2:
-            per_block: list[Stamp | None] = [None] * blocks
-            for i, st in enumerate(s.stamps):
-                b = self._block_of(s.core, i)
-                if b < blocks:
-                    old = per_block[b]
-                    per_block[b] = st if old is None or st[0] > old[0] else old
-            whole = latest(s.stamps)
-            credit = [st if st is not None else whole for st in per_block]
-        else:
-            credit = [latest(s.stamps)] * blocks
-        self.credits[(target, op.flag.data)].append(credit)
-        done = latest(s.stamps)[0]
-        self._span(s.core, "flag", f"set flag {op.flag.data}", done - self.costs.flag_set_us, done)
-        self.credit_spans[(target, op.flag.data)].append(len(self.spans) - 1)
+    def _counters(self, core: CoreType, flag: int) -> list[deque[Stamp]]:
+        """Each core's credits of one flag id."""
+        key = (core, flag)
+        if key not in self.core_credits:
+            self.core_credits[key] = [deque() for _ in self.cores[core].stamps] if core in self.cores else []
+        return self.core_credits[key]
 
-    def _set_round(self, s: _Core, op: SetFlagOp) -> None:
-        """A mode-0 set on the cores its guard names: each core's sets are counted, and round r
-        completes when every core of the type has set r times, crediting every core then."""
-        key = (s.core, op.flag.data)
-        n = len(s.stamps)
-        sets = self.round_sets.setdefault(key, [deque() for _ in range(n)])
-        credits = self.round_credits.setdefault(key, [deque() for _ in range(n)])
+    def _set_flag(self, s: _Core, op: SetFlagOp) -> None:
+        """A set on the cores its guard names: mode 0 counts each core's sets and credits every
+        core of the type once all have set (a round); mode 2 credits the other type of each block
+        once the block's setters have set (its AIC, each of its AIVs); mode 1 the AIVs of the block."""
         cores = self._guarded(s, op)
         for i in cores:
             s.stamps[i] = add(s.stamps[i], SYNC, self.costs.flag_set_us)
-            sets[i].append(s.stamps[i])
-        while all(sets[i] for i in range(n)):
-            done = latest(sets[i].popleft() for i in range(n))
-            for queue in credits:
-                queue.append(done)
+        flag, mode, target = op.flag.data, op.mode.data, op.credited()
+        if mode == 0:
+            sets = self.round_sets.setdefault((s.core, flag), [deque() for _ in s.stamps])
+            for i in cores:
+                sets[i].append(s.stamps[i])
+            while sets and all(sets):
+                done = latest(q.popleft() for q in sets)
+                for queue in self._counters(s.core, flag):
+                    queue.append(done)
+        else:
+            by_block: dict[int, Stamp] = {}
+            for i in cores:
+                b = self._block_of(s.core, i)
+                old = by_block.get(b)
+                by_block[b] = s.stamps[i] if old is None or s.stamps[i][0] > old[0] else old
+            for j, queue in enumerate(self._counters(target, flag)):
+                credit = by_block.get(self._block_of(target, j))
+                if credit is not None:
+                    queue.append(credit)
         if cores:
             end = max(s.stamps[i][0] for i in cores)
-            self._span(s.core, "flag", f"set flag {op.flag.data}", end - self.costs.flag_set_us, end)
+            self._span(s.core, "flag", f"set flag {flag}", end - self.costs.flag_set_us, end)
+            self.credit_spans[(target, flag)].append(len(self.spans) - 1)
 
-    def _wait_round(self, s: _Core, op: WaitFlagOp) -> bool:
-        key = (s.core, op.flag.data)
-        n = len(s.stamps)
-        credits = self.round_credits.setdefault(key, [deque() for _ in range(n)])
-        self.round_sets.setdefault(key, [deque() for _ in range(n)])
+    def _wait_flag(self, s: _Core, op: WaitFlagOp) -> bool:
+        """Each core the op runs on takes one credit of its own counter, waiting for it to arrive."""
+        counters = self._counters(s.core, op.flag.data)
         cores = self._guarded(s, op)
-        if any(not credits[i] for i in cores):
+        if any(not counters[i] for i in cores):
             return False
         for i in cores:
-            s.stamps[i] = add(later(s.stamps[i], credits[i].popleft()), SYNC, self.costs.flag_wait_us)
+            s.stamps[i] = add(later(s.stamps[i], counters[i].popleft()), SYNC, self.costs.flag_wait_us)
             s.tail[i] = 0.0
         if cores:
             end = max(s.stamps[i][0] for i in cores)
             self._span(s.core, "flag", f"wait flag {op.flag.data}", end - self.costs.flag_wait_us, end)
-        return True
-
-    def _wait_flag(self, s: _Core, op: WaitFlagOp) -> bool:
-        if (s.core, op.flag.data) in self.round_flags:
-            return self._wait_round(s, op)
-        queue = self.credits[(s.core, op.flag.data)]
-        if not queue:
-            return False
-        credit = queue.popleft()
-        blocks = len(credit)
-        s.stamps = [
-            add(later(st, credit[min(self._block_of(s.core, i), blocks - 1)]), SYNC, self.costs.flag_wait_us)
-            for i, st in enumerate(s.stamps)
-        ]
-        s.tail = [0.0] * len(s.tail)
-        done = max(st[0] for st in s.stamps)
-        self._span(s.core, "flag", f"wait flag {op.flag.data}", done - self.costs.flag_wait_us, done)
-        sets = self.credit_spans[(s.core, op.flag.data)]
-        if sets:
-            self.flows.append((sets.popleft(), len(self.spans) - 1))
+            sets = self.credit_spans[(s.core, op.flag.data)]
+            if sets:
+                self.flows.append((sets.popleft(), len(self.spans) - 1))
         return True
 
     def _early_wait(self, s: _Core, op: EarlyStartWaitOp) -> bool:

@@ -83,8 +83,8 @@ def test_every_point_has_its_store_and_the_plan_its_area(tmp_path: Path) -> None
 def _planted(plant: Callable[[EmulationSpec], EmulationSpec]) -> Callable[..., list[EmulationSpec]]:
     real = emulation.emulation_specs
 
-    def specs(*args: Any) -> list[EmulationSpec]:
-        return [plant(spec) for spec in real(*args)]
+    def specs(*args: Any, **kwargs: Any) -> list[EmulationSpec]:
+        return [plant(spec) for spec in real(*args, **kwargs)]
 
     return specs
 
