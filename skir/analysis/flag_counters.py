@@ -60,6 +60,16 @@ class FlagCounters:
                 self.deliver(k, credited, receiver, flag, joined)
             self.rounds_done[key] = done + 1
 
+    def incomplete(self) -> list[tuple[int, CoreType, int]]:
+        """(SuperKernel, setter type, flag) of each pairing some ranges have set more often than
+        it completed: a round or a block's pairing some cores never joined."""
+        out = []
+        for (k, core, flag, target), sets in self.rounds.items():
+            done = self.rounds_done[(k, core, target, flag)]
+            if any(len(messages) > done for messages in sets.values()):
+                out.append((k, core, flag))
+        return out
+
     def deliver(self, k: int, core: CoreType, part: int, flag: int, message: np.ndarray) -> None:
         """One credit to the counter of range `part` of `core`."""
         key = (k, core, part, flag)

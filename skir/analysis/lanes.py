@@ -116,20 +116,22 @@ class Region:
 
 @dataclass
 class _Run:
-    """A run of ops a region may be cut from: the core types it spans, its ops, and per type the
-    op that follows its last sub-task in that type's program (None at the end)."""
+    """A run of ops a region may be cut from: per core type it spans the cores a unit holds, the
+    units, and its ops."""
 
     scale: dict[CoreType, int]
     units: int
     ops: list[SkProgramOp]
-    follows: dict[CoreType, list[SkProgramOp | None]]
-    """Per type, per op of the run: the op of that type's program after it (None at its end)."""
 
 
-def _neighbours(ops: list[SkProgramOp]) -> dict[CoreType, dict[int, SkProgramOp | None]]:
+Neighbours = dict[CoreType, dict[int, SkProgramOp | None]]
+"""Per core type, op id -> the nearest op of that type's program on one side (`_neighbours`)."""
+
+
+def _neighbours(ops: list[SkProgramOp]) -> Neighbours:
     """Per type, op id -> the nearest op of that type's program met walking `ops` from it (not
     counting itself; None past the end)."""
-    out: dict[CoreType, dict[int, SkProgramOp | None]] = {c: {} for c in CoreType}
+    out: Neighbours = {c: {} for c in CoreType}
     upcoming: dict[CoreType, SkProgramOp | None] = dict.fromkeys(CoreType)
     for op in ops:
         for core in CoreType:
@@ -149,8 +151,7 @@ def _subtask_fits(sk: SuperKernelOp, kernels: dict[str, KernelOp], op: SkProgram
     return type(op) is SubtaskOp and op.first is None and placeable(sk, op, kernels[op.kernel.root_reference.data])
 
 
-def _single_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp],
-                 nexts: dict[CoreType, dict[int, SkProgramOp | None]]) -> list[_Run]:
+def _single_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[_Run]:
     """Each maximal run of one type's program of placeable single-type sub-tasks and that type's
     barriers."""
     out = []
@@ -162,13 +163,12 @@ def _single_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp],
                 run.append(op)
                 continue
             if run:
-                out.append(_Run({core: 1}, sk.cores()[core], run, {core: [nexts[core][o.ident] for o in run]}))
+                out.append(_Run({core: 1}, sk.cores()[core], run))
             run = []
     return out
 
 
-def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int],
-                nexts: dict[CoreType, dict[int, SkProgramOp | None]]) -> list[_Run]:
+def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int]) -> list[_Run]:
     """Each maximal run of the whole program of placeable sub-tasks of any class, all-core
     barriers and unguarded mode-2 flag ops, none in a region already (`taken` ids)."""
     types = sk.core_types()
@@ -191,8 +191,7 @@ def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int]
             run.append(op)
             continue
         if len({c for o in run if type(o) is SubtaskOp for c in o.core_set()}) == 2:
-            out.append(_Run({CoreType.AIC: 1, CoreType.AIV: ratio}, sk.blocks.data, run,
-                            {c: [nexts[c][o.ident] for o in run] for c in types}))
+            out.append(_Run({CoreType.AIC: 1, CoreType.AIV: ratio}, sk.blocks.data, run))
         run = []
     return out
 
@@ -242,19 +241,21 @@ def plan_lanes(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callab
     pairs = _flag_pairs(program)
 
     def best(run: _Run) -> Region | None:
-        return _best(sk, run, free, prevs, pairs, duration, costs)
+        return _best(sk, run, free, (prevs, nexts), pairs, duration, costs)
 
-    out = [r for run in _single_runs(sk, kernels, nexts) if (r := best(run))]
+    out = [r for run in _single_runs(sk, kernels) if (r := best(run))]
     ids = [op.ident for op in program]
     position = {ident: p for p, ident in enumerate(ids)}
     taken = {i for r in out for i in ids[position[r.start]:position[r.end] + 1]}
-    out += [r for run in _mixed_runs(sk, kernels, taken, nexts) if (r := best(run))]
+    out += [r for run in _mixed_runs(sk, kernels, taken) if (r := best(run))]
     return out
 
 
-def _best(sk: SuperKernelOp, run: _Run, free: list[int], prevs: dict[CoreType, dict[int, SkProgramOp | None]],
+def _best(sk: SuperKernelOp, run: _Run, free: list[int], around: tuple[Neighbours, Neighbours],
           pairs: dict[int, int | None], duration: Callable[[SubtaskOp], float], costs: LaneCosts) -> Region | None:
-    """The window of `run` whose region gains most, if any does."""
+    """The window of `run` whose region gains most, if any does (`around`: each op's previous
+    and next op of each type)."""
+    prevs, nexts = around
     subs = [p for p, op in enumerate(run.ops) if type(op) is SubtaskOp]
     if len(subs) < 2:
         return None
@@ -274,7 +275,7 @@ def _best(sk: SuperKernelOp, run: _Run, free: list[int], prevs: dict[CoreType, d
             window = run.ops[lo:hi + 1]
             if not _closed(window, prevs, pairs):
                 continue
-            follows = {c: run.follows[c][hi] for c in run.follows}
+            follows = {c: nexts[c][run.ops[hi].ident] for c in run.scale}  # the op after its last sub-task
             region = _region(sk, run, window, follows, free, duration, costs)
             if region is not None and (best is None or region.before_us - region.after_us >
                                        best.before_us - best.after_us):
@@ -298,7 +299,7 @@ def _flag_pairs(program: list[SkProgramOp]) -> dict[int, int | None]:
             for key, idents in sets.items() for k, ident in enumerate(idents)}
 
 
-def _closed(window: list[SkProgramOp], prevs: dict[CoreType, dict[int, SkProgramOp | None]],
+def _closed(window: list[SkProgramOp], prevs: Neighbours,
             pairs: dict[int, int | None]) -> bool:
     """Whether the barriers a window would replace order only its own work: on each type, an
     all-core barrier (or the program's start) comes before the window's first sub-task of that

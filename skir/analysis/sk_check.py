@@ -289,6 +289,11 @@ def _check_leftovers(report: CheckReport, machine: SyncMachine) -> None:
             report.violations.append(
                 f"leftover: {machine.names[k]} {core.value}{where} flag {flag} holds {left} credit(s) at the end"
             )
+    for k, core, flag in machine.counters.incomplete():
+        report.violations.append(
+            f"leftover: {machine.names[k]} {core.value} flag {flag}: a set some cores made and the others "
+            "never did (a mode-0 round, or a block's mode-2 pairing, never completes)"
+        )
     for (k, core), early in machine.early_sets.items():
         waits = machine.early_waits[(k, core)]
         if waits != len(early):

@@ -379,8 +379,12 @@ class SyncMachine:
             kind = op.kind.data
             if kind is BarrierKind.SYNC_ALL:
                 return self._rendezvous(a, op, _TYPES)
-            if kind is not BarrierKind.PIPE_ALL:
+            if kind is not BarrierKind.PIPE_ALL and self.split[k]:
                 return self._rendezvous(a, op, (core,))
+            if kind is not BarrierKind.PIPE_ALL:  # one range: its agent stands for every core of the type
+                np.maximum(a.common, a.block0, out=a.common)
+                e = self.entry(k, core)
+                a.common[e] = max(a.common[e], 2 * a.pc)
         elif isinstance(op, SetFlagOp):
             self._set_flag(a, op)
         elif isinstance(op, WaitFlagOp):
@@ -448,16 +452,19 @@ class SyncMachine:
         k, core, flag, mode = a.sk, a.core, op.flag.data, op.mode.data
         message = a.common.copy()
         ranges = self.ranges[k]
+        target = op.credited()
         if mode == 0:
             e = self.entry(k, core, a.part)
             message[e] = max(message[e], 2 * a.pc)
             every = range(len(ranges[core]))
             self.counters.pair(k, core, flag, -1, a.part, message, every, core, every)
-        elif mode == 1 or (len(ranges.get(CoreType.AIV, ())) == 1 and len(ranges.get(CoreType.AIC, ())) == 1):
+        elif target not in ranges:  # a type the SuperKernel does not launch: no wait takes it
+            if a.part == 0:  # counted once a set op, whichever ranges run it
+                self.counters.deliver(k, target, -1, flag, message)
+        elif mode == 1 or not self.split[k]:
             if mode == 1 and self.split[k]:
                 self.errors.append(f"{self.names[k]}: a mode-1 set in a SuperKernel with guarded flags is not modelled")
-            target = op.credited()
-            self.counters.deliver(k, target, 0 if target in ranges else -1, flag, message)
+            self.counters.deliver(k, target, 0, flag, message)
         elif core is CoreType.AIC:
             r = ratio_of(self.sks[self.names[k]])
             for part, span in enumerate(ranges[CoreType.AIV]):

@@ -349,3 +349,29 @@ def test_chains_mixing_core_types_run_as_lanes_by_blocks() -> None:
     broken = _without(text, r"sk\.wait_flag id \d+ flag \d+ on aic blocks 8 at 4$")
     report = check_module(parse(broken))
     assert any("edge not enforced" in v or "leftover" in v for v in report.violations), report.violations
+
+
+@pytest.mark.parametrize(("guarded", "expect"), [
+    (False, ["leftover: k aic flag 10 holds 1 credit(s) at the end"]),
+    (True, ["leftover: k aic flag 10 holds 1 credit(s) at the end",
+            "leftover: k aiv flag 9: a set some cores made and the others never did (a mode-0 round, or a block's "
+            "mode-2 pairing, never completes)"]),
+])
+def test_a_set_nobody_completes_or_takes_is_a_leftover(guarded: bool, expect: list[str]) -> None:
+    from skir.analysis.sk_check import CheckReport, _check_leftovers
+
+    # an AIV-only SuperKernel: a mode-2 set toward the AICs it does not launch, and (guarded) a
+    # mode-0 set that AIVs 4-7 never join
+    round_set = "    sk.set_flag id 2 mode 0 flag 9 pipe mte3 on aiv blocks 4 at 0\n" if guarded else ""
+    text = f"""aclgraph.model @m cores(aic = 24, aiv = 48) {{
+  aclgraph.kernel @a aiv_only params(in)
+  sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 2 {{
+    sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag id 1 mode 2 flag 10 pipe mte3 on aiv
+{round_set}  }}
+}}"""
+    machine = SyncMachine.isolated(the_sk(parse(text)))
+    assert machine.run() == []
+    report = CheckReport()
+    _check_leftovers(report, machine)
+    assert report.violations == expect
