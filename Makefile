@@ -39,22 +39,31 @@ demo: venv
 	$(BIN)/sk-compile examples/decode_layer.json -o out/decode_layer --check --emulate
 
 lit: venv
-	PATH=$(BIN):$$PATH $(BIN)/lit -sv test/filecheck
+	PATH=$(BIN):$$PATH $(BIN)/lit -v test/filecheck
 
+# -rs: the reason of every skip (an optional part not installed) in the summary
 pytest: venv
-	$(BIN)/python -m pytest -q test/unit
+	$(BIN)/python -m pytest -q -rs test/unit
 
 # The fixed-seed fuzzing campaign (tools/fuzz.py): fails on any traceback, internal error, hang,
 # unlocated or multi-line message, stray file or invalid product. FUZZ_MUTANTS=100000 for a long run.
 FUZZ_MUTANTS ?= 12000
 fuzz: venv
-	$(BIN)/python tools/fuzz.py --mutants $(FUZZ_MUTANTS) --seed 1
+	$(BIN)/python tools/fuzz.py --mutants $(FUZZ_MUTANTS) --seed 1 --progress
 
 # The type checker, strict, on the whole package (configuration in pyproject.toml).
 typecheck: venv
 	$(BIN)/python tools/typecheck.py
 
-test: lit pytest typecheck fuzz
+# Every step runs, whatever an earlier one gave; the end names each step that failed.
+TEST_STEPS := lit pytest typecheck fuzz
+test: venv
+	@failed=""; for step in $(TEST_STEPS); do \
+	  echo "== make $$step"; \
+	  $(MAKE) --no-print-directory $$step || failed="$$failed $$step"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (the other steps passed)"; exit 1; fi; \
+	echo "make test: $(TEST_STEPS): all passed"
 
 bench: venv
 	$(BIN)/python tools/bench_compile.py --product 10000

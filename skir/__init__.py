@@ -38,7 +38,18 @@ _WHERE = {
 nothing until a name is read, so `sk-opt` and `import skir.registry` stay light."""
 
 
+__version__: str
+"""The installed version of skir (read from the package metadata on first use)."""
+
+
 def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib import metadata
+
+        try:
+            return metadata.version("skir")
+        except metadata.PackageNotFoundError:  # a source tree on the path, not installed
+            return "unknown"
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'skir' has no attribute {name!r}")
@@ -48,7 +59,9 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+    """The public names (`__all__`), `__version__` and the module's own dunders: not the names this
+    file imports for itself, nor the submodules loaded so far."""
+    return sorted({*__all__, "__version__", *(n for n in globals() if n.startswith("__") and n.endswith("__"))})
 
 
 __all__ = [

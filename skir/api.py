@@ -30,6 +30,7 @@ from skir.dialects.model_lookup import models, qualified_name, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.gc_pause import paused_gc
+from skir.options import SkOptions, parse_options
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import run_pipeline_passes
@@ -53,7 +54,12 @@ def parse(text: str, name: str = "<string>", source_map: SourceMap | None = None
             module = LocatingParser(make_context(), text, name, source_map).parse_module()
         verify_located(module)
     except (ParseError, DiagnosticException) as err:
-        raise SkirError(located_message(err, source_map)) from None
+        message = located_message(err, source_map)
+        suffix = Path(name).suffix
+        if isinstance(err, ParseError) and suffix and suffix != ".mlir" and not name.startswith("<"):
+            message += (f" (a {suffix} file read as .mlir: skir reads .mlir models, capture JSON and the vendor's "
+                        "dumps)")
+        raise SkirError(message) from None
     return module
 
 
@@ -114,7 +120,6 @@ def model_options(module: ModuleOp, options: str) -> str:
     """`options` after the options a vendor dump recorded (docs/design.md §11): a key given in
     `options` wins over the dump's."""
     from skir.dialects.vendor_provenance import vendor_info
-    from skir.options import parse_options
 
     info = vendor_info(the_model(module)) if any(isinstance(op, ModelOp) for op in module.ops) else None
     recorded = (info or {}).get("options", "")
@@ -127,9 +132,10 @@ def model_options(module: ModuleOp, options: str) -> str:
 
 
 def run_pipeline(
-    module: ModuleOp, options: str = "", verify_each: bool = True, dump_ir: Path | None = None
+    module: ModuleOp, options: str | SkOptions = "", verify_each: bool = True, dump_ir: Path | None = None
 ) -> None:
-    """Run the SuperKernel pipeline in place; with `dump_ir`, write the IR before and after each pass."""
+    """Run the SuperKernel pipeline in place; with `dump_ir`, write the IR before and after each pass.
+    `options` typed (`SkOptions`) are used as they are; a string is parsed once, by the pipeline."""
     ctx = make_context()
     after = None
     if dump_ir is not None:
@@ -197,13 +203,11 @@ def _summarize_model(model: ModelOp, unreset: dict[str, list[tuple[str, str]]], 
                     cuts.append(CutInfo(op.sym_name.data, task.seq.data, cut.data, why.data))
 
 
-def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: bool,
+def _select(original: ModuleOp, module: ModuleOp, base: SkOptions, verify_each: bool,
             costs: Any, measured: Any) -> tuple[ModuleOp, list[Any]]:
     """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again."""
-    from skir.options import parse_options
     from skir.selection import mark_dropped, mark_names, mark_variants, select, selects_gain
 
-    base, _ = parse_options(options)
     if not selects_gain(module, base):
         return module, []
 
@@ -212,7 +216,7 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
         mark_dropped(work, dropped)
         mark_variants(work, variants)
         mark_names(work, names)
-        run_pipeline(work, options, verify_each)
+        run_pipeline(work, base, verify_each)
         return work
 
     def simulate(before: ModuleOp, after: ModuleOp) -> Any:
@@ -231,27 +235,6 @@ def _select(original: ModuleOp, module: ModuleOp, options: str, verify_each: boo
 
     with progress.phase("selection"):
         return select(original, module, base, recompile, simulate, evidence)
-
-
-def _warn_predicted_slower(result: CompileResult, original: ModuleOp) -> None:
-    """Under `select=all`, warn of each SuperKernel the simulator predicts slower than its
-    members in the fair baseline (the faster of aclgraph and aclgraph_es)."""
-    from skir.options import parse_options
-    from skir.selection import formed_with_select_all, predicted_slower
-    from skir.sim import compare
-    from skir.sim.costs import default_costs
-    from skir.sim.engine import BASELINES
-
-    base, _ = parse_options(result.options)
-    if not formed_with_select_all(result.module, base):
-        return  # no SuperKernel, or select=gain judged every one: nothing to simulate
-    measured = result.measured
-    with progress.phase("prediction"):
-        simulated = compare(original, result.module, result.costs or default_costs(), (*BASELINES, "superkernel"),
-                            measured.durations if measured else None)
-    source = result.costs_source + (" and measured durations" if measured is not None else "")
-    result.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=source,
-                                  baseline=e.baseline) for e in predicted_slower(result.module, base, simulated)]
 
 
 _FOLLOW_UPS = {"out_dir": "write(out_dir)", "emulate": "write(emulate=True) or emulate()",
@@ -304,16 +287,17 @@ def compile(
     with progress.phase("import"):
         module = load_model(model, cores)
         effective = model_options(module, options)
+        typed = parse_options(effective)[0]  # once: its warnings were said by check_arguments, in the caller's terms
     with progress.phase("copy of the input"):
         original = clone_tree(module)
-    run_pipeline(module, effective, verify_each, None if dump_ir is None else Path(dump_ir))
+    run_pipeline(module, typed, verify_each, None if dump_ir is None else Path(dump_ir))
     measured = None
     if profiles:
         from skir.profiles import load_profiles, measure
 
         with progress.phase("profiles"):
             measured = measure(load_profiles(list(profiles)), original)
-    module, selection = _select(original, module, effective, verify_each, sim_costs, measured)
+    module, selection = _select(original, module, typed, verify_each, sim_costs, measured)
     with progress.phase("summary"):
         superkernels, unfused, cuts, warnings = summarize(module, original)
     changed = {k: v for k, v in given.items() if k != "model" and v != _DEFAULTS.get(k)}
@@ -324,7 +308,7 @@ def compile(
     result.model_warnings = [ModelWarning(w, a, b, group) for m in models(original)
                              for w, a, b, group in comm_hazards(m)]
     result.updates = [u for m in models(module) for u in fused_updates(m)]
-    _warn_predicted_slower(result, original)
+    result.judge_predicted_slower(result.costs, result.costs_source)
     return result
 
 

@@ -13,11 +13,12 @@ check_arguments({"model": 42, "options": ""})
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skir.errors import SkirError
+from skir.errors import SkirError, SkirWarning
 from skir.names import shown
 from skir.options import parse_options
 
@@ -57,7 +58,8 @@ def check_arguments(args: Mapping[str, Any]) -> None:
     options = args.get("options", "")
     if not isinstance(options, str):
         raise _bad("options", "an option string ('key=value:...')", options)
-    parse_options(options, OPTIONS_WHERE)
+    for message in parse_options(options, OPTIONS_WHERE)[1]:  # said once, here, in the caller's terms
+        warnings.warn(message, SkirWarning, stacklevel=3)
     for name in ("out_dir", "dump_ir", "build", "vendor"):
         value = args.get(name)
         if (value is not None or (name == "vendor" and name in args)) and not _is_path(value):

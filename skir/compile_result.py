@@ -52,6 +52,43 @@ class CompileResult(ResultData):
     calls: list[str] = field(default_factory=list)
     """The compile's changed arguments and each follow-up so far, as the provenance lists them."""
 
+    def __repr__(self) -> str:
+        """One line, `<skir.CompileResult @decode_layer: 1 SuperKernel(s), fusing 12 of 14 kernel tasks, ...>`
+        (the module is `result.module`; `print(result.module)` shows its IR)."""
+        from skir.dialects.model_lookup import models
+
+        names = [m.sym_name.data for m in models(self.module)]
+        fused = sum(len(sk.members) for sk in self.superkernels)
+        done = [what for what, value in (("checked", self.proof), ("simulated", self.report),
+                                         ("emulated", self.emulation), ("written", self.outputs)) if value]
+        return (f"<skir.CompileResult @{names[0] if names else '?'}: {len(self.superkernels)} SuperKernel(s), fusing "
+                f"{fused} of {self.kernel_tasks} kernel tasks, {len(self.warnings)} warning(s)"
+                f"{'; ' + ', '.join(done) if done else ''}>")
+
+    def judge_predicted_slower(self, costs: Any, source: str) -> None:
+        """Under `select=all`, the `predicted_slower` warnings: each SuperKernel the simulator,
+        with `costs` (named `source`) and the measured durations, predicts slower than its
+        members in the fair baseline (the faster of aclgraph and aclgraph_es); earlier such
+        warnings are replaced (`calibrate()` judges again under the calibrated costs)."""
+        from skir.options import parse_options
+        from skir.selection import formed_with_select_all, predicted_slower
+        from skir.sim import compare
+        from skir.sim.costs import default_costs
+        from skir.sim.engine import BASELINES
+
+        assert self.original is not None
+        self.warnings = [w for w in self.warnings if w.warning != "predicted_slower"]
+        base, _ = parse_options(self.options)
+        if not formed_with_select_all(self.module, base):
+            return  # no SuperKernel, or select=gain judged every one: nothing to simulate
+        measured = self.measured
+        with progress.phase("prediction"):
+            simulated = compare(self.original, self.module, costs or default_costs(), (*BASELINES, "superkernel"),
+                                measured.durations if measured else None)
+        named = source + (" and measured durations" if measured is not None else "")
+        self.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=named,
+                                    baseline=e.baseline) for e in predicted_slower(self.module, base, simulated)]
+
     def check(self) -> CompileResult:
         """Prove the result with sk-check (order kept, no deadlock, credits): `self.proof`; a
         violation raises `CheckFailedError` naming the first."""
@@ -92,6 +129,7 @@ class CompileResult(ResultData):
         with progress.phase("calibration"):
             before, after = (measure(load_profiles([path]), self.original) for path in (off, on))
             self.calibration = fit(self.original, self.module, before, after, self.costs)
+        self.judge_predicted_slower(self.calibration.costs, "costs.calibrated.json")
         self.calls.append(f"calibrate({_portable(off)}, {_portable(on)})")
         return self
 

@@ -30,7 +30,10 @@ def describe_exception(err: BaseException, source_map: SourceMap | None = None, 
         span = err.span
         if line_offset:
             span = type(span)(span.start, span.end, span.input, span.line_offset + line_offset)
-        return f"{span.get_location()}: error: {_first_line(err.msg)}"
+        message = _first_line(err.msg)
+        if "{first_char}" in message:  # xDSL 0.74's lexer leaves this placeholder unformatted
+            message = message.replace("{first_char}", repr(span.text[:1] or span.input.content[span.start:][:1]))
+        return f"{span.get_location()}: error: {message}"
     if isinstance(err, TaskVerifyException):
         where = source_map.location(err.op) if source_map is not None else None
         message = _first_line(str(err))
@@ -51,6 +54,25 @@ def describe_exception(err: BaseException, source_map: SourceMap | None = None, 
     if isinstance(err, OSError):
         return f"error: {err.strerror or err}: {err.filename}" if err.filename else f"error: {err}"
     return f"internal error: {type(err).__name__}: {_first_line(str(err))} (rerun with --traceback)"
+
+
+def pipeline_error_lines(tool: str, text: str) -> list[str]:
+    """A bad `-p` pipeline (xDSL's `ArgSpecParseError` text: a heading, `pass-pipeline:LINE:COL`,
+    the pipeline's line, a caret, the message) as MLIR prints a located error: the message naming
+    the column, then that line of the pipeline and a caret under the column, each on its own line
+    (the message alone when the line is empty or not printable)."""
+    lines = text.splitlines()
+    found = re.fullmatch(r"pass-pipeline:(\d+):(\d+)", lines[1].strip()) if len(lines) > 3 else None
+    if found is None:
+        return [f"{tool}: error: bad pass pipeline: " + " ".join(part.strip() for part in lines[1:] if part.strip())]
+    line, col = int(found.group(1)), int(found.group(2))
+    message = " ".join(part.strip() for part in lines[4:] if part.strip()) or "cannot parse"
+    where = f"column {col}" if line == 1 else f"line {line}, column {col}"
+    first = f"{tool}: error: argument -p/--passes: {where}: {message}"
+    source = lines[2]
+    if not source.strip() or not source.isprintable() or col > len(source) + 1:
+        return [first]
+    return [first, f"  {source}", "  " + " " * (col - 1) + "^"]
 
 
 def located_message(err: BaseException, source_map: SourceMap | None = None) -> str:

@@ -41,6 +41,10 @@ class SkirError(Exception):
         self.code = code
 
 
+class SkirWarning(UserWarning):
+    """A one-line warning about the input (option segments without '=', broken scopes, ...)."""
+
+
 class MissingToolError(SkirError):
     """A required external tool (g++, CANN) is not installed."""
 

@@ -147,6 +147,7 @@ def _describe(point: dict[str, Any] | None, state: str, ident: int) -> str:
 
 def locate(out_dir: str | Path, dump: str | Path) -> HangReport:
     """Decode `dump` against the SK meta of `out_dir` (see the module docstring)."""
+    keeping = _superkernels(Path(out_dir))  # first: an OUT without progress words is the thing to say
     data = read_dump(dump)
     words = [int.from_bytes(data[i:i + 8], "little") for i in range(0, len(data), LINE_BYTES)]
     decoded = [decode(w) for w in words]
@@ -156,7 +157,7 @@ def locate(out_dir: str | Path, dump: str | Path) -> HangReport:
     if len(ids) > 1:
         raise SkirError(f"{dump}: the words name {len(ids)} SuperKernels ({sorted(ids)}); a dump is one area")
     (sk_id,) = ids
-    sk = next((s for s in _superkernels(Path(out_dir)) if s["progress"]["id"] == sk_id), None)
+    sk = next((s for s in keeping if s["progress"]["id"] == sk_id), None)
     if sk is None:
         raise SkirError(f"{dump}: the words name SuperKernel progress id {sk_id}, which {out_dir}/sk_meta.json "
                         "does not list")
@@ -175,6 +176,12 @@ def locate(out_dir: str | Path, dump: str | Path) -> HangReport:
         if at != line:
             raise SkirError(f"{dump}: line {line} holds the word of line {at}; the dump is not of the progress area")
         point = None if ident == END_POINT else table.get(ident)
+        if point is not None and core.split()[0] not in point["on"]:
+            raise SkirError(f"{dump}: line {line} ({core}) is at point {ident}, which only {'/'.join(point['on'])} "
+                            f"cores of {sk['name']} reach; the dump is not of this compile")
+        if point is not None and state not in ("entered", "done", "timeout") and state != point["state"]:
+            raise SkirError(f"{dump}: line {line} ({core}) says {state} at point {ident}, which is a "
+                            f"{point['state']} point of {sk['name']}; the dump is not of this compile")
         index = len(progress["points"]) * 1_000_000 if state == "done" else -1 if point is None else point["index"]
         report.cores.append(CoreState(core, state, ident, _describe(point, state, ident), index,
                                       _needs(point, state, sk["name"])))

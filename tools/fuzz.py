@@ -13,9 +13,9 @@ which the worker is killed). Each run is classified:
 - `accepted`: exit 0 and a valid product (the rewritten model re-parses and sk-check proves
   it; JSON products parse; `sk-opt` output re-parses);
 - `rejected`: exit 1 or 2 with one located line (a file position, a JSON path, a task path,
-  or the option / pass / target / argument at fault; for a file position, MLIR's form may add
-  the source line and a caret), besides warnings and the lines a `stats=true` pass prints
-  when it ends;
+  or the option / pass / target / argument at fault; for a file position or a column of a `-p`
+  pipeline, MLIR's form may add the source or pipeline line and a caret), besides warnings and
+  the lines a `stats=true` pass prints when it ends;
 - bad: `traceback`, `internal` (exit 4), `hang`, `unlocated`, `multiline`, `check` (exit 3:
   skir's own output failed its proof), `stray-files` (files outside OUT, or left after a
   failure), `invalid-product` (exit 0 with a product that does not hold).
@@ -59,7 +59,7 @@ _LOCATED = re.compile(
 )
 
 
-_POSITIONED = re.compile(r"[^\s:][^:]*:\d+:\d+: error: ")
+_POSITIONED = re.compile(r"[^\s:][^:]*:\d+:\d+: error: |sk-opt: error: argument -p/--passes: (line \d+, )?column \d+: ")
 _CARET = re.compile(r" *\^")
 _STATS_LINE = re.compile(r"(sk-check|sk-prune-sync): \d+ SuperKernels, ")
 """The line `sk-check{stats=true}` / `sk-prune-sync{stats=true}` prints."""
@@ -180,7 +180,7 @@ def classify(case: Case, code: int, stdout: str, stderr: str, work: Path, root_b
         return bad("check", lines[0] if lines else "exit 3")
     if code in (1, 2):
         if len(lines) == 3 and _POSITIONED.match(lines[0]) and _CARET.fullmatch(lines[2]):
-            lines = lines[:1]  # MLIR's form: the located line, then the source line and a caret under it
+            lines = lines[:1]  # MLIR's form: the located line, then the source (or pipeline) line and a caret
         if len(lines) != 1:
             return bad("multiline", " | ".join(lines[:3]) or "no message")
         if not _LOCATED.search(lines[0]) and str(work / "model") not in lines[0]:
@@ -257,6 +257,7 @@ class Pool:
 
         pending = list(reversed(cases))
         results: list[Outcome] = []
+        step, shown = max(1, len(cases) // 12), 0  # --progress: about a dozen lines in all
         self.workers = [self._spawn() for _ in range(self.jobs)]
         while pending or any(w[2] is not None for w in self.workers):
             for w in self.workers:
@@ -286,8 +287,9 @@ class Pool:
                     results.append(Outcome(w[2].index, "hang", f"no result after {self.timeout:.0f} s", w[2]))
                     shutil.rmtree(self.work_root / f"case{w[2].index}", ignore_errors=True)
                     self.workers[i] = self._spawn()
-            if progress and results and len(results) % 200 == 0:
-                print(f"  {len(results)} / {len(cases)}", file=sys.stderr)
+            if progress and len(results) // step > shown:
+                shown = len(results) // step
+                print(f"  fuzz: {len(results)} / {len(cases)} mutants", file=sys.stderr, flush=True)
         for w in self.workers:
             w[1].send(None)
             w[0].join(5)

@@ -131,6 +131,19 @@ from skir.names import shown
 from skir.options import parse_options
 from skir.source_text import read_model
 
+OTHER_FORMATS = {
+    "skir.sim.costs": ("a costs file", "give it with --costs (costs=)"),
+    "skir.profile": ("a profile of measured durations", "give it with --profile (profiles=)"),
+    "skir.rewrite_plan": ("a rewrite plan", "sk-compile writes it as OUT/plan.json"),
+    "skir.sk_meta": ("SK meta", "sk-compile writes it as OUT/sk_meta.json"),
+    "skir.sk_descriptor": ("a kernel descriptor", "sk-compile writes one per SuperKernel"),
+    "skir.timeline": ("a simulated timeline", "sk-compile --report writes it as OUT/timeline.json"),
+    "skir.vendor_compare": ("a comparison with the vendor's result", "sk-compile --vendor writes it"),
+    "skir.manifest": ("a manifest of products", "sk-compile writes it"),
+}
+"""The `format` of every other JSON file skir reads or writes -> what it is and where it belongs, for a
+file given as the model."""
+
 __all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
            "loads", "save"]
 
@@ -215,6 +228,11 @@ class _Importer(JsonReader):
     # ---- the document ----
 
     def run(self, data: Any) -> ModuleOp:
+        other = data.get("format") if isinstance(data, dict) else None
+        if isinstance(other, str) and other in OTHER_FORMATS:  # a file of skir's own, given as the model
+            what, where = OTHER_FORMATS[other]
+            self.fail("format", f"this is {what} ({other}), not a model: {where}; a model is .mlir, capture JSON "
+                      f"({FORMAT}) or the vendor's dumps")
         d = self.obj(data, "", ("format", "version", "cores", "streams"), TOP_KEYS)
         if d["format"] != FORMAT:
             got = repr(d["format"]) if type(d["format"]) is str else describe_value(d["format"])

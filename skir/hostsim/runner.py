@@ -11,7 +11,9 @@
 Compiled objects are also kept in a cache folder shared by every run (`SKIR_CACHE_DIR`, else
 `$XDG_CACHE_HOME/skir` or `~/.cache/skir`; `cache=False`, `sk-compile --no-cache`, turns it off),
 keyed by a hash of the compiler's `--version` text, its argv and flags, the shim headers and the
-unit's source, so the shim runtime is compiled once per compiler and shim version.
+unit's source, so the shim runtime is compiled once per compiler and shim version. The cache is
+capped (`SKIR_CACHE_MAX_MB`, default 512): after a run that added objects, the least recently
+used are deleted until it fits; `clear_cache()` (or deleting the folder) empties it.
     <name>.log            the shim's log (format: top of include/kernel_operator.h)
     <name>.update.log     with updated members: the log of the second run, after the update
 
@@ -38,7 +40,8 @@ from skir.hostsim.spec import PROGRESS_FILE, EmulationResult, EmulationSpec, Sub
 from skir.hostsim.stubs import RUNTIME_SOURCE, driver_source, stub_source
 from skir.hostsim.update_check import check_update
 
-__all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "cache_dir", "emulate", "include_dir"]
+__all__ = ["EmulationResult", "EmulationSpec", "SubTaskInstance", "cache_dir", "clear_cache", "emulate",
+           "include_dir", "prune_cache"]
 
 CXX_FLAGS = ("-std=c++17", "-O1", "-Wall", "-Werror", "-pthread")
 _HEADERS = ("kernel_operator.h", "sk_shim_impl.h", "sk_shim_model.h", "sk_shim_sync.h", "sk_shim_harness.h")
@@ -56,6 +59,46 @@ def cache_dir() -> Path:
         return Path(given)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "skir"
+
+
+DEFAULT_CACHE_MAX_MB = 512
+"""The cache's size cap unless `SKIR_CACHE_MAX_MB` says otherwise: the shim runtime and the
+entries of some hundred SuperKernels."""
+
+
+def cache_max_bytes() -> int:
+    """The cache's cap in bytes (`SKIR_CACHE_MAX_MB`, a whole number of MiB; a value that is not
+    one is ignored for the default)."""
+    given = os.environ.get("SKIR_CACHE_MAX_MB", "")
+    mib = int(given) if given.isdigit() else DEFAULT_CACHE_MAX_MB
+    return mib << 20
+
+
+def prune_cache(folder: Path, max_bytes: int) -> int:
+    """Delete the least recently used objects of `folder` (by modification time, which a reuse
+    renews) until the rest hold at most `max_bytes`; returns how many were deleted. A folder that
+    cannot be read or an object another run deleted first is skipped, never an error."""
+    try:
+        objects = [(entry.stat().st_mtime, entry.stat().st_size, entry) for entry in folder.glob("*.o")]
+    except OSError:
+        return 0
+    total = sum(size for _, size, _ in objects)
+    deleted = 0
+    for _, size, entry in sorted(objects, key=lambda item: item[0]):
+        if total <= max_bytes:
+            break
+        try:
+            entry.unlink()
+        except OSError:
+            continue
+        total -= size
+        deleted += 1
+    return deleted
+
+
+def clear_cache() -> int:
+    """Empty the cache folder (`cache_dir()`); returns how many objects were deleted."""
+    return prune_cache(cache_dir(), 0)
 
 
 def _version(cxx: list[str]) -> str:
@@ -102,6 +145,7 @@ class _Builder:
         for name in _HEADERS:
             h.update((inc / name).read_bytes())
         self.base_hash = h.hexdigest()
+        self.kept = False  # whether this build added an object to the shared cache (then it is pruned)
 
     def _compile(self, src: Path) -> tuple[Path, str | None]:
         obj = src.with_suffix(".o")
@@ -116,6 +160,8 @@ class _Builder:
         if cached is not None and cached.exists() and cached != obj:
             shutil.copyfile(cached, obj)
             stamp.write_text(digest)
+            if self.cache is not None and cached.parent == self.cache:
+                _touch(cached)  # used: the last to go when the cache is pruned
             return obj, None
         stamp.unlink(missing_ok=True)
         proc = subprocess.run(
@@ -142,6 +188,7 @@ class _Builder:
             tmp = self.cache / f".{digest}.{os.getpid()}.tmp"
             shutil.copyfile(obj, tmp)
             os.replace(tmp, self.cache / f"{digest}.o")
+            self.kept = True
         except OSError:
             pass
 
@@ -150,6 +197,8 @@ class _Builder:
         workers = max(1, min(len(sources), os.cpu_count() or 1))
         with ThreadPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(self._compile, sources))
+        if self.kept and self.cache is not None:
+            prune_cache(self.cache, cache_max_bytes())
         problems = [f"compile: {err}" for _, err in results if err]
         if problems:
             return problems
@@ -170,6 +219,13 @@ class _Builder:
             return [f"compile: link: {_first_error(proc.stderr, self.work_dir)}"]
         stamp.write_text(digest)
         return []
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:  # another run pruned it meanwhile
+        pass
 
 
 def _write(path: Path, text: str) -> None:

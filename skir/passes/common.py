@@ -25,15 +25,13 @@ from skir.dialects.formation_attrs import (
 )
 from skir.dialects.model_lookup import formed, kernel_table, models
 from skir.dialects.superkernel import DependOp, SuperKernelOp
+from skir.errors import SkirWarning
 from skir.options import SkOptions, parse_options
 
-__all__ = ["CUT_ATTR", "CUT_DETAIL_ATTR", "FAIL_ATTR", "FAIL_DETAIL_ATTR", "GROUP_ATTR", "LABEL_ATTR", "formed",
+__all__ = ["CUT_ATTR", "CUT_DETAIL_ATTR", "FAIL_ATTR", "FAIL_DETAIL_ATTR", "GROUP_ATTR", "LABEL_ATTR", "SkirWarning",
+           "formed",
            "kernel_table", "models"]
 
-
-
-class SkirWarning(UserWarning):
-    """A one-line warning from a pass (option segments without '=', broken scopes, ...)."""
 
 
 def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKernelOp, dict[str, KernelOp], SkOptions]]:

@@ -35,6 +35,7 @@ sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
 from __future__ import annotations
 
 import re
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass
 from itertools import pairwise
@@ -64,9 +65,10 @@ from skir.dialects.superkernel import (
     SkForm,
     SuperKernelOp,
 )
-from skir.errors import SkirError
+from skir.errors import SkirError, SkirWarning
 from skir.options import SkOptions
 from skir.passes.common import (
+    FAIL_ATTR,
     GROUP_ATTR,
     OptionsPass,
     kernel_table,
@@ -260,6 +262,14 @@ def outline_model(model: ModelOp, options: SkOptions) -> list[SuperKernelOp]:
     return _Outliner(model, options).run()
 
 
+def _undecided(module: ModuleOp) -> bool:
+    """Whether the module has kernel tasks and formation decided none of them (no `sk.group`,
+    no `sk.fail`, no `sk.kernel` yet): `sk-outline` run without `sk-form-scopes`."""
+    launches = [op for model in models(module) for stream in model.body.block.ops if isinstance(stream, StreamOp)
+                for op in stream.body.block.ops if isinstance(op, LaunchOp)]
+    return bool(launches) and not any(GROUP_ATTR in op.attributes or FAIL_ATTR in op.attributes for op in launches)
+
+
 @dataclass(frozen=True)
 class OutlinePass(OptionsPass):
     """Create one `sk.kernel` per formed SuperKernel and rewrite the member slots."""
@@ -268,6 +278,10 @@ class OutlinePass(OptionsPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.sk_options()
+        if _undecided(op):  # sk-form-scopes never ran: said, not a silent no-op
+            warnings.warn("sk-outline: no kernel task carries sk.group or sk.fail, so sk-form-scopes has not "
+                          "run on this module and nothing was formed to outline; run "
+                          "'-p sk-form-scopes,sk-outline'", SkirWarning, stacklevel=2)
         for model in models(op):
             outline_model(model, options)
 

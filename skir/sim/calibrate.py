@@ -100,8 +100,10 @@ class Calibration:
             elif name in partners:
                 entry["assumption"] = True
                 others = ", ".join(n for n in partners[name] if n != name)
-                entry["description"] = (f"{entry.get('description', '')} Not separable by the profiles from "
-                                        f"{others}: only their combination was fitted.").strip()
+                said = str(entry.get("description", "")).rstrip()
+                said += "." if said and not said.endswith((".", "!", "?")) else ""  # a sentence of its own follows
+                entry["description"] = (f"{said} Not separable by the profiles from {others}: only their "
+                                        "combination was fitted.").strip()
             params[name] = entry
         fit = {"rank": self.rank, "parameters": self.parameters, "observations": self.observations,
                "measured": sorted(self.fitted), "not_separable": [list(g) for g in self.not_separable],

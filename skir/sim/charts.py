@@ -5,7 +5,9 @@ each mode's summed device op time (`modes.png`).
 Each kernel shown in the Gantt has a colour of its own: the `LEGEND_KERNELS` kernels with the
 most simulated time, in `_KERNEL_COLORS` (distinct from each other and from the colours of
 SuperKernel launches, syncs and events); any others are drawn in one grey, listed in the legend
-as "+N more kernels".
+as "+N more kernels". Host enqueue (eager) is hatched, so no kernel's colour can be taken for it,
+and a stream gets a row only where a task of it lasts (a stream all of whose slots the rewrite
+disabled has none in the SuperKernel panel).
 
 matplotlib (the `report` extra: `pip install 'skir[report]'`) is imported lazily and only
 through its object API with the Agg canvas, so no global backend is touched; PNGs carry no
@@ -28,6 +30,8 @@ _CATEGORY_COLORS = {"compute": "#4C72B0", "dispatch": "#DD8452", "sync": "#C44E5
 _KIND_COLORS = {"event": "#999999", "value": "#8172B3", "opaque": "#555555", "marker": "#DDDDDD"}
 _MAX_LANES = 3
 _SK_COLOR = "#D9D9D9"
+_HOST_FACE, _HOST_EDGE, _HOST_HATCH = "white", "#333333", "////"
+"""Host enqueue (eager): hatched, unlike every filled colour of a kernel, a sync or a task."""
 _OTHER_KERNELS = "#A8A8A8"
 _KERNEL_COLORS = (
     "#1F77B4", "#FF7F0E", "#2CA02C", "#9467BD", "#8C564B", "#E377C2", "#BCBD22", "#17BECF",
@@ -96,7 +100,7 @@ def gantt_figure(cmp: Comparison, model: str) -> Any:
     colors = {**dict.fromkeys(others, _OTHER_KERNELS), **own}
     rows_per_mode = []
     for mode, run in cmp.runs.items():
-        streams = list(dict.fromkeys(t.stream for t in run.tasks))
+        streams = list(dict.fromkeys(t.stream for t in run.tasks if t.end > t.start))  # a row only if drawn
         rows = (["host"] if run.host else []) + [f"stream {s}" for s in streams]
         if mode == "superkernel":
             rows += [c.value.upper() for c in CoreType]
@@ -110,7 +114,8 @@ def gantt_figure(cmp: Comparison, model: str) -> Any:
         bars: dict[tuple[int, Any], list[tuple[float, float]]] = {}
         lane_bars: dict[tuple[float, float, Any], list[tuple[float, float]]] = {}
         if run.host:
-            bars[(index["host"], _CATEGORY_COLORS["dispatch"])] = [(a, b - a) for _, _, a, b in run.host]
+            ax.broken_barh([(a, b - a) for _, _, a, b in run.host], (index["host"] - 0.35, 0.7), linewidth=0.5,
+                           facecolors=_HOST_FACE, edgecolors=_HOST_EDGE, hatch=_HOST_HATCH)
         for task in run.tasks:
             if task.end <= task.start:
                 continue
@@ -163,7 +168,7 @@ def gantt_figure(cmp: Comparison, model: str) -> Any:
                 Patch(color=_CATEGORY_COLORS["sync"], label="barrier / flag / lock"),
                 Patch(color=_KIND_COLORS["event"], label="event task"),
                 Patch(color=_KIND_COLORS["opaque"], label="opaque task"),
-                Patch(color=_CATEGORY_COLORS["dispatch"], label="host enqueue (eager)")]
+                Patch(facecolor=_HOST_FACE, edgecolor=_HOST_EDGE, hatch=_HOST_HATCH, label="host enqueue (eager)")]
     height = fig.get_figheight()
     legend_rows = (len(handles) + 5) // 6
     fig.suptitle(f"@{model}: simulated timeline (estimate; costs are assumptions)", fontsize=10,

@@ -96,19 +96,23 @@ class Report:
                                 for name, sub in cmp.submodels]
         return out
 
-    def table(self) -> str:
-        """The table `sk-compile --report` prints."""
+    def table(self, limit: int | None = None) -> str:
+        """The table `sk-compile --report` prints: at most `limit` SuperKernel rows (None: all,
+        as `-v` and `OUT/README.txt` have them), then a line counting the rest."""
         cmp = self.comparison
         source = "default costs" if self.costs_source == "default" else f"costs from {self.costs_source}"
         lines = [f"timeline estimate (skir.sim, {source}; every default cost is an assumption)"]
         if cmp.superkernels:
             lines.append(f"  {'superkernel':<24} {'members':>7}  {'type':<12} {'blocks':>6}  {'before us':>9}  "
                          f"{'vs':<11}  {'after us':>9}  {'bound us':>9}  {'after/bound':>11}")
-            for sk in cmp.superkernels:
+            for sk in cmp.superkernels[:limit]:
                 value = sk.bound.value
                 ratio = f"{sk.after / value:11.3f}" if value > 0 else f"{'-':>11}"
                 lines.append(f"  {sk.name:<24} {sk.members:>7}  {sk.kernel_type:<12} {sk.blocks:>6}  "
                              f"{sk.before:9.2f}  {sk.baseline:<11}  {sk.after:9.2f}  {value:9.2f}  {ratio}")
+            if limit is not None and len(cmp.superkernels) > limit:
+                lines.append(f"  ... {len(cmp.superkernels) - limit} more SuperKernels in sk_meta.json's profiling "
+                             "(-v lists them)")
         else:
             lines.append("  no SuperKernels")
         heads = [COLUMN[c] for c in CATEGORIES]

@@ -143,7 +143,7 @@ def render_summary(result: ResultData, limit: int | None = None) -> str:
     if estimate is not None:
         from skir.sim.charts import INSTALL_HINT, have_matplotlib
 
-        text += estimate.table()
+        text += estimate.table(limit)
         if not have_matplotlib():
             text += (f"report: matplotlib is not installed, so timeline.png and modes.png were not drawn "
                      f"(timeline.json was); to get them: {INSTALL_HINT}\n")

@@ -5,16 +5,21 @@
 - `parse_command(parser, argv)`: the parsed arguments, or the exit code of `--help`,
   `--version` or a bad command line;
 - `version_text(tool)`: what `--version` prints: skir's version and xDSL's;
-- `exit_now(code)`: the console scripts' exit.
+- `exit_now(code)`: the console scripts' exit;
+- `quiet_on_closed_pipe(main)`: a reader that closes standard output (`sk-opt m.mlir | head`)
+  ends the tool quietly with 141, as SIGPIPE ends other Unix tools.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
+import textwrap
+from collections.abc import Sequence
 from importlib import metadata
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
 from skir.errors import SkirError
 from skir.names import shown
@@ -24,8 +29,25 @@ class UsageError(SkirError):
     """A bad command line (exit 1)."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Each flag's help wrapped at spaces only, so that a pass or flag name (`sk-form-scopes`)
+    is never split at its hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
+class RawHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """`HelpFormatter` that prints the description and epilog as written (`sk-opt`'s pass list)."""
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one-line `UsageError`s naming `--help`."""
+    """An argparse parser whose errors are one-line `UsageError`s naming `--help`, and whose help
+    never splits a name at a hyphen (`HelpFormatter`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{message} (see {self.prog} --help)")
@@ -87,3 +109,33 @@ def exit_now(code: int) -> NoReturn:
         except OSError:  # a reader that went away (`sk-opt m.mlir | head`): nothing left to say
             pass
     os._exit(code)
+
+
+CLOSED_PIPE = 141
+"""The exit code after the reader of standard output went away: 128 + SIGPIPE, what the shell
+reports for a Unix tool that SIGPIPE ended."""
+
+
+class ToolMain(Protocol):
+    """A console script's `main(argv=None) -> exit code`."""
+
+    def __call__(self, argv: Sequence[str] | None = None) -> int: ...
+
+
+def quiet_on_closed_pipe(main: ToolMain) -> ToolMain:
+    """`main`, ending quietly with `CLOSED_PIPE` when its standard output is a pipe the reader
+    closed: no message, and standard output pointed at the null device so that the flush at
+    exit does not fail again."""
+
+    @functools.wraps(main)
+    def wrapped(argv: Sequence[str] | None = None) -> int:
+        try:
+            return main(argv)
+        except BrokenPipeError:
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):  # standard output without a descriptor (a test's capture)
+                pass
+            return CLOSED_PIPE
+
+    return wrapped

@@ -23,7 +23,15 @@ from typing import NoReturn
 
 from skir.diagnostics import describe_exception, error_lines, one_line_warnings
 from skir.errors import CheckFailedError, ExitCode, SkirError
-from skir.tools.cli import ArgumentParser, UsageError, check_argv, exit_now, parse_cores, version_text
+from skir.tools.cli import (
+    ArgumentParser,
+    UsageError,
+    check_argv,
+    exit_now,
+    parse_cores,
+    quiet_on_closed_pipe,
+    version_text,
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("model", help="the model: .mlir, capture JSON, or the vendor's dumps (a "
                    "sk_meta/<pid>/model_<id>_<n> folder or one of its JSON files); '-' reads standard input "
                    "(the format is told by the content)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", type=_output_folder,
+                   help="output folder (created; '-' is refused: the products are files, not a stream)")
     p.add_argument("--options", default="", metavar="OPTS", help="SuperKernel options, 'key=value:key=value'")
     p.add_argument("--check", action="store_true", help="prove the result with sk-check (order, deadlock, credits)")
     p.add_argument("--emulate", action="store_true", help="run every entry in host emulation (needs g++ or $CXX)")
@@ -68,14 +77,27 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--timing", action="store_true",
                    help="print the wall time of each phase (import, each pass, each product) on stderr")
-    p.add_argument("-v", "--verbose", "--traceback", action="store_true",
-                   help="more detail; tracebacks on internal errors (as sk-opt --traceback)")
-    p.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
+    chatter = p.add_mutually_exclusive_group()
+    chatter.add_argument("-v", "--verbose", "--traceback", action="store_true",
+                         help="more detail; tracebacks on internal errors (as sk-opt --traceback)")
+    chatter.add_argument("-q", "--quiet", action="store_true",
+                         help="print nothing on standard output on success (warnings still go to standard error)")
     p.add_argument("--version", action="version", version=version_text("sk-compile"),
                    help="print skir's and xDSL's versions and exit")
     return p
 
 
+def _output_folder(text: str) -> str:
+    """`-o OUT`: a folder name; `-` (standard output for other tools) and an empty name are refused."""
+    if text == "-":
+        raise argparse.ArgumentTypeError("'-' is not a folder: sk-compile writes a folder of products, not a "
+                                         "stream; give a folder name (it is created)")
+    if not text:
+        raise argparse.ArgumentTypeError("an empty folder name")
+    return text
+
+
+@quiet_on_closed_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)

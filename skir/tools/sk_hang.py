@@ -18,9 +18,10 @@ from typing import NoReturn
 
 from skir.diagnostics import describe_exception, error_lines
 from skir.errors import ExitCode, SkirError
-from skir.tools.cli import ArgumentParser, exit_now, parse_command, version_text
+from skir.tools.cli import ArgumentParser, exit_now, parse_command, quiet_on_closed_pipe, version_text
 
 
+@quiet_on_closed_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)

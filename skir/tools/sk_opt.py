@@ -15,6 +15,7 @@ import inspect
 import io
 import os
 import sys
+import typing
 from collections.abc import Callable, Sequence
 from io import StringIO
 from pathlib import Path
@@ -25,21 +26,35 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.arg_spec import ArgSpec, parse_spec
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import _empty_post_init, xDSLOptMain  # pyright: ignore[reportPrivateUsage]
 
 from skir import progress, provenance, registry
-from skir.diagnostics import describe_exception, error_lines, one_line_warnings, write_atomically
+from skir.diagnostics import (
+    describe_exception,
+    error_lines,
+    one_line_warnings,
+    pipeline_error_lines,
+    write_atomically,
+)
 from skir.errors import ExitCode, SkirError, did_you_mean
 from skir.gc_pause import collect_young, paused_gc
 from skir.names import shown
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import check_arguments
 from skir.source_text import decode_model, guard_mlir, model_format
-from skir.tools.cli import ArgumentParser, check_argv, exit_now, parse_cores, version_text
+from skir.tools.cli import (
+    ArgumentParser,
+    RawHelpFormatter,
+    check_argv,
+    exit_now,
+    parse_cores,
+    quiet_on_closed_pipe,
+    version_text,
+)
 from skir.tools.help_text import passes_help, targets_help
 
 _SNIFF = "<content>"
@@ -67,7 +82,7 @@ class SkOptMain(xDSLOptMain):
         self.register_all_passes()
         self.register_all_targets()
         arg_parser = ArgumentParser(prog="sk-opt", description="skir modular optimizer driver",
-                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+                                    formatter_class=RawHelpFormatter)
         self.register_all_arguments(arg_parser)
         if args is not None and any(a in ("-h", "--help") for a in args):  # imports every pass: only then
             arg_parser.epilog = (passes_help(self.available_passes) + "\n\n"
@@ -181,6 +196,7 @@ class SkOptMain(xDSLOptMain):
         # `-v` means --verbose in both skir tools (docs/design.md §1); xdsl-opt spells --version -v
         version = arg_parser._option_string_actions.pop("-v")  # pyright: ignore[reportPrivateUsage]
         version.option_strings = [o for o in version.option_strings if o != "-v"]
+        version.help = "print skir's and xDSL's versions and exit"
         arg_parser.add_argument("-v", "--verbose", action="store_true",
                                 help="a traceback on an internal error (as sk-compile -v; also --traceback)")
         arg_parser.add_argument("--cores", type=parse_cores, metavar="AIC:AIV", default=None,
@@ -200,6 +216,13 @@ class SkOptMain(xDSLOptMain):
         if not self.args.verify_each:
             self.args.disable_verify = True
         super().setup_pipeline()  # type: ignore[no-untyped-call]  # xDSL's method is unannotated
+        if self.args.print_between_passes:  # the IR between the inner passes of a pipeline pass too
+            from skir.passes.pipeline import SuperKernelPipelinePass, pipeline_passes
+
+            passes = tuple(inner for p in self.pipeline.passes
+                           for inner in (pipeline_passes(p.sk_options()) if isinstance(p, SuperKernelPipelinePass)
+                                         else (p,)))
+            self.pipeline = dataclasses.replace(self.pipeline, passes=passes)
         if not self.args.verify_each:
             passes = tuple(
                 dataclasses.replace(p, verify_each=False) if hasattr(p, "verify_each") else p  # type: ignore
@@ -217,8 +240,12 @@ class SkOptMain(xDSLOptMain):
                 if spec.name not in self.available_passes:
                     raise SkirError(f"unknown pass {shown(spec.name)}{did_you_mean(spec.name, self.available_passes)}"
                                     "; see --help for the available passes")
+                pass_class = self.available_passes[spec.name]()
+                problem = _spec_problem(pass_class, spec)
+                if problem is not None:
+                    raise SkirError(f"pass '{spec.name}' {problem}")
                 try:
-                    made = self.available_passes[spec.name]().from_spec(spec)
+                    made = pass_class.from_spec(spec)
                 except ValueError as err:
                     raise SkirError(f"pass '{spec.name}': {err}") from None
                 check_arguments(made)  # a bad option fails before any pass has run
@@ -226,6 +253,9 @@ class SkOptMain(xDSLOptMain):
         factory = self.available_targets.get(target.name)
         if factory is not None and not inspect.signature(factory).parameters:
             target_class = cast(Callable[[], type[Target]], factory)
+            problem = _spec_problem(target_class(), target)
+            if problem is not None:
+                raise SkirError(f"target '{target.name}' {problem}")
             try:
                 target_class().from_spec(target)
             except ValueError as err:
@@ -267,6 +297,31 @@ class SkOptMain(xDSLOptMain):
             progress.disable()
 
 
+def _spec_problem(pass_class: type[ModulePass] | type[Target], spec: ArgSpec) -> str | None:
+    """What is wrong with the options of one pass of a `-p` pipeline (or of the `-t` target), in the pipeline's own
+    spelling (`option 'verify-each': expected true or false, got 'maybe'`), or None; xDSL's own
+    messages name Python types and field names the user never typed."""
+    hints = typing.get_type_hints(pass_class)
+    kinds = {f.name.replace("_", "-"): hints.get(f.name) for f in dataclasses.fields(pass_class)}
+    for key, values in spec.parameters.items():
+        name = key.replace("_", "-")
+        if name not in kinds:
+            known = ", ".join(kinds) or "none"
+            return f"has no option {shown(key)}{did_you_mean(name, kinds)} (its options: {known})"
+        kind = kinds[name]
+        if len(values) != 1:
+            return f"option '{name}': expected one value, got {len(values)}"
+        value = values[0]
+        got = shown(value) if isinstance(value, str) else str(value).lower()
+        if kind is bool and not isinstance(value, bool):
+            return f"option '{name}': expected true or false, got {got}"
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            return f"option '{name}': expected an integer, got {got}"
+        if kind is not bool and kind is not int and not isinstance(value, str):
+            return f"option '{name}': expected a string in double quotes ({name}=\"...\"), got {got}"
+    return None
+
+
 def _parse_bool(text: str) -> bool:
     lowered = text.lower()
     if lowered in ("true", "1", "yes"):
@@ -276,6 +331,7 @@ def _parse_bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got '{text}'")
 
 
+@quiet_on_closed_pipe
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -290,7 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             tool.run()
         except SystemExit as err:  # --help / --version
             return int(err.code or 0) if isinstance(err.code, int) else ExitCode.BAD_INPUT
-        except (Exception, ArgSpecParseError) as err:
+        except BrokenPipeError:
+            raise  # the reader went away: a quiet exit (quiet_on_closed_pipe)
+        except ArgSpecParseError as err:
+            for line in pipeline_error_lines("sk-opt", str(err)):
+                print(line, file=sys.stderr)
+            return ExitCode.BAD_INPUT
+        except Exception as err:
             code = int(err.code if isinstance(err, SkirError) else _exit_code(err))
             if verbose and code == ExitCode.INTERNAL:
                 raise

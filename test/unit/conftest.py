@@ -24,6 +24,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _empty_working_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every test runs in an empty folder of this test run, not the user's working tree: no test
+    can depend on what the tree holds (the `out/` that `make demo` writes), and a relative path a
+    test writes lands here. Tests name the repository's files by absolute paths."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path_factory.mktemp("cwd"))
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _private_emulation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The emulation's shared object cache in a folder of this test run, not the user's."""
     with pytest.MonkeyPatch.context() as patch:

@@ -16,6 +16,8 @@ from skir.sim.calibrate import calibrate
 from skir.sim.costs import default_costs, load_costs
 from skir.sim.engine import durations_of, simulate
 
+ROOT = Path(__file__).resolve().parents[2]
+
 # four SuperKernels, cut apart by kernels that cannot fuse: aiv->aiv (one all-AIV barrier),
 # aic->aic (all-AIC), aiv->aic (SyncAll) and aiv->aiv->aiv (two all-AIV barriers), so that the
 # entry and the three barrier costs are each determined
@@ -161,13 +163,14 @@ def test_parameters_the_profiles_cannot_separate_stay_assumptions(tmp_path: Path
                             "--calibrate", str(off_path), str(on_path)]) == 0
     text = capsys.readouterr().out
     assert "calibration: rank 3 of 9" in text
+    assert "(default costs)" not in text  # a warning after calibration is judged under the calibrated costs
     assert "not separable, left assumptions: barrier_all_aic_us + lock_notify_us" in text
     doc = json.loads((out / "costs.calibrated.json").read_text())
     assert doc["fit"]["not_separable"] == [list(pair)] and doc["fit"]["rank"] == 3
     assert doc["parameters"]["dispatch_gap_us"]["assumption"] is False
     for name in pair:
         assert doc["parameters"][name]["assumption"] is True
-        assert "Not separable" in doc["parameters"][name]["description"]
+        assert ". Not separable" in doc["parameters"][name]["description"]  # a sentence of its own
     assert load_costs(out / "costs.calibrated.json").dispatch_gap_us == pytest.approx(2.0, abs=0.02)
 
 
@@ -199,3 +202,20 @@ def test_profiles_that_cannot_calibrate_are_bad_input(tmp_path: Path, capsys: py
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and expected in err, err
     assert not out.exists()
+
+
+def test_calibration_judges_the_predicted_slower_warnings_again() -> None:
+    """A `predicted_slower` warning after `calibrate()` is the calibrated costs' verdict, named so;
+    the numbers are those a compile with the calibrated costs file predicts (a second reader)."""
+    par = ROOT / "test" / "unit" / "models" / "parallel_matmuls.json"
+    profiles = ROOT / "test" / "unit" / "profiles"
+    result = skir.compile(par)
+    [before] = [w for w in result.warnings if w.warning == "predicted_slower"]
+    assert before.costs == "default"
+    result.calibrate(profiles / "op_summary_par_off.csv", profiles / "sk_prof_device_par_on.json")
+    [after] = [w for w in result.warnings if w.warning == "predicted_slower"]
+    assert after.costs == "costs.calibrated.json" and after.after_us != before.after_us
+    assert result.calibration is not None
+    again = skir.compile(par, costs=result.calibration.document("test"))
+    [same] = [w for w in again.warnings if w.warning == "predicted_slower"]
+    assert (same.before_us, same.after_us) == pytest.approx((after.before_us, after.after_us))

@@ -86,6 +86,8 @@ def quick_start_problems(readme: str, ci: str, makefile: str) -> list[str]:
                    if line.strip() and not line.lstrip().startswith("#")]
     if "make test" not in ci_commands:
         problems.append(".ci/run does not run the README's test command 'make test'")
+    elif [c for c in ci_commands if c in commands] != commands:
+        problems.append(f".ci/run does not run the README's commands {commands} in that order")
     demo = re.search(r"make demo\s+#.*?then: (.*)$", block.group(1), flags=re.M)
     recipe = re.search(r"^demo:.*\n\t(.*)$", makefile, flags=re.M)
     if demo is None or recipe is None or not recipe.group(1).endswith(demo.group(1).strip()):
@@ -121,6 +123,14 @@ def pass_problems(readme: str, cli: str) -> list[str]:
                 problems.append(f"docs/cli.md: pass {name}: option {option} not in its row")
     problems += [f"README: pass table names {n}, which is no pass" for n in readme_rows if n not in passes]
     problems += [f"docs/cli.md: pass table names {n}, which is no pass" for n in cli_rows if n not in passes]
+    # both tables say "in pipeline order": the pipeline's passes in the order superkernel-pipeline runs them
+    from skir.passes.pipeline import pipeline_passes
+
+    order = [p.name for p in pipeline_passes("")]
+    for page, rows in (("README", readme_rows), ("docs/cli.md", cli_rows)):
+        listed = [n for n in rows if n in order]
+        if listed != order:
+            problems.append(f"{page}: the pass table's order {listed} is not the pipeline's {order}")
     return problems
 
 
@@ -419,9 +429,13 @@ def test_the_checks_fail_on_broken_pages() -> None:
     ci, makefile = read(ROOT / ".ci" / "run"), read(ROOT / "Makefile")
     assert quick_start_problems(_replaced(readme, "make test   #", "make check   #"), ci, makefile)
     assert quick_start_problems(readme, _replaced(ci, "make test", "make lit"), makefile)
+    assert quick_start_problems(readme, _without_line(ci, "make demo"), makefile)
     assert pass_problems(readme, _without_line(cli, "| `sk-prune-sync` |"))
     assert pass_problems(_without_line(readme, "| `sk-lower-sync` |"), cli)
     assert pass_problems(readme, re.sub(r"^(\| `sk-prune-sync` \|[^|]*)`stats`", r"\1", cli, flags=re.M))
+    prune = next(line for line in cli.splitlines() if line.startswith("| `sk-prune-sync` |"))
+    assert pass_problems(readme, _replaced(_without_line(cli, "| `sk-prune-sync` |"), "| `sk-insert-preload` |",
+                                           prune + "\n| `sk-insert-preload` |"))  # out of pipeline order
     assert target_problems(_without_line(cli, "| `sk-plan` |"))
     assert option_key_problems(_without_line(cli, "| `fuse-comm` |"))
     parsers = tool_parsers()

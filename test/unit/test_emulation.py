@@ -228,6 +228,30 @@ def test_compiled_shim_objects_are_cached_across_runs(tmp_path: Path) -> None:
     assert len(cold) >= 4  # the shim runtime, and per SuperKernel its entry, stubs and driver
     assert run() == []
     assert len(run("--no-cache")) == len(cold)
+    # capped: with a cap of 0 MiB a run keeps nothing it added, and the next compiles everything again
+    kept = sorted((tmp_path / "cache").glob("*.o"))
+    assert len(kept) >= 4
+    env["SKIR_CACHE_MAX_MB"] = "0"
+    for obj in kept:
+        obj.unlink()
+    assert len(run()) == len(cold) and not list((tmp_path / "cache").glob("*.o"))
+
+
+def test_the_cache_keeps_the_most_recently_used_within_its_cap(tmp_path: Path) -> None:
+    """`prune_cache` deletes the least recently used objects first, until the rest fit."""
+    import os
+
+    from skir.hostsim.runner import prune_cache
+
+    for age, name in enumerate(["newest", "middle", "oldest"]):
+        path = tmp_path / f"{name}.o"
+        path.write_bytes(bytes(1000))
+        os.utime(path, (1_000_000 - age * 100, 1_000_000 - age * 100))
+    (tmp_path / "note.txt").write_text("not an object")
+    assert prune_cache(tmp_path, 2500) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["middle.o", "newest.o", "note.txt"]
+    assert prune_cache(tmp_path, 2500) == 0 and prune_cache(tmp_path, 0) == 2
+    assert prune_cache(tmp_path / "missing", 0) == 0
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")

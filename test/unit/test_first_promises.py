@@ -83,7 +83,9 @@ def test_every_bad_argument_of_compile_is_a_skir_error(kwargs: dict[str, Any], m
     (lambda r: r.calibrate("off.csv", 3), "argument --calibrate (calibrate(off, on)): expected two paths"),
     (lambda r: r.compare_with_vendor(None), "argument --vendor (compare_with_vendor(vendor)): expected a path"),
 ])
-def test_every_bad_argument_of_a_follow_up_is_a_skir_error(follow_up: Any, message: str, tmp_path: Path) -> None:
+def test_every_bad_argument_of_a_follow_up_is_a_skir_error(follow_up: Any, message: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the follow-ups name "out": nothing may appear in this empty folder
     result = skir.compile(CHAIN)
     with pytest.raises(SkirError) as info:
         follow_up(result)

@@ -178,3 +178,39 @@ def test_a_dump_it_cannot_read_is_one_line_and_exit_1(tmp_path: Path, capsys: py
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and expected[name] in err[0], err
     assert sk_hang.main([str(tmp_path / "missing"), str(tmp_path / "short.bin")]) == 1
+
+
+def _area(lines: int, words: dict[int, int]) -> bytes:
+    """A raw progress area of `lines` 64-byte lines, line i holding `words[i]` (with its line index)."""
+    out = bytearray(64 * lines)
+    for line, word in words.items():
+        out[64 * line: 64 * line + 8] = (word | line).to_bytes(8, "little")
+    return bytes(out)
+
+
+def test_a_dump_that_does_not_fit_the_compile_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The words must fit the SK meta: a core of a type the point's op does not run on, or a state
+    the point is not, means the dump is of another compile; an OUT without progress words says so
+    before the dump is read."""
+    skir.compile(DECODE, "debug-progress=1").write(tmp_path / "out")
+    meta = json.loads((tmp_path / "out" / "sk_meta.json").read_text())["superkernels"][0]["progress"]
+    aiv_only = next(p for p in meta["points"] if p["state"] == "subtask" and p["on"] == ["aiv"])
+    barrier = next(p for p in meta["points"] if p["state"] == "barrier" and "aiv" in p["on"])
+    aic_line = meta["aiv_lines"]  # the first AIC's line
+    cases = {
+        "aic_in_aiv_subtask.bin": (_area(meta["lines"], {aic_line: encode(meta["id"], aiv_only["point"], "subtask")}),
+                                   f"line {aic_line} (aic 0) is at point {aiv_only['point']}, which only aiv cores"),
+        "wrong_state.bin": (_area(meta["lines"], {0: encode(meta["id"], barrier["point"], "subtask")}),
+                            f"line 0 (aiv 0) says subtask at point {barrier['point']}, which is a barrier point"),
+    }
+    for name, (data, expected) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        capsys.readouterr()
+        assert sk_hang.main([str(tmp_path / "out"), str(tmp_path / name)]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and expected in err[0], err
+    skir.compile(DECODE).write(tmp_path / "plain")  # no debug-progress=1: even an empty dump names that
+    capsys.readouterr()
+    assert sk_hang.main([str(tmp_path / "plain"), str(tmp_path / "wrong_state.bin")]) == 1
+    err = capsys.readouterr().err
+    assert "no SuperKernel keeps progress words; compile with --options debug-progress=1" in err

@@ -217,8 +217,8 @@ def test_xdsl_errors_are_located(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 @pytest.mark.parametrize(("argv", "expected"), [
-    (["-p", "sk-outline{b=1}"], "sk-opt: error: pass 'sk-outline': Provided arguments [\"b\"] not found"),
-    (["-t", "ascendc{b=1}"], "sk-opt: error: target 'ascendc': Provided arguments [\"b\"] not found"),
+    (["-p", "sk-outline{b=1}"], "sk-opt: error: pass 'sk-outline' has no option 'b' (its options: options)"),
+    (["-t", "ascendc{b=1}"], "sk-opt: error: target 'ascendc' has no option 'b' (its options: sk)"),
     (["--bogus"], "sk-opt: error: unrecognized arguments: --bogus (see sk-opt --help)"),
     (["--verify-each=maybe"], "sk-opt: error: argument --verify-each: expected true or false, got 'maybe'"),
 ])

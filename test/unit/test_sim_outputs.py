@@ -91,6 +91,26 @@ def test_every_kernel_in_the_legend_has_a_colour_of_its_own() -> None:
     assert len(set(own.values())) == 20 and not others
 
 
+def test_the_gantt_rows_and_the_host_enqueue_stand_apart(decode_report) -> None:  # type: ignore[no-untyped-def]
+    """A stream whose slots all became disabled (decode_layer's s1 under the SuperKernel) has no
+    row of its own in that panel; the host enqueue is hatched, unlike every kernel's fill."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.colors import to_hex
+
+    from skir.sim.charts import gantt_figure, kernel_colors
+
+    cmp = decode_report.comparison
+    fig = gantt_figure(cmp, "decode_layer")
+    rows = {mode: [t.get_text() for t in ax.get_yticklabels()] for mode, ax in zip(cmp.runs, fig.axes, strict=False)}
+    drawn = {mode: {f"stream {t.stream}" for t in run.tasks if t.end > t.start} for mode, run in cmp.runs.items()}
+    for mode, labels in rows.items():  # every stream row holds a drawn task (computed here from the runs)
+        assert {r for r in labels if r.startswith("stream")} == drawn[mode], mode
+    assert "stream s1" in rows["aclgraph"] and "stream s1" not in rows["superkernel"]
+    [host] = [h for h in fig.legends[0].legend_handles if h.get_label() == "host enqueue (eager)"]
+    assert host.get_hatch() and to_hex(host.get_facecolor()) == "#ffffff"
+    assert "#ffffff" not in {c.lower() for c in kernel_colors(cmp)[0].values()}
+
+
 def test_the_modes_say_critical_path_compute_and_device_op_time(decode_report) -> None:  # type: ignore[no-untyped-def]
     table = decode_report.table()
     lines = table.splitlines()

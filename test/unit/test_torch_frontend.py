@@ -52,11 +52,13 @@ class Ops(torch.nn.Module):
 def test_kernel_type_by_op_class() -> None:
     model = capture_dict(Ops(), torch.randn(64, 64), torch.randn(1, 4, 16, 16))
     names = [t["kernel"] for _, t in kernel_tasks(model)]
-    assert names == ["linear", "linear_2", "matmul", "relu", "softmax", "layer_norm", "add", "sum", "conv2d"]
+    assert names == ["linear", "linear_v2", "matmul", "relu", "softmax", "layer_norm", "add", "sum", "conv2d"]
     assert types_of(model) == ["mix_aic_1_2", "aic_only", "aic_only"] + ["aiv_only"] * 5 + ["mix_aic_1_2"]
     linear = kernel_tasks(model)[0][1]
     assert linear["args"] == ["input_x", "param_fc_weight", "param_fc_bias", "linear_out"]
     assert model["kernels"]["linear"]["params"] == ["in", "in", "in", "out"]
+    # a second kernel of an op is `<op>_v2`, never `<op>_2`, which would read as TorchDynamo's node linear_2
+    assert kernel_tasks(model)[1][1]["args"][-1] == "linear_1_out"
     assert model["buffers"]["param_fc_weight"] == 64 * 64 * 4
     assert model["buffers"]["linear_out"] == 64 * 64 * 4
     for _, task in kernel_tasks(model):

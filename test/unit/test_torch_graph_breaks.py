@@ -63,6 +63,34 @@ class BreakOutsideScopes(torch.nn.Module):
             return torch.exp(y) + 1
 
 
+class DataDependentBranch(torch.nn.Module):
+    def forward(self, x: Any) -> Any:
+        y = torch.relu(x) * 2
+        if y.sum() > 0:  # TorchDynamo records this break as `unimplemented`, not `graph_break`
+            y = y + 1
+        return torch.exp(y)
+
+
+def test_a_data_dependent_branch_outside_every_scope_warns_at_the_users_line() -> None:
+    torch._dynamo.reset()
+    before = len(results())
+    x = torch.rand(8)
+    with pytest.warns(UserWarning, match=r"skir backend: a graph break split the forward into several graphs "
+                      r"\(Data-dependent branching .*\); model @\w+ is one of them") as record:
+        out = torch.compile(DataDependentBranch(), backend="skir")(x)  # the warning's header names this line
+    assert torch.allclose(out, torch.exp(torch.relu(x) * 2 + 1))
+    assert len(results()) - before == 2
+    [warning] = [w for w in record if "graph break" in str(w.message)]
+    assert (warning.filename, warning.lineno) == (__file__, _caller_line("torch.compile(DataDependentBranch()"))
+
+
+def _caller_line(text: str) -> int:
+    import inspect
+
+    lines, first = inspect.getsourcelines(test_a_data_dependent_branch_outside_every_scope_warns_at_the_users_line)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
 def test_a_break_inside_a_with_scope_is_an_error_naming_it(capsys: Any) -> None:
     torch._dynamo.reset()
     compiled = torch.compile(BreakInScope(), backend="skir")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -257,6 +258,10 @@ def test_ops_of_other_namespaces_are_the_users() -> None:
     assert names == ["aicpu", "aicpu", "softmax"]  # by hand: two opaque user ops, then aten's softmax
     assert {m for w in caught for m in ("skir_ns::softmax", "skir_ns::rms_norm") if m in str(w.message)} == {
         "skir_ns::softmax", "skir_ns::rms_norm"}
+    # each warning's header names the user's line (the capture_dict call here), not a line of skir or torch
+    assert {(w.filename, w.lineno) for w in caught if "no kernel mapping" in str(w.message)} == {
+        (__file__, next(i for i, line in enumerate(Path(__file__).read_text().splitlines(), 1)
+                        if "names = kernels(capture_dict(Mixed()" in line))}
     try:
         register_op(torch.ops.skir_ns.softmax, kernel_type="aic_only", blocks=3)
         model = capture_dict(Mixed(), torch.randn(8, 8))

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +49,7 @@ from skir.frontends.torch.layer_scopes import scope_layers
 from skir.frontends.torch.op_registry import register_op
 from skir.frontends.torch.roofline import DevicePeaks
 from skir.frontends.torch.static_moe import static_moe
+from skir.frontends.torch.user_code import warn_at_user_line
 from skir.names import NAME_MAX_BYTES, name_problem
 
 __all__ = ["DevicePeaks", "GraphCapture", "capture", "capture_dict", "export_program", "graph_model", "register_op",
@@ -227,9 +227,9 @@ def skir_backend(graph_module: fx.GraphModule, example_inputs: list[Any],
         raise SkirError(f"{unbalanced.at}: a graph break inside super_kernel_scope_begin({unbalanced.scope!r}) split "
                         f"the scope over two graphs: {split_by}; move the break out of the scope") from None
     if split_by is not None:
-        warnings.warn(f"skir backend: a graph break split the forward into several graphs ({split_by}); model "
-                      f"@{name} is one of them, and results()[-1] only the last; fullgraph=True makes a break "
-                      "an error", stacklevel=2)
+        warn_at_user_line(f"skir backend: a graph break split the forward into several graphs ({split_by}); "
+                          f"model @{name} is one of them, and results()[-1] only the last; fullgraph=True makes "
+                          "a break an error")
     out_dir = opts.get("out_dir")
     result = skir.compile(data, options=opts.get("sk_options", "")).check()
     if out_dir is not None:

@@ -49,14 +49,22 @@ def _innermost(fn: Any) -> Any:
     return fn
 
 
+BREAK_COUNTERS = ("graph_break", "unimplemented")
+"""TorchDynamo's counters of graph breaks: `graph_break` holds explicit breaks and unsupported calls
+(`torch._dynamo.graph_break()`, `print`), `unimplemented` what it cannot trace at all, a data-dependent
+branch (`if x.sum() > 0:`) among them; each break is counted in one of the two."""
+
+
 def newest_break() -> str | None:
-    """The graph break TorchDynamo counted last since the previous look, summarised on one line."""
-    counted = torch._dynamo.utils.counters["graph_break"]
+    """The graph break TorchDynamo counted since the previous look, summarised on one line. Where
+    one look finds several (a break inside a mark also counts TorchDynamo's refusal to resume inside
+    the mark), the cause is the one named: the first new one, `graph_break` before `unimplemented`."""
     newest = None
-    for reason, count in counted.items():
-        if _seen_breaks.get(reason) != count:
-            newest = reason
-            _seen_breaks[reason] = count
+    for counter in BREAK_COUNTERS:
+        for reason, count in torch._dynamo.utils.counters[counter].items():
+            if _seen_breaks.get(f"{counter}\0{reason}") != count:
+                newest = newest or reason
+                _seen_breaks[f"{counter}\0{reason}"] = count
     return None if newest is None else _summary(newest)
 
 

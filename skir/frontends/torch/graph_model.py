@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import operator
 import re
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +55,7 @@ from skir.frontends.torch.scope_ops import is_scope_op
 from skir.frontends.torch.stream_capture import StreamCapture
 from skir.frontends.torch.tensor_info import TensorInfo, UnknownSize, node_info
 from skir.frontends.torch.updated_ops import group_prefix, per_step_lengths
-from skir.frontends.torch.user_code import is_user_file
+from skir.frontends.torch.user_code import is_user_file, warn_at_user_line
 from skir.marks import STREAM_KEY, scope_stream, scopes_of
 from skir.names import identifier
 
@@ -225,13 +224,16 @@ class GraphCapture:
         return op_name(node.op, node.target)
 
     def _kernel(self, name: str, kernel_type: str, roles: tuple[str, ...]) -> str:
+        """The kernel of op `name` with this type and argument roles: the op's name, and for a
+        second variant of the op (another type or layout) `<op>_v2`, `<op>_v3`, ...; never `<op>_2`,
+        which reads as the kernel of TorchDynamo's node `<op>_2` (whose buffer is `<op>_2_out`)."""
         key = (name, kernel_type, roles)
         if key not in self._kernel_keys:
             base = kernel_name(name)
             symbol = base
             suffix = 2
-            while symbol in self.kernels:
-                symbol = f"{base}_{suffix}"
+            while symbol in self.kernels or symbol in self.buffers:
+                symbol = f"{base}_v{suffix}"
                 suffix += 1
             self._kernel_keys[key] = symbol
             self.kernels[symbol] = {"kernel_type": kernel_type, "params": list(roles)}
@@ -498,9 +500,9 @@ class GraphCapture:
                             f"super_kernel_scope_end({scope!r}) before the model returns", at, scope)
         self._close_scopes(0)
         for raw, (count, first) in self._unmapped.items():
-            warnings.warn(f"{first}: op '{raw}' has no kernel mapping ({count} task{'s' if count > 1 else ''}, the "
-                          "first here); captured as opaque aicpu tasks, which end any SuperKernel around them "
-                          "(skir.frontends.torch.register_op maps it)", stacklevel=2)
+            warn_at_user_line(f"{first}: op '{raw}' has no kernel mapping ({count} task{'s' if count > 1 else ''}, "
+                              "the first here); captured as opaque aicpu tasks, which end any SuperKernel around "
+                              "them (skir.frontends.torch.register_op maps it)")
         streams = self.streams.finish()
         model: dict[str, Any] = {"format": "skir.aclgraph.capture", "version": 1, "model": self.name}
         if self.soc:

@@ -3,12 +3,15 @@
 ```python
 is_user_file("/home/me/model.py")                 # True
 is_user_file(torch.__file__)                      # False (torch's, skir's, generated code)
+warn_at_user_line("op 'x' has no kernel mapping")  # model.py:12: UserWarning: op 'x' ...
 ```
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import warnings
 
 import torch
 
@@ -20,3 +23,18 @@ _LIBRARY_DIRS = tuple(os.path.dirname(os.path.abspath(m.__file__ or "")) + os.se
 def is_user_file(path: str) -> bool:
     """Whether a source file is the user's (not torch's, not skir's, not generated)."""
     return not path.startswith("<") and not os.path.abspath(path).startswith(_LIBRARY_DIRS)
+
+
+def warn_at_user_line(message: str, category: type[Warning] = UserWarning) -> None:
+    """Warn with the header naming the innermost frame of the user's code on the stack (the line
+    that called the model or `torch.compile`'s result), not a line of skir or torch; with no
+    user frame on the stack, the warning names the caller as `warnings.warn` would."""
+    frame = sys._getframe(1)
+    caller = frame
+    while frame is not None and not is_user_file(frame.f_code.co_filename):
+        frame = frame.f_back  # type: ignore[assignment]
+    frame = frame or caller
+    registry = frame.f_globals.setdefault("__warningregistry__", {})
+    warnings.warn_explicit(message, category, frame.f_code.co_filename, frame.f_lineno,
+                           module=frame.f_globals.get("__name__"), registry=registry,
+                           module_globals=frame.f_globals)

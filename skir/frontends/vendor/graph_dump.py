@@ -25,7 +25,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from skir.dialects.aclgraph_task import MAX_GROUP
 from skir.json_reader import JsonReader, describe_value
 from skir.names import shown
 
@@ -54,7 +53,8 @@ class KernelInfo:
     cap: int
     resolved: int
     task_group: int | None
-    """The non-zero `taskGrp` id (a task group updated before every replay), else None."""
+    """The non-zero `taskGrp` handle (`aclrtTaskGrp`, a host pointer such as 0xaaaae80005c0: identity
+    only; the mapping gives each distinct handle a task group id of skir's own), else None."""
     args_size: int | None = None
     """`argsSize`: the bytes of the task's argument block (None: not in the dump)."""
 
@@ -255,8 +255,8 @@ def _kernel(reader: _Reader, params: dict[str, Any], path: str) -> KernelInfo:
     resolved = reader.opt_int(params, "resolvedNum", path, 1)
     group = params.get("taskGrp")
     task_group = None if group is None else reader.hex_(group, f"{path}.taskGrp") or None
-    if task_group is not None and task_group > MAX_GROUP:
-        reader.fail(f"{path}.taskGrp", f"a task group id is at most 0x{MAX_GROUP:x}, got 0x{task_group:x}")
+    if task_group is not None and task_group >> 64:
+        reader.fail(f"{path}.taskGrp", f"a task group handle is a 64-bit pointer, got 0x{task_group:x}")
     args_size = None
     if params.get("argsSize") is not None:
         args_size = reader.int_(params["argsSize"], f"{path}.argsSize", 0, MAX_ARGS_BYTES)

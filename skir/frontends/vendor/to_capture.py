@@ -80,6 +80,8 @@ class _State:
     """Event handle -> event name."""
     cells: dict[str, str] = field(default_factory=dict)
     """Device address -> cell name."""
+    groups: dict[int, int] = field(default_factory=dict)
+    """`taskGrp` handle -> skir's task group id (1, 2, ... in the order the handles first appear)."""
     counts: dict[str, int] = field(default_factory=lambda: {"default": 0, "sched": 0, "sched_untraced": 0,
                                                              "paired_value": 0, "scope_names": 0,
                                                              "args_missing": 0, "args_odd": 0, "comm": 0,
@@ -197,7 +199,7 @@ def _task(node: Node, traced: TraceTask | None, st: _State) -> dict[str, Any]:
             task["comm"] = {"group": VENDOR_COMM_GROUP, "op": op}
             st.counts["comm"] += 1
         if k.task_group is not None:  # the dumps do not say what the update changes: `launch`
-            task["task_group"] = k.task_group
+            task["task_group"] = st.groups.setdefault(k.task_group, len(st.groups) + 1)
         return task
     if node.task_type in ("NOTIFY", "WAIT", "RESET"):
         event = st.events.get(node.event)  # type: ignore[arg-type]

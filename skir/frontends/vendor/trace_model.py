@@ -50,7 +50,7 @@ def _node(reader: JsonReader, task: TraceTask, si: int) -> Node:
             reader.fail(f"{task.path}.name", f"{shown(name)} is not a C identifier ([A-Za-z_][A-Za-z0-9_]*); a "
                         "kernel's name is its symbol")
         return Node(None, si, task.path, "KERNEL", "KERNEL",
-                    kernel=KernelInfo(name, kernel_type, None, task.blocks, 0, 1, False, task.args_size))
+                    kernel=KernelInfo(name, kernel_type, None, task.blocks, 0, 1, None, task.args_size))
     sync = _SYNC.get(task.name.rpartition("_")[0]) if kind not in _VALUE else None
     addr = task.suffix
     if sync is not None and addr is not None:
