@@ -11,7 +11,8 @@ that change each other's meaning whole, such as `early-start=1:sync-mode=data`).
 string with `select=gain` goes through `skir.compile` (which runs selection's rounds), the
 others through the passes alone. A refusal the options may cause on a valid model
 (`strict-scope-check=abort`, a `debug-aic-num` shape) counts as an answer. `--emulate-every K`
-also runs every K-th model's entries in host emulation (needs g++). A failing line gives the
+also runs every K-th model's entries in host emulation (needs g++); `--with-forks` makes every
+other model a fork/join model (`skir.testing.fork_models`). A failing line gives the
 model seed, the options and the spare flag: `test/unit/test_pipeline_property.py` takes them
 as an `@example` to keep the case. It ends with a table: models, refusals, failures,
 seconds. Exit status 1 when anything failed.
@@ -40,6 +41,9 @@ def main() -> int:
                         help="give the random models updated task groups behind their external waits")
     parser.add_argument("--with-conds", action="store_true",
                         help="give the random models condition tasks running random sub-models")
+    parser.add_argument("--with-forks", action="store_true",
+                        help="every other model a fork/join model whose epoch spreads its waits over SuperKernels "
+                        "and streams (skir.testing.fork_models)")
     args = parser.parse_args()
     import warnings
 
@@ -48,6 +52,7 @@ def main() -> int:
     from skir.analysis.sk_check import check_module
     from skir.errors import SkirError
     from skir.testing import random_model
+    from skir.testing.fork_models import fork_model
     from skir.testing.option_space import draw_options, expected_refusal, selects_gain
     from skir.testing.rewrite_oracle import check_rewrite, check_unreset_warnings, compile_checked
 
@@ -60,10 +65,13 @@ def main() -> int:
         spare = rng.random() < 0.5
         emulate = args.emulate_every > 0 and done % args.emulate_every == 0
         try:
-            data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
-                                spare_slots=spare, with_comm=args.with_comm,
-                                with_active=args.with_active, with_updates=args.with_updates,
-                                with_conds=args.with_conds)
+            if args.with_forks and done % 2 == 0:
+                data = fork_model(random.Random(seed))
+            else:
+                data = random_model(random.Random(seed), max_streams=4, max_tasks=40, with_scopes=seed % 2 == 0,
+                                    spare_slots=spare, with_comm=args.with_comm,
+                                    with_active=args.with_active, with_updates=args.with_updates,
+                                    with_conds=args.with_conds)
             try:
                 if selects_gain(options) or emulate:
                     result = skir.compile(data, options=options).check().write(emulate=emulate)

@@ -21,7 +21,7 @@ from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
 from skir.dialects.model_lookup import kernel_table, models, qualified_name, updated_launches
-from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp
+from skir.dialects.superkernel import LockOp, NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.hostsim.runner import EmulationSpec, SubTaskInstance
 from skir.names import entry_symbol
 from skir.targets.ascendc import emit_source
@@ -38,36 +38,47 @@ ANY_VALUE = -1
 
 
 class _FinalLocks:
-    """What each lock word must hold when a SuperKernel has finished, from the streams alone.
+    """What each lock word must hold when a SuperKernel has finished, from the rewritten model.
 
     A lock the SuperKernel notifies stays 1 for its waiters. Any other (it waits on it, or
-    only resets it, like a front-wait cell) the SuperKernel must clear at exit when no stream
-    task waits on the cell: every wait is its own (docs/design.md §3 (h)). When a stream task
-    waits on it after the launch, that waiter still needs it: 1. When stream tasks wait on it
-    but all before the launch, (h) leaves the clear to the stream's own reset, and clearing it
-    too is harmless: either value (`ANY_VALUE`; sk-check proves the cell ends at 0).
+    only resets it, like a front-wait cell) the SuperKernel must clear at exit when every wait
+    of the epoch is its own (docs/design.md §3 (h)): no stream task waits on the cell and no
+    other SuperKernel does. A wait elsewhere — a stream's `value_wait`, or another
+    SuperKernel's in-kernel lock wait — that may still run after the launch needs the lock: 1.
+    When every such wait is before the launch, (h) leaves the clear to the stream's own reset
+    (or to nobody: an unreset cell, which the compile warns of), and clearing it too is
+    harmless: either value (`ANY_VALUE`; sk-check proves the cell ends as the original's event).
     """
 
     def __init__(self, model: ModelOp):
         self.graph = TaskGraph(model)
         self.hb = HappensBefore(self.graph)
-        self.waits: dict[str, list[int]] = {}
+        self.waits: dict[str, list[int]] = {}  # cell -> the stream value waits on it
         self.launch: dict[str, int] = {}
         for n, op in enumerate(self.graph.ops):
             if isinstance(op, ValueWaitOp):
                 self.waits.setdefault(op.cell.root_reference.data, []).append(n)
             elif isinstance(op, LaunchSkOp):
                 self.launch[op.sk.root_reference.data] = n
+        self.waiting_sks: dict[str, set[str]] = {}
+        for sk in model.body.block.ops:
+            if isinstance(sk, SuperKernelOp):
+                for cell in {op.cell.root_reference.data for op in sk.program() if isinstance(op, WaitLockOp)}:
+                    self.waiting_sks.setdefault(cell, set()).add(sk.sym_name.data)
 
     def value(self, sk: str, ops: list[LockOp]) -> int:
         if any(isinstance(op, NotifyOp) for op in ops):
             return 1
         launch = self.launch.get(sk)
         cell = ops[0].cell.root_reference.data
+        others = sorted(self.waiting_sks.get(cell, set()) - {sk})
         outside = self.waits.get(cell, [])
-        if not outside:
-            return 0
-        done = launch is not None and all(self.hb.before(w, launch) for w in outside)
+        if not outside and not others:
+            return 0  # every wait of the epoch is this SuperKernel's: it clears the lock
+        if any(self.launch.get(other) is None for other in others):
+            return 1  # a waiter whose launch this model does not hold: assume it may come later
+        nodes = [*outside, *(self.launch[other] for other in others)]
+        done = launch is not None and all(self.hb.before(w, launch) for w in nodes)
         return ANY_VALUE if done else 1
 
 
