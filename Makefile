@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(abspath $(VENV))/bin
 
-.PHONY: venv extras demo test lit pytest typecheck fuzz bench torch-examples test-hf4 clean
+.PHONY: venv extras acl-headers demo test lit pytest typecheck fuzz bench torch-examples test-hf4 clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ torch-examples: venv
 	$(BIN)/python examples/torch/serving_decode.py
 	$(BIN)/python examples/torch/tp_decode.py
 
+# The ACL headers (torch-npu's wheel, fetched, never committed): the CPU runtime model and the
+# header-layout probe are built against them (docs/device.md).
+ACL_DIR ?= .acl
+$(ACL_DIR)/acl/acl_rt.h: | $(VENV)/.installed
+	$(BIN)/python tools/fetch_acl_headers.py $(ACL_DIR)
+
+acl-headers: $(ACL_DIR)/acl/acl_rt.h
+
 demo: venv
 	$(BIN)/sk-compile examples/decode_layer.json -o out/decode_layer --check --emulate
 
@@ -42,8 +50,8 @@ lit: venv
 	PATH=$(BIN):$$PATH $(BIN)/lit -v test/filecheck
 
 # -rs: the reason of every skip (an optional part not installed) in the summary
-pytest: venv
-	$(BIN)/python -m pytest -q -rs test/unit
+pytest: venv acl-headers
+	SKIR_ACL_INCLUDE=$(abspath $(ACL_DIR)) $(BIN)/python -m pytest -q -rs test/unit
 
 # The fixed-seed fuzzing campaign (tools/fuzz.py): fails on any traceback, internal error, hang,
 # unlocated or multi-line message, stray file or invalid product. FUZZ_MUTANTS=100000 for a long run.
@@ -73,4 +81,4 @@ bench: venv
 	$(BIN)/python tools/bench_share.py
 
 clean:
-	rm -rf out build *.egg-info test/filecheck/**/Output
+	rm -rf out build *.egg-info test/filecheck/**/Output $(ACL_DIR)

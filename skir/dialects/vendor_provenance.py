@@ -19,7 +19,8 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, String
 from skir.dialects.aclgraph import ModelOp
 
 VENDOR_ATTR = "skir.vendor"
-"""On the model: layout, model id, whether the cores were given, the notes, the options."""
+"""On the model: layout, model id, whether the cores were given, the notes, the options, and the
+runtime's `streamId` of each stream (`stream_ids`, -1 where the dump gives none)."""
 NAME_ATTR = "skir.vendor_name"
 """On a kernel: the dump's `funcName`."""
 NO_BIND_MAP_ATTR = "skir.no_bind_map"
@@ -39,7 +40,8 @@ def vendor_info(model: ModelOp) -> dict[str, Any] | None:
         if isinstance(value, StringAttr):
             out[key] = value.data
         elif isinstance(value, ArrayAttr):
-            out[key] = [v.data for v in value.data if isinstance(v, StringAttr)]
+            out[key] = [v.data if isinstance(v, StringAttr) else v.value.data for v in value.data
+                        if isinstance(v, StringAttr | IntegerAttr)]
         elif isinstance(value, IntegerAttr):
             out[key] = bool(value.value.data)
     return out

@@ -42,10 +42,11 @@ from skir.json_reader import JsonReader, parse_json
 from skir.runtime.layout import Addresses, Region, check_addresses, read_cells, read_workspaces
 from skir.runtime.update import check_updates
 from skir.source_text import read_model
+from skir.targets.runtime_identity import task_identity
 from skir.xdsl_fast.clone import clone_tree
 
 FORMAT = "skir.rewrite_plan"
-MAJOR_VERSION = 2
+MAJOR_VERSION = 3
 
 _ACTIONS = {
     "keep": (), "disable": (), "set_kernel": ("superkernel",), "set_value_write": ("cell", "value"),
@@ -74,9 +75,9 @@ def apply_plan(original: ModuleOp, plan: dict[str, Any], source: str = "plan.jso
     its sub-models (`skir.runtime.layout`): each must start a 64-byte line, hold the bytes the
     plan asks for and share no line with another (docs/design.md §5 "Memory layout")."""
     r = _Reader(source)
-    r.obj(plan, "", ("format", "version", "model", "cells", "slots", "superkernels"),
-          ("format", "version", "model", "cells", "workspaces", "slots", "update", "superkernels", "updates",
-           "submodels", "provenance"))
+    r.obj(plan, "", ("format", "version", "model", "streams", "cells", "slots", "superkernels"),
+          ("format", "version", "model", "streams", "cells", "workspaces", "slots", "update", "superkernels",
+           "updates", "submodels", "provenance"))
     if plan["format"] != FORMAT:
         r.fail("format", f"expected '{FORMAT}', got {plan['format']!r}")
     version = r.int_(plan["version"], "version", 0, 1 << 31)
@@ -108,6 +109,7 @@ def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str,
             for task in stream.body.block.ops:
                 if isinstance(task, TaskOp):
                     slots[(stream.sym_name.data, task.seq.data)] = task
+    _check_streams(r, plan["streams"], model, path)
     cell_regions = read_cells(r, plan["cells"], path)
     regions += cell_regions + read_workspaces(r, plan.get("workspaces", []), path)
     cells = [region.key for region in cell_regions]
@@ -115,7 +117,7 @@ def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str,
         if cell in names or cells.index(cell) != i:
             r.fail(f"{path}cells[{i}].name", f"cell '{cell}' is already declared")
     sks = _superkernels(r, plan["superkernels"], path)
-    actions = _actions(r, plan["slots"], slots, set(cells), sks, path)
+    actions = _actions(r, plan["slots"], slots, set(cells), sks, kernels, path)
     taken = {key for key, action in actions.items() if action["action"] != "keep"}
     _check_args(r, sks, slots, taken, kernels, set(cells))
     subs = {sub.sym_name.data: (cond, branch, sub) for cond, branch, sub in submodels(model)}
@@ -130,9 +132,9 @@ def _apply_model(r: JsonReader, model: ModelOp, plan: dict[str, Any], path: str,
     entries = r.list_(plan.get("submodels", []), f"{path}submodels")
     for i, entry in enumerate(entries):
         spath = f"{path}submodels[{i}]"
-        r.obj(entry, spath, ("name", "cells", "slots", "superkernels"),
-              ("name", "cond", "branch", "cells", "workspaces", "slots", "update", "superkernels", "updates",
-               "submodels"))
+        r.obj(entry, spath, ("name", "streams", "cells", "slots", "superkernels"),
+              ("name", "cond", "branch", "streams", "cells", "workspaces", "slots", "update", "superkernels",
+               "updates", "submodels"))
         name = r.name(entry["name"], f"{spath}.name")
         if name not in subs:
             r.fail(f"{spath}.name", f"@{model.sym_name.data} runs no sub-model '{name}'")
@@ -168,21 +170,47 @@ def _superkernels(r: JsonReader, value: Any, prefix: str = "") -> dict[str, dict
     return found
 
 
+def _check_streams(r: JsonReader, value: Any, model: ModelOp, prefix: str) -> None:
+    """The `streams` table names the model's streams, each once, with its index in order."""
+    names = [op.sym_name.data for op in model.body.block.ops if isinstance(op, StreamOp)]
+    entries = r.list_(value, f"{prefix}streams")
+    for i, entry in enumerate(entries):
+        path = f"{prefix}streams[{i}]"
+        r.obj(entry, path, ("name", "index"), ("name", "index", "id"))
+        if i >= len(names) or r.name(entry["name"], f"{path}.name") != names[i]:
+            r.fail(f"{path}.name", f"expected {names[i] if i < len(names) else 'no more streams'!r}: the table "
+                                   "lists the model's streams in order")
+        if r.int_(entry["index"], f"{path}.index", 0, 1 << 20) != i:
+            r.fail(f"{path}.index", f"expected {i}: a stream's index is its place in the runtime's stream list")
+        if "id" in entry:
+            r.int_(entry["id"], f"{path}.id", 0, 1 << 31)
+    if len(entries) != len(names):
+        r.fail(f"{prefix}streams", f"lists {len(entries)} stream(s); the model has {len(names)}")
+
+
 def _actions(r: JsonReader, value: Any, slots: dict[tuple[str, int], TaskOp], cells: set[str],
-             sks: dict[str, dict[str, Any]], prefix: str = "") -> dict[tuple[str, int], dict[str, Any]]:
+             sks: dict[str, dict[str, Any]], kernels: dict[str, KernelOp],
+             prefix: str = "") -> dict[tuple[str, int], dict[str, Any]]:
     actions: dict[tuple[str, int], dict[str, Any]] = {}
     launched: dict[str, str] = {}
+    ranks = {key: rank for rank, key in enumerate(sorted(slots, key=lambda k: (k[1], k[0])))}
     for i, entry in enumerate(r.list_(value, f"{prefix}slots")):
         path = f"{prefix}slots[{i}]"
-        r.obj(entry, path, ("stream", "seq", "action"), ("stream", "seq", "action", *{
-            key for keys in _ACTIONS.values() for key in keys}))
+        r.obj(entry, path, ("stream", "seq", "seq_id", "action", "task"), ("stream", "seq", "seq_id", "action",
+                                                                           "task", *{key for keys in _ACTIONS.values()
+                                                                                     for key in keys}))
         key = (r.name(entry["stream"], f"{path}.stream"), r.int_(entry["seq"], f"{path}.seq", 0, 1 << 62))
         if key not in slots:
             r.fail(path, f"the model has no slot @{key[0]} seq {key[1]}")
         if key in actions:
             r.fail(path, f"slot @{key[0]} seq {key[1]} has a second action")
         kind = r.enum(entry["action"], f"{path}.action", {a: a for a in _ACTIONS}, "an action")
-        extra = set(entry) - {"stream", "seq", "action", *_ACTIONS[kind]}
+        if entry["task"] != task_identity(slots[key], kernels):  # what the captured task is, as the runtime sees it
+            r.fail(f"{path}.task", f"{entry['task']} is not what the model's slot @{key[0]} seq {key[1]} holds: "
+                                   f"{task_identity(slots[key], kernels)}")
+        if r.int_(entry["seq_id"], f"{path}.seq_id", 0, 1 << 32) != ranks[key]:
+            r.fail(f"{path}.seq_id", f"expected {ranks[key]}: the slot's place in the model's capture order")
+        extra = set(entry) - {"stream", "seq", "seq_id", "action", "task", *_ACTIONS[kind]}
         if extra:
             r.fail(f"{path}.{sorted(extra)[0]}", f"not a field of action '{kind}'")
         for field in _ACTIONS[kind]:

@@ -6,11 +6,13 @@ one model update; per SuperKernel its entry, launch blocks, schedule mode and wh
 argument slot comes from. `skir.runtime.apply_plan` replays it on the original model.
 
 ```json
-{"format": "skir.rewrite_plan", "version": 2, "model": "m",
+{"format": "skir.rewrite_plan", "version": 3, "model": "m",
+ "streams": [{"name": "s0", "index": 0}, {"name": "s1", "index": 1}],
  "cells": [{"name": "e1_cell", "bytes": 64, "align": 64}],
  "workspaces": [{"superkernel": "m_sk0", "slot": 8, "use": "workspace", "bytes": 2048, "align": 64}],
  "slots": [
-  {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "m_sk0"},
+  {"stream": "s0", "seq": 0, "seq_id": 0, "action": "set_kernel", "superkernel": "m_sk0",
+   "task": {"type": "kernel", "function": "a", "blocks": 48, "args_bytes": 8}},
   {"stream": "s0", "seq": 1, "action": "disable"},
   {"stream": "s0", "seq": 2, "action": "keep"},
   {"stream": "s1", "seq": 3, "action": "set_value_write", "cell": "e1_cell", "value": 1},
@@ -36,7 +38,10 @@ replay, it writes argument `i` into `slots[i]` of the SuperKernel's table
 (`skir.targets.update_map`; `skir.runtime.apply_update` is the reference).
 
 Slots are listed stream by stream in slot order; `keep` slots are listed too, so every slot
-has exactly one action. Argument sources are those of SK meta: `ffts_base`, `task` (arg `arg`
+has exactly one action. A runtime finds a slot by its stream's `index` in the `streams` table
+(the order of `aclmdlRIGetStreams`) and its `seq_id` (`aclmdlRITaskGetSeqId`), and each slot's
+`task` says what the captured task is (`skir.targets.runtime_identity`): a device applier checks
+it before changing anything. Argument sources are those of SK meta: `ffts_base`, `task` (arg `arg`
 of the task that held slot `stream`/`seq` before the rewrite), `cell`, `workspace`,
 `profiling`, `profiling_task_id`.
 """
@@ -60,16 +65,17 @@ from skir.dialects.aclgraph import (
     ValueWaitOp,
     ValueWriteOp,
 )
-from skir.dialects.aclgraph_decls import CellOp
+from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.hardware import GM_LINE_BYTES
 from skir.dialects.model_lookup import formed, require_passes, submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.provenance import stamp
+from skir.targets.runtime_identity import seq_ids, slot_identity, stream_table
 from skir.targets.workspaces import workspaces
 
 FORMAT = "skir.rewrite_plan"
-VERSION = 2
+VERSION = 3
 
 
 def slot_action(task: TaskOp) -> dict[str, Any]:
@@ -100,6 +106,8 @@ def plan(module: ModuleOp, meta: dict[str, Any]) -> dict[str, Any]:
 def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[str, Any]:
     cells_used: set[str] = set()
     slots = []
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    ranks = seq_ids(model)
     for stream in model.body.block.ops:
         if not isinstance(stream, StreamOp):
             continue
@@ -108,7 +116,9 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
                 action = slot_action(task)
                 if "cell" in action:
                     cells_used.add(action["cell"])
-                slots.append({"stream": stream.sym_name.data, "seq": task.seq.data, **action})
+                key = (stream.sym_name.data, task.seq.data)
+                slots.append({"stream": key[0], "seq": key[1], "seq_id": ranks[key], **action,
+                              "task": slot_identity(task, kernels)})
     added = {entry["cell"] for entry in meta.get("cells", [])} | cells_used
     cells = [{"name": op.sym_name.data, "bytes": GM_LINE_BYTES, "align": GM_LINE_BYTES}
              for op in model.body.block.ops if isinstance(op, CellOp) and op.sym_name.data in added]
@@ -123,6 +133,7 @@ def _model_plan(module: ModuleOp, model: ModelOp, meta: dict[str, Any]) -> dict[
             launch["shared_entry"] = shared
         superkernels.append({**launch, "args": sk["args"]})
     out: dict[str, Any] = {
+        "streams": stream_table(model),
         "cells": cells,
         "workspaces": workspaces(module, model),
         "slots": slots,

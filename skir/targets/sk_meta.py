@@ -82,6 +82,7 @@ from skir.targets.fail_reasons_log import render_fail_reasons
 from skir.targets.json_text import dumps_indented
 from skir.targets.lanes_meta import lanes
 from skir.targets.origin_name import origin_op_name
+from skir.targets.runtime_identity import stream_table
 from skir.targets.shared_entries import SharedEntries, annotate_meta, shared_entries
 from skir.targets.update_map import update_map
 from skir.targets.workspaces import workspaces
@@ -417,6 +418,7 @@ def _model_meta(model: ModelOp, before: ModelOp | None, unreset: dict[str, list[
     updates = update_map(model, superkernels)
     meta: dict[str, Any] = {
         "note": " ".join(notes) or None,
+        "streams": stream_table(model, with_seq_ids=True),
         "superkernels": superkernels,
         "cells": cells,
         "unfused": unfused,

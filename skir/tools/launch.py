@@ -39,6 +39,11 @@ def sk_check_ranks() -> NoReturn:
     _launch("sk-check-ranks", "skir.tools.sk_check_ranks")
 
 
+def sk_apply() -> NoReturn:
+    """`sk-apply`: `skir.tools.sk_apply.run`."""
+    _launch("sk-apply", "skir.tools.sk_apply")
+
+
 def sk_hang() -> NoReturn:
     """`sk-hang`: `skir.tools.sk_hang.run`."""
     _launch("sk-hang", "skir.tools.sk_hang")

@@ -28,7 +28,7 @@ DESIGN = ROOT / "docs" / "design.md"
 PAGES = sorted([README, ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
 """Every page of the user's documentation."""
 
-SKIR_TOOLS = ("sk_compile", "sk_opt", "sk_check_ranks", "sk_hang")
+SKIR_TOOLS = ("sk_compile", "sk_opt", "sk_check_ranks", "sk_hang", "sk_apply")
 """The modules of `skir/tools/` that are console scripts (each has `main(argv)`)."""
 
 

@@ -84,7 +84,17 @@ def _set(path: list[Any], value: Any) -> Any:
 
 @pytest.mark.parametrize(("edit", "message"), [
     (_set(["version"], 1), "plan.json: version: version 1 is not supported"),
-    (_set(["version"], 3), "plan.json: version: version 3 is not supported"),
+    (_set(["version"], 2), "plan.json: version: version 2 is not supported"),
+    (_set(["version"], 4), "plan.json: version: version 4 is not supported"),
+    (_set(["streams", 1, "index"], 3), "plan.json: streams[1].index: expected 1: a stream's index is its place"),
+    (_set(["streams", 0, "name"], "s1"), "plan.json: streams[0].name: expected 's0'"),
+    (lambda p: p["streams"].pop(), "plan.json: streams: lists 1 stream(s); the model has 2"),
+    (_set(["slots", 3, "task", "blocks"], 24), "plan.json: slots[3].task: {'type': 'kernel', 'function': 'rms_norm', "
+                                               "'blocks': 24, 'args_bytes': 24} is not what the model's slot @s0 "
+                                               "seq 3 holds"),
+    (_set(["slots", 3, "seq_id"], 4), "plan.json: slots[3].seq_id: expected 3: the slot's place in the model's "
+                                      "capture order"),
+    (_set(["slots", 3, "task", "function"], "rms"), "plan.json: slots[3].task: {'type': 'kernel', 'function': 'rms'"),
     (_set(["workspaces", 0, "bytes"], 100), "plan.json: workspaces[0].bytes: 100 is not a whole number of 64-byte"),
     (_set(["workspaces", 0, "align"], 8), "plan.json: workspaces[0].align: expected 64"),
     (_set(["model"], "other"), "plan.json: model: the plan is for @other"),
@@ -93,13 +103,17 @@ def _set(path: list[Any], value: Any) -> Any:
     (_set(["slots", 0, "seq"], 999), "plan.json: slots[0]: the model has no slot @s0 seq 999"),
     (lambda p: p["slots"].pop(), "plan.json: slots: slot @s1 seq 8 has no action"),
     (_set(["slots", 3, "superkernel"], "nope"), "plan.json: slots[3].superkernel: SuperKernel 'nope' is not in"),
-    (_set(["slots", 0], {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "decode_layer_sk0"}),
+    (_set(["slots", 0], {"stream": "s0", "seq": 0, "seq_id": 0, "action": "set_kernel",
+                         "superkernel": "decode_layer_sk0",
+                         "task": {"type": "kernel", "function": "sk_scope_kernel_begin", "blocks": 1,
+                                  "args_bytes": 0}}),
      "plan.json: slots[0]: set_kernel needs a kernel launch slot; @s0 seq 0 holds 'aclgraph.scope_begin'"),
     (_set(["slots", 4, "action"], "keep"),
      "plan.json: superkernels[0].args[4]: names @s0 seq 4, which is not a kernel launch the plan takes out"),
     (_set(["superkernels", 0, "args", 2, "arg"], 7), "plan.json: superkernels[0].args[2].arg: 7 is out of range"),
     (_set(["superkernels", 0, "args", 2, "slot"], 9), "plan.json: superkernels[0].args[2].slot: expected slot 2"),
-    (_set(["slots", 4], {"stream": "s0", "seq": 4, "action": "set_value_write", "cell": "c9", "value": 1}),
+    (_set(["slots", 4], {"stream": "s0", "seq": 4, "seq_id": 4, "action": "set_value_write", "cell": "c9", "value": 1,
+                         "task": {"type": "kernel", "function": "qkv_matmul", "blocks": 24, "args_bytes": 24}}),
      "plan.json: slots[4].cell: cell 'c9' is not in the plan's cells"),
     (_set(["slots", 4, "value"], 1), "plan.json: slots[4].value: not a field of action 'disable'"),
 ])

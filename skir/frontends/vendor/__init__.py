@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, ModuleOp, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, UnitAttr
 
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
@@ -131,6 +131,8 @@ def _annotate(module: ModuleOp, info: VendorInfo) -> None:
         fields["model_id"] = StringAttr(info.model_id)
     if info.options:
         fields["options"] = StringAttr(info.options)
+    if any(sid is not None for sid in info.stream_ids):  # the runtime's streamId of each stream, -1: not given
+        fields["stream_ids"] = ArrayAttr(tuple(IntegerAttr(-1 if sid is None else sid, 64) for sid in info.stream_ids))
     model.attributes[VENDOR_ATTR] = DictionaryAttr(fields)
     for op in model.body.block.ops:
         if isinstance(op, KernelOp) and op.sym_name.data in info.func_names:

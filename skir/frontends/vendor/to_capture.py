@@ -65,6 +65,8 @@ class VendorInfo:
     notes: list[str] = field(default_factory=list)
     paths: dict[tuple[int, int], str] = field(default_factory=dict)
     """(stream index, task index) of the capture -> the node's JSON path in the dump."""
+    stream_ids: list[int | None] = field(default_factory=list)
+    """Per stream, in the dump's order (`streamIdxInGraph`), the runtime's `streamId`, when the dump gives it."""
 
 
 @dataclass
@@ -110,6 +112,7 @@ def to_capture(dump: GraphDump, trace: RuntimeTrace | None, source: str, cores: 
     """The capture dict of a vendor dump (and its runtime trace, when there is one)."""
     info = VendorInfo(source, dump.layout, dump.model_id, cores or DEFAULT_CORES, cores is not None)
     st = _State(info, _Names())
+    info.stream_ids = list(dump.stream_ids)
     stream_names = [st.names.fresh(f"s{si}") for si in range(len(dump.streams))]
     st.stream_of_id = {sid: name for sid, name in zip(dump.stream_ids, stream_names) if sid is not None}
     traced = None
