@@ -265,11 +265,14 @@ class _Planner:
         wait_slots += free[:rest]
         # the launch follows the front waits and every kept group prefix of the host range
         after = max([*free[:rest], *(n for n in range(lo, hi + 1) if n in self.kept)], default=lo - 1)
-        launch = next((n for n in range(after + 1, hi + 1) if n in p.members and isinstance(g.ops[n], LaunchOp)),
-                      None)
+        # never a task group's slot: the framework re-issues a group's tasks every step, which would
+        # put the member back in place of the launch (docs/design.md §3 "Slots")
+        launch = next((n for n in range(after + 1, hi + 1) if n in p.members and isinstance(g.ops[n], LaunchOp)
+                       and g.ops[n].task_group is None), None)
         if launch is None:
-            self.failures[p.index] = f"no slot for {len(fronts)} front wait(s) before the launch on @" + \
-                g.streams[p.host].sym_name.data
+            self.failures[p.index] = (f"no slot for {len(fronts)} front wait(s) before the launch on @"
+                                      f"{g.streams[p.host].sym_name.data}" if fronts else "no member kernel slot "
+                                      f"outside a task group for the launch on @{g.streams[p.host].sym_name.data}")
             return
         for slot, cell in zip(wait_slots, fronts):
             p.slots[slot] = ("value_wait", cell, 1)

@@ -109,6 +109,9 @@ def _check(model: Any, options: str, tmp_path: Path) -> None:
     check_rewrite(result.original, _annotated(applied, result.module))
     _tables_match_the_programs(run, result)
     assert run.cpu.updates(run.graph.model_ri) == 1  # one commit
+    slots = {(s["stream"], s["seq"]): s for s in run.applied.plan["slots"]}
+    for sk in run.applied.plan["superkernels"]:  # a group's update re-issues its tasks: no launch sits there
+        assert "task_group" not in slots[(sk["host"]["stream"], sk["host"]["seq"])]["task"]
 
 
 @pytest.mark.parametrize(("model", "options"), CASES,

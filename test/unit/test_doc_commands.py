@@ -138,10 +138,13 @@ BLOCKS = every_block()
 def _missing(commands: list[Shown]) -> list[str]:
     need = {p for shown in commands for key, packages in NEEDS.items() if re.search(key, shown.command)
             for p in packages}
-    if any("--emulate" in shown.command for shown in commands):
+    if any("--emulate" in shown.command or "sk-apply" in shown.command for shown in commands):
         need.add("g++")
-    return sorted(p for p in need if (shutil.which(os.environ.get("CXX", p)) if p == "g++"
-                                      else importlib.util.find_spec(p)) is None)
+    missing = sorted(p for p in need if (shutil.which(os.environ.get("CXX", p)) if p == "g++"
+                                         else importlib.util.find_spec(p)) is None)
+    if any("sk-apply" in shown.command for shown in commands) and not os.environ.get("SKIR_ACL_INCLUDE"):
+        missing.append("the ACL headers (make acl-headers sets SKIR_ACL_INCLUDE)")
+    return missing
 
 
 def test_the_pages_show_commands() -> None:

@@ -168,8 +168,15 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
         if (t->captured.type != ACL_MODEL_RI_TASK_KERNEL || old.funcHandle != funcHandle || old.argsSize != argsSize)
             return fail(ACL_ERROR_INVALID_PARAM, "aclrtLaunchKernel: an update must re-issue the group's kernel with "
                                                  "its function and argument size");
-        if (argsSize > 0) std::memcpy(t->owned_args, argsData, argsSize);  // the task's device args, in place
-        t->params.kernelTaskParams.numBlocks = t->committed.kernelTaskParams.numBlocks = numBlocks;
+        // the re-issued launch replaces what the task runs, whatever SetParams put there: its function
+        // again, the new arguments in its device args, its block count
+        if (argsSize > 0) std::memcpy(t->owned_args, argsData, argsSize);
+        t->captured.kernelTaskParams.numBlocks = numBlocks;
+        t->params = t->committed = t->captured;
+        t->host_args.clear();
+        t->committed_host_args.clear();
+        t->config.reset();
+        t->committed_config.reset();
         s->updating.erase(s->updating.begin());
         return ACL_SUCCESS;
     }
