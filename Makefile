@@ -73,12 +73,13 @@ test: venv
 	if [ -n "$$failed" ]; then echo "make test: failed:$$failed (the other steps passed)"; exit 1; fi; \
 	echo "make test: $(TEST_STEPS): all passed"
 
-bench: venv
+bench: venv acl-headers
 	$(BIN)/python tools/bench_compile.py --product 10000
 	$(BIN)/python tools/bench_sync.py
 	$(BIN)/python tools/bench_schedule.py
 	$(BIN)/python tools/bench_scale.py
 	$(BIN)/python tools/bench_share.py
+	SKIR_ACL_INCLUDE=$(abspath $(ACL_DIR)) $(BIN)/python tools/bench_apply.py
 
 clean:
 	rm -rf out build *.egg-info test/filecheck/**/Output $(ACL_DIR)

@@ -23,6 +23,7 @@ from xdsl.rewriter import Rewriter
 
 from skir.dialects.aclgraph import (
     DisabledOp,
+    LaunchOp,
     LaunchSkOp,
     ModelOp,
     StreamOp,
@@ -31,15 +32,17 @@ from skir.dialects.aclgraph import (
     ValueWriteOp,
     was_props,
 )
-from skir.dialects.aclgraph_decls import CellOp
-from skir.dialects.aclgraph_enums import WaitRule
+from skir.dialects.aclgraph_decls import CellOp, KernelOp
+from skir.dialects.aclgraph_enums import KernelType, WaitRule
+from skir.dialects.hardware import vendor_kernel_type
 from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SuperKernelOp
+from skir.dialects.vendor_provenance import vendor_info
 from skir.errors import SkirError
 from skir.runtime.acl import AppliedPlan
 from skir.runtime.acl_types import TASK_KERNEL, TASK_TYPE_NAMES, TASK_VALUE_WAIT, TASK_VALUE_WRITE, AclTaskParams
 from skir.runtime.cpu_model import WAIT_RULES, CpuModel, LoadedGraph
-from skir.targets.runtime_identity import seq_ids
+from skir.targets.runtime_identity import function_name, seq_ids
 from skir.xdsl_fast.clone import clone_tree
 
 
@@ -123,32 +126,84 @@ def _declare(model: ModelOp, cells: list[str], programs: ModuleOp | None, launch
                 model.body.block.add_op(op.clone())
 
 
+_NODE_TYPES = {"event_record": "NOTIFY", "event_wait": "WAIT", "event_reset": "RESET", "value_write": "MEMORY_WRITE",
+               "value_wait": "MEMORY_WAIT", "kernel": "KERNEL", "default": "DEFAULT"}
+
+
 def vendor_updated(cpu: CpuModel, graph: LoadedGraph, names: AppliedPlan) -> dict[str, Any]:
-    """The runtime's state as the vendor's `sk_graph_updated.json`: the tasks it still runs."""
+    """The runtime's committed state as the vendor's `sk_graph_updated.json` (the graph layout:
+    `streams[i].nodes[j]`, each around one `taskInfo`): the tasks it still runs, disabled slots
+    gone, survivors keeping their sequence ids; a SuperKernel launch a `KERNEL` node with
+    `skinfos` (its scope id the SuperKernel's place in the plan, its first and last member
+    kernels' function names) and the vendor's name; a value task with its device address."""
     model = the_model(graph.module)
+    kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
+    kind_of = {function_name(k): vendor_kernel_type(k.type) for k in kernels.values()}
     entries = {handle: name for name, handle in names.functions.items()}
+    plan_sks = {sk["name"]: (i, sk) for i, sk in enumerate(names.plan["superkernels"])}
+    first_last = _first_last(names.plan, kernels, model)
     streams: list[dict[str, Any]] = []
-    for index, stream in enumerate(cpu.streams(graph.model_ri)):
-        nodes: list[dict[str, Any]] = []
-        for task in cpu.tasks(stream, at=f"stream {index}"):
-            now, disabled = cpu.state(task, 1)
-            if disabled:
-                continue
-            seq = cpu.seq_id(task)
-            info: dict[str, Any] = {"taskId": seq, "taskType": TASK_TYPE_NAMES[now.type].upper(),
-                                    "taskTypeInt": now.type}
-            node: dict[str, Any] = {"nodeId": seq, "streamIdxInGraph": index, "nodeIdxInStream": len(nodes),
-                                    "taskInfo": [info]}
-            if now.type == TASK_KERNEL:
-                k = now.u.kernel
-                name = entries.get(k.funcHandle) or graph.functions.get(k.funcHandle) or "unknown"
-                info["kernelParams"] = {"funcName": name, "numBlocks": k.numBlocks, "argsSize": k.argsSize,
-                                        "isHostArgs": bool(k.isHostArgs), "taskGrp": f"{now.taskGrp or 0:#x}"}
-            elif now.type in (TASK_VALUE_WRITE, TASK_VALUE_WAIT):
-                value = now.u.value_write if now.type == TASK_VALUE_WRITE else now.u.value_wait
-                info["valueParams"] = {"devAddr": f"{value.devAddr or 0:#x}", "value": f"{value.value:#x}"}
-            nodes.append(node)
+    by_stream: dict[int, list[dict[str, Any]]] = {}
+    stream_names = [s.sym_name.data for s in model.body.block.ops if isinstance(s, StreamOp)]
+    for stream_op, original, task in _slots(cpu, graph):
+        now, disabled = cpu.state(task, 1)
+        if disabled:
+            continue
+        index = stream_names.index(stream_op.sym_name.data)
+        seq = cpu.seq_id(task)
+        kind = TASK_TYPE_NAMES[now.type]
+        info: dict[str, Any] = {"taskId": seq, "taskType": {"event_record": "NOTIFY", "event_wait": "WAIT",
+                                                            "event_reset": "RESET"}.get(kind, kind.upper()),
+                                "taskTypeInt": now.type}
+        node: dict[str, Any] = {"nodeId": seq, "streamIdxInGraph": index, "nodeType": _NODE_TYPES[kind]}
+        if now.type == TASK_KERNEL:
+            k = now.u.kernel
+            sk = names.launches.get((stream_op.sym_name.data, original.seq.data)) if k.funcHandle in entries else None
+            if sk is not None:
+                place, entry = plan_sks[sk]
+                first, last = first_last[sk]
+                func, kernel_type = f"sk_{place}__start_{first}_end_{last}", vendor_kernel_type(
+                    KernelType(entry["kernel_type"]))
+                node["skinfos"] = {"scopeId": place, "scopeName": None, "startKernelFuncName": first,
+                                   "endKernelFuncName": last}
+            else:
+                func = graph.functions.get(k.funcHandle, "unknown")
+                kernel_type = kind_of.get(func, "AIV_ONLY")
+            info["kernelParams"] = {"funcName": func, "numBlocks": k.numBlocks, "kernelType": kernel_type,
+                                    "argsSize": k.argsSize, "isHostArgs": bool(k.isHostArgs),
+                                    "taskGrp": f"{now.taskGrp or 0:#x}"}
+        elif now.type in (TASK_VALUE_WRITE, TASK_VALUE_WAIT):
+            if now.type == TASK_VALUE_WRITE:
+                info["valueWriteParams"] = {"devAddr": f"{now.u.value_write.devAddr or 0:#x}",
+                                            "value": f"{now.u.value_write.value:#x}"}
+            else:
+                info["valueWaitParams"] = {"devAddr": f"{now.u.value_wait.devAddr or 0:#x}",
+                                           "value": f"{now.u.value_wait.value:#x}", "flag": now.u.value_wait.flag}
+        elif kind.startswith("event_"):
+            info["eventParams"] = {"eventId": f"{now.u.event_record.event or 0:#x}", "eventTaskFlag": 0}
+        node["taskInfo"] = [info]
+        by_stream.setdefault(index, []).append(node)
+    for index in range(len(stream_names)):
+        nodes = by_stream.get(index, [])
+        for j, node in enumerate(nodes):
+            node["nodeIdxInStream"] = j
         streams.append({"streamIdxInGraph": index, "nodeCount": len(nodes), "nodes": nodes})
+    info = vendor_info(model) or {}
     return {"version": "1.0", "description": "SuperKernel updated graph, written by skir's CPU runtime model",
-            "modelId": model.sym_name.data, "totalStreams": len(streams),
+            "modelId": info.get("model_id", model.sym_name.data), "totalStreams": len(streams),
             "totalNodes": sum(s["nodeCount"] for s in streams), "streams": streams}
+
+
+def _first_last(plan: dict[str, Any], kernels: dict[str, KernelOp], model: ModelOp) -> dict[str, tuple[str, str]]:
+    """Per SuperKernel of the plan, the function names of its first and last member kernel
+    (by seq: the members are the kernel slots its arguments come from)."""
+    launches = {(s.sym_name.data, t.seq.data): t for s in model.body.block.ops if isinstance(s, StreamOp)
+                for t in s.body.block.ops if isinstance(t, LaunchOp)}
+    out = {}
+    for sk in plan["superkernels"]:
+        members = sorted({(a["seq"], a["stream"]) for a in sk["args"] if a["source"] == "task"}
+                         | {(sk["host"]["seq"], sk["host"]["stream"])})
+        names = [function_name(kernels[launches[(st, seq)].kernel.root_reference.data]) for seq, st in members
+                 if (st, seq) in launches]
+        out[sk["name"]] = (names[0], names[-1]) if names else ("none", "none")
+    return out

@@ -1,5 +1,5 @@
 """What a runtime knows of each task slot, so that a device applier finds and checks it
-(docs/design.md §5 "The rewrite plan").
+(docs/design.md §5, the plan's runtime identity).
 
 A runtime names a slot by its stream's index in `aclmdlRIGetStreams` order and its
 `aclmdlRITaskGetSeqId`: the plan's `streams` table gives each stream's index (the model's stream

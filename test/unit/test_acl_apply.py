@@ -249,3 +249,29 @@ def test_a_second_apply_is_refused(tmp_path: Path) -> None:
     apply(cpu, graph.model_ri, tmp_path / "out", object_dir=objects)
     with pytest.raises(SkirError, match="the plan was applied to this graph already"):
         apply(cpu, graph.model_ri, tmp_path / "out", object_dir=objects)
+
+
+@pytest.mark.parametrize("model", [DECODE, ROOT / "examples" / "vendor_dump", ROOT / "test" / "unit" / "models" /
+                                   "locks.mlir", ROOT / "examples" / "decode_updated.json"],
+                         ids=["decode_layer", "vendor_dump", "locks", "decode_updated"])
+def test_the_vendor_form_reads_back_as_the_plan(model: Path, tmp_path: Path) -> None:
+    """The applied graph written as the vendor's `sk_graph_updated.json` and read by skir's reader of
+    the vendor's result (a second reader): a SuperKernel at each host slot of the plan, and the
+    kernel slots the plan disables or turns into value tasks gone or converted."""
+    import json
+
+    from skir.frontends.vendor.result import read_result
+    from skir.runtime.cpu_apply import vendor_text
+
+    result, out = _compiled(model, "", tmp_path)
+    run = _apply(model, out, tmp_path)
+    (tmp_path / "sk_graph_updated.json").write_text(vendor_text(run))
+    found = read_result(tmp_path / "sk_graph_updated.json", result.original)
+    plan = json.loads((out / "plan.json").read_text())
+    assert sorted(sk.host for sk in found.superkernels) == sorted(
+        (sk["host"]["stream"], sk["host"]["seq"]) for sk in plan["superkernels"])
+    kernel_slots = {(s["stream"], s["seq"]): s["action"] for s in plan["slots"] if s["task"]["type"] == "kernel"
+                    and s["task"]["function"] not in ("sk_scope_kernel_begin", "sk_scope_kernel_end",
+                                                      "sk_placeholder_kernel")}
+    assert set(found.removed) == {k for k, a in kernel_slots.items() if a == "disable"}
+    assert set(found.converted) == {k for k, a in kernel_slots.items() if a.startswith("set_value")}

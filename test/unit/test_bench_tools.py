@@ -77,3 +77,18 @@ def test_bench_share_prints_fewer_entries_for_identical_layers() -> None:
     rows = [line.split() for line in out.splitlines()[2:]]
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [("1", "1", "1", "1"), ("8", "10", "3", "10")], out
     assert int(rows[1][4].replace(",", "")) < int(rows[1][5].replace(",", ""))  # fewer bytes shared
+
+
+def test_bench_apply_prints_its_table() -> None:
+    import os
+    import shutil
+
+    import pytest
+
+    if not os.environ.get("SKIR_ACL_INCLUDE") or shutil.which("g++") is None:
+        pytest.skip("needs the ACL headers (make acl-headers sets SKIR_ACL_INCLUDE) and g++")
+    out = _run("tools/bench_apply.py", "--sizes", "200", "--repeat", "1")
+    lines = out.splitlines()
+    assert lines[0].split() == ["kernels", "slots", "SKs", "entries", "apply", "s", "ACL", "calls", "us/slot"]
+    row = lines[1].split()
+    assert int(row[1]) >= int(row[0]) and int(row[5]) > int(row[1])  # every slot read: more calls than slots
