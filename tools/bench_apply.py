@@ -29,8 +29,9 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000,10000", help="comma-separated task counts (default 1000,10000)")
     parser.add_argument("--repeat", type=int, default=3, help="applies per size, the least time kept (default 3)")
     args = parser.parse_args()
-    import skir
     from gen_model import generate  # type: ignore[import-not-found]
+
+    import skir
     from skir.runtime.acl import apply
     from skir.runtime.acl_lib import EXTRA
     from skir.runtime.acl_types import SIGNATURES
