@@ -76,6 +76,8 @@ class AppliedPlan:
     model_ri: int
     plan: dict[str, Any]
     cells: dict[str, int] = field(default_factory=dict)
+    part_cells: dict[str, list[str]] = field(default_factory=dict)
+    """The cells of each part of the plan: "" the model's, else a sub-model's by name."""
     workspaces: dict[tuple[str, int], int] = field(default_factory=dict)
     tables: dict[str, tuple[int, list[int]]] = field(default_factory=dict)
     """SuperKernel -> (the table's device address, its words as written)."""
@@ -93,7 +95,7 @@ class AppliedPlan:
         its SuperKernel's table, argument `i` into slot `slots[i]`; returns how many were
         forwarded. Call it after each task-group update (`aclmdlRICaptureTaskUpdateEnd`)."""
         count = 0
-        for update in self.plan.get("updates", []):
+        for update in self._updates(self.plan):
             key = (update["stream"], update["seq"])
             at = f"the updated member @{key[0]} seq {key[1]} of {update['superkernel']}"
             words = _task_words(self.acl, self.acl.params(self.tasks[key], at=at), at)
@@ -105,6 +107,9 @@ class AppliedPlan:
                 self.acl.to_device(table + 8 * slot, words[i].to_bytes(8, "little"), at=at)
             count += 1
         return count
+
+    def _updates(self, part: dict[str, Any]) -> list[dict[str, Any]]:
+        return [*part.get("updates", []), *(u for sub in part.get("submodels", []) for u in self._updates(sub))]
 
     def release(self) -> None:
         """Free the cells, workspaces and tables and unload the entry objects (the graph that
@@ -118,31 +123,49 @@ class AppliedPlan:
 
 
 def apply(acl: AclLibrary, model_ri: int, out_dir: str | os.PathLike[str], *,
-          object_dir: str | os.PathLike[str] | None = None) -> AppliedPlan:
+          object_dir: str | os.PathLike[str] | None = None, submodels: dict[str, int] | None = None) -> AppliedPlan:
     """Apply `OUT/plan.json` to the captured graph `model_ri` (see the module docstring); the
-    entry objects are `OBJECT_DIR/<plan object>` (default OUT, where `build.sh` puts them)."""
+    entry objects are `OBJECT_DIR/<plan object>` (default OUT, where `build.sh` puts them). A model
+    with condition tasks needs the instance of each sub-model (`submodels`: its name -> the
+    `modelRIArray` entry `aclmdlRIAddCondTask` returned): each gets its part of the plan, checked
+    and changed with the rest, and is committed before the model that runs it."""
     out = Path(out_dir)
     plan = load_plan(out / "plan.json")
     if plan.get("format") != FORMAT or plan.get("version") != MAJOR_VERSION:
         raise SkirError(f"{out / 'plan.json'}: not a rewrite plan of version {MAJOR_VERSION}")
-    if plan.get("submodels"):
-        raise SkirError(f"{out / 'plan.json'}: the model has conditional sub-models; apply each sub-model's plan to "
-                        "its own model runtime instance (apply_submodels)")
-    if model_ri in _APPLIED:
+    parts = _parts(plan, model_ri, submodels or {})
+    if any(ri in _APPLIED for _, ri in parts):
         raise SkirError("the plan was applied to this graph already; capture it again to apply a plan")
     applied = AppliedPlan(acl, model_ri, plan)
-    slots = _read_slots(acl, model_ri, plan, applied)
+    slots: dict[tuple[str, int], _Slot] = {}
+    for part, ri in parts:
+        slots.update(_read_slots(acl, ri, part, applied))
     try:
-        _allocate(applied, plan, Path(object_dir) if object_dir is not None else out)
+        for part, _ in parts:
+            _allocate(applied, part, Path(object_dir) if object_dir is not None else out)
         words = {key: _task_words(acl, slot.before, slot.name) for key, slot in slots.items()
                  if slot.before.type == TASK_KERNEL and slot.entry["action"] != "keep"}
-        _write_tables(applied, plan, slots, words)
+        for part, _ in parts:
+            _write_tables(applied, part, slots, words)
     except SkirError:
         _free(applied)
         raise
-    _change(applied, plan, slots)
-    _APPLIED.add(model_ri)
+    _change(applied, parts, slots)
+    _APPLIED.update(ri for _, ri in parts)
     return applied
+
+
+def _parts(plan: dict[str, Any], model_ri: int, submodels: dict[str, int]) -> list[tuple[dict[str, Any], int]]:
+    """(plan part, its instance) of the model and of every sub-model, sub-models first (deepest
+    first), so that each is committed before the model whose condition task runs it."""
+    out: list[tuple[dict[str, Any], int]] = []
+    for entry in plan.get("submodels", []):
+        name = entry.get("name")
+        if name not in submodels:
+            raise SkirError(f"the plan has a part for sub-model '{name}'; give its model runtime instance "
+                            "(submodels={name: the modelRIArray entry of aclmdlRIAddCondTask})")
+        out += _parts(entry, submodels[name], submodels)
+    return [*out, (plan, model_ri)]
 
 
 def _read_slots(acl: AclLibrary, model_ri: int, plan: dict[str, Any],
@@ -211,6 +234,7 @@ def _aligned(applied: AppliedPlan, size: int, align: int, at: str) -> int:
 def _allocate(applied: AppliedPlan, plan: dict[str, Any], objects: Path) -> None:
     for cell in plan["cells"]:
         applied.cells[cell["name"]] = _aligned(applied, cell["bytes"], cell["align"], f"cell {cell['name']}")
+        applied.part_cells.setdefault(plan.get("name", ""), []).append(cell["name"])
     for ws in plan.get("workspaces", []):
         at = f"{ws['use']} of {ws['superkernel']} (slot {ws['slot']})"
         applied.workspaces[(ws["superkernel"], ws["slot"])] = _aligned(applied, ws["bytes"], ws["align"], at)
@@ -261,9 +285,10 @@ def _write_tables(applied: AppliedPlan, plan: dict[str, Any], slots: dict[tuple[
         applied.launches[(sk["host"]["stream"], sk["host"]["seq"])] = sk["name"]
 
 
-def _change(applied: AppliedPlan, plan: dict[str, Any], slots: dict[tuple[str, int], _Slot]) -> None:
+def _change(applied: AppliedPlan, parts: list[tuple[dict[str, Any], int]],
+            slots: dict[tuple[str, int], _Slot]) -> None:
     acl = applied.acl
-    sks = {sk["name"]: sk for sk in plan["superkernels"]}
+    sks = {sk["name"]: sk for part, _ in parts for sk in part["superkernels"]}
     changed: list[_Slot] = []
     keep = []  # the launch configurations must outlive the calls that pass them
     try:
@@ -301,13 +326,20 @@ def _change(applied: AppliedPlan, plan: dict[str, Any], slots: dict[tuple[str, i
         _undo(applied, changed)
         raise SkirError(f"{err}; nothing was changed (every task set so far was restored)") from None
     disabled = 0
+    committed: list[str] = []
     try:
         for slot in slots.values():
             if slot.entry["action"] == "disable":
                 acl("aclmdlRITaskDisable", slot.task, at=slot.name)
                 disabled += 1
-        acl("aclmdlRIUpdate", applied.model_ri, at="committing the plan")
+        for part, ri in parts:  # sub-models first: a model never runs a sub-model's half-applied state
+            of = f" of sub-model {part['name']}" if "name" in part else ""
+            acl("aclmdlRIUpdate", ri, at=f"committing the plan{of}")
+            committed.append(part.get("name", "the model"))
     except AclCallError as err:
+        if committed:  # a sub-model runs its SuperKernels already: no restoring it through ACL
+            raise SkirError(f"{err}; sub-model(s) {', '.join(committed)} were committed already: destroy the graph "
+                            "and capture it again") from None
         _undo(applied, changed)
         staged = (f"; {disabled} task(s) stay disabled in the staged state, which ACL cannot enable again: the graph "
                   "was not updated and runs as captured, but capture it again before applying a plan"

@@ -18,6 +18,7 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
@@ -43,8 +44,12 @@ def host_objects(out: Path, work: Path) -> Path:
     from skir.hostsim.runner import include_dir
 
     plan = load_plan(out / "plan.json")
+
+    def every(part: dict[str, Any]) -> list[dict[str, Any]]:
+        return [*part.get("superkernels", []), *(sk for sub in part.get("submodels", []) for sk in every(sub))]
+
     done: set[str] = set()
-    for sk in plan.get("superkernels", []):
+    for sk in every(plan):
         obj = str(sk.get("object", ""))
         if obj in done:
             continue
@@ -79,7 +84,8 @@ def apply_on_cpu(module: ModuleOp, out_dir: str | os.PathLike[str], work: Path,
     if fault is not None:
         cpu.fail_call(*fault)
     try:
-        applied = apply(cpu, graph.model_ri, out, object_dir=objects)
+        applied = apply(cpu, graph.model_ri, out, object_dir=objects,
+                        submodels={name: sub.model_ri for name, sub in graph.submodels.items()})
     finally:
         if fault is not None:
             cpu.fail_call(fault[0], 0)

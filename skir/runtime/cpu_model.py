@@ -7,7 +7,8 @@ model runtime instance of an aclgraph module through the ACL calls a framework m
 (`aclmdlRIBuildBegin` / `aclmdlRIBindStream`, then per task in seq order `aclrtLaunchKernel`,
 `aclrtRecordEvent`, `aclrtStreamWaitEvent`, `aclrtResetEvent`, `aclrtValueWrite` /
 `aclrtValueWait`, `aclrtMemcpyAsync` for the runtime's own tasks, task groups between
-`aclmdlRICaptureTaskGrpBegin` and `...End`): every kernel a function of a stand-in ELF object, every
+`aclmdlRICaptureTaskGrpBegin` and `...End`, a condition task `aclmdlRIAddCondTask`, whose
+sub-models are instances of their own): every kernel a function of a stand-in ELF object, every
 buffer, cell and event a device allocation or handle of its own. `skir.runtime.cpu_writer` reads
 the model back.
 
@@ -31,7 +32,9 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 
 from skir.dialects.aclgraph import (
+    CondOp,
     LaunchOp,
+    ModelOp,
     RecordOp,
     ResetOp,
     StreamOp,
@@ -41,7 +44,7 @@ from skir.dialects.aclgraph import (
     WaitOp,
 )
 from skir.dialects.aclgraph_decls import BufferOp, CellOp, EventOp, KernelOp
-from skir.dialects.model_lookup import submodels, the_model
+from skir.dialects.model_lookup import the_model
 from skir.errors import MissingToolError, SkirError
 from skir.runtime.acl_headers import include_dir
 from skir.runtime.acl_lib import AclLibrary
@@ -50,6 +53,17 @@ from skir.targets.runtime_identity import ARG_BYTES, MARKER_FUNCTIONS, function_
 
 SOURCES = ("acl_cpu_state.h", "acl_cpu_model.cpp", "acl_cpu_capture.cpp", "acl_cpu_tasks.cpp")
 HERE = Path(__file__).resolve().parent / "cpu_model"
+
+COND_TYPES = {"if": 0, "while": 1, "switch": 2}
+"""`aclmdlRICondTaskType` of each condition kind."""
+
+
+class AclCondTaskParams(ctypes.Structure):
+    """`aclmdlRICondTaskParams` (passed by value to `aclmdlRIAddCondTask`)."""
+
+    _fields_ = [("handle", c_handle), ("type", ctypes.c_int), ("size", ctypes.c_uint32),
+                ("modelRIArray", ctypes.POINTER(c_handle))]
+
 
 LOADER = {
     "aclrtCreateStream": (ctypes.POINTER(c_handle),),
@@ -71,6 +85,8 @@ LOADER = {
     "aclmdlRICaptureTaskUpdateBegin": (c_handle, c_handle),
     "aclmdlRICaptureTaskUpdateEnd": (c_handle,),
     "aclmdlRIExecuteAsync": (c_handle, c_handle),
+    "aclmdlRICondHandleCreate": (c_handle, ctypes.c_uint32, ctypes.c_int, ctypes.POINTER(c_handle)),
+    "aclmdlRIAddCondTask": (AclCondTaskParams, c_handle, ctypes.c_uint32),
     "aclmdlRIDestroy": (c_handle,),
 }
 """The calls of a capture (and of a replay) that the loader and the integration make."""
@@ -178,6 +194,23 @@ class LoadedGraph:
     """Function handle -> the kernel symbol (or marker kind) it stands for."""
     groups: dict[int, int] = field(default_factory=dict)
     """Task group handle -> the model's group id."""
+    model: ModelOp | None = None
+    """The model this instance holds (a sub-model's own; None: the module's model)."""
+    submodels: dict[str, LoadedGraph] = field(default_factory=dict)
+    """Sub-model name -> its instance (`aclmdlRIAddCondTask`'s `modelRIArray`), at every depth."""
+
+    def the_model(self) -> ModelOp:
+        return self.model or the_model(self.module)
+
+
+@dataclass
+class _Context:
+    """What every (sub-)model of one load shares: functions, addresses, the copy tasks' scratch."""
+
+    kernels: dict[str, KernelOp]
+    functions: dict[str, int]
+    addresses: dict[str, int]
+    scratch: int
 
 
 def _stand_in_object(work: Path, names: list[str]) -> Path:
@@ -192,10 +225,9 @@ def _stand_in_object(work: Path, names: list[str]) -> Path:
 
 
 def load_graph(cpu: CpuModel, module: ModuleOp, work: Path) -> LoadedGraph:
-    """Build the model runtime instance of `module` in the CPU model (see the module docstring)."""
+    """Build the model runtime instance of `module` in the CPU model (see the module docstring);
+    each sub-model of a condition task is an instance of its own, from `aclmdlRIAddCondTask`."""
     model = the_model(module)
-    if submodels(model):
-        raise SkirError("the CPU runtime model does not hold conditional sub-models yet (aclmdlRIAddCondTask)")
     work.mkdir(parents=True, exist_ok=True)
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
     names = sorted({function_name(k) for k in kernels.values()} | set(MARKER_FUNCTIONS.values()))
@@ -216,7 +248,13 @@ def load_graph(cpu: CpuModel, module: ModuleOp, work: Path) -> LoadedGraph:
             cpu("aclrtCreateEventWithFlag", ctypes.byref(event), 1, at=f"@{op.sym_name.data}")
             addresses[op.sym_name.data] = event.value or 0
             graph.events[event.value or 0] = op.sym_name.data
-    scratch = cpu.malloc(64, at="the copy tasks' scratch")
+    context = _Context(kernels, by_name, addresses, cpu.malloc(64, at="the copy tasks' scratch"))
+    _fill(cpu, graph, graph, model, context)
+    return graph
+
+
+def _fill(cpu: CpuModel, top: LoadedGraph, graph: LoadedGraph, model: ModelOp, context: _Context) -> None:
+    """Bind `model`'s streams to `graph`'s instance, issue its tasks in seq order, end the build."""
     streams = [op for op in model.body.block.ops if isinstance(op, StreamOp)]
     handles = {}
     for op in streams:
@@ -231,11 +269,31 @@ def load_graph(cpu: CpuModel, module: ModuleOp, work: Path) -> LoadedGraph:
     seen_groups: dict[int, int] = {}
     for seq, stream_name, task in order:
         _group(cpu, graph, open_groups, seen_groups, stream_name, handles[stream_name], task)
-        _issue(cpu, task, handles[stream_name], kernels, by_name, addresses, scratch, f"@{stream_name} seq {seq}")
+        if isinstance(task, CondOp):
+            _cond(cpu, top, graph, task, handles[stream_name], context, f"@{stream_name} seq {seq}")
+        else:
+            _issue(cpu, task, handles[stream_name], context, f"@{stream_name} seq {seq}")
     for stream_name, _ in list(open_groups.items()):
         _close_group(cpu, graph, open_groups, seen_groups, stream_name, handles[stream_name])
-    cpu("aclmdlRIBuildEnd", graph.model_ri, None, at="loading the model")
-    return graph
+    top.groups.update(graph.groups)
+    cpu("aclmdlRIBuildEnd", graph.model_ri, None, at=f"loading @{model.sym_name.data}")
+
+
+def _cond(cpu: CpuModel, top: LoadedGraph, graph: LoadedGraph, task: CondOp, stream: int, context: _Context,
+          at: str) -> None:
+    """A condition task (`aclmdlRIAddCondTask`), then each of its sub-models built into the
+    instance the call returned."""
+    subs = task.submodels()
+    handle = c_handle()
+    cpu("aclmdlRICondHandleCreate", graph.model_ri, 0, 0, ctypes.byref(handle), at=at)
+    array = (c_handle * len(subs))()
+    params = AclCondTaskParams(handle.value, COND_TYPES[task.cond_kind.value], len(subs), array)
+    cpu("aclmdlRIAddCondTask", params, stream, 0, at=at)
+    for i, sub in enumerate(subs):
+        loaded = LoadedGraph(graph.module, array[i] or 0, [], graph.buffers, graph.cells, graph.events,
+                             graph.functions, {}, sub)
+        top.submodels[sub.sym_name.data] = loaded
+        _fill(cpu, top, loaded, sub, context)
 
 
 def _group(cpu: CpuModel, graph: LoadedGraph, open_groups: dict[str, int], seen: dict[int, int],
@@ -261,9 +319,9 @@ def _close_group(cpu: CpuModel, graph: LoadedGraph, open_groups: dict[str, int],
     graph.groups[handle.value or 0] = group
 
 
-def _issue(cpu: CpuModel, task: TaskOp, stream: int, kernels: dict[str, KernelOp], functions: dict[str, int],
-           addresses: dict[str, int], scratch: int, at: str) -> None:
+def _issue(cpu: CpuModel, task: TaskOp, stream: int, context: _Context, at: str) -> None:
     """The capture call that makes `task` a task of the model."""
+    kernels, functions, addresses, scratch = context.kernels, context.functions, context.addresses, context.scratch
     if isinstance(task, LaunchOp):
         kernel = kernels[task.kernel.root_reference.data]
         args = [addresses[a.root_reference.data] for a in task.args] if task.args is not None else []

@@ -35,7 +35,7 @@ from skir.dialects.aclgraph import (
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import KernelType, WaitRule
 from skir.dialects.hardware import vendor_kernel_type
-from skir.dialects.model_lookup import the_model
+from skir.dialects.model_lookup import all_submodels, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.dialects.vendor_provenance import vendor_info
 from skir.errors import SkirError
@@ -58,7 +58,7 @@ def _same(a: AclTaskParams, b: AclTaskParams) -> bool:
 
 def _slots(cpu: CpuModel, graph: LoadedGraph) -> list[tuple[StreamOp, TaskOp, int]]:
     """(stream op, its captured task op, the runtime's task) of every slot, by runtime identity."""
-    model = the_model(graph.module)
+    model = graph.the_model()
     by_id = {rank: key for key, rank in seq_ids(model).items()}
     ops = {(s.sym_name.data, t.seq.data): (s, t) for s in model.body.block.ops if isinstance(s, StreamOp)
            for t in s.body.block.ops if isinstance(t, TaskOp)}
@@ -70,10 +70,27 @@ def _slots(cpu: CpuModel, graph: LoadedGraph) -> list[tuple[StreamOp, TaskOp, in
     return out
 
 
-def applied_module(cpu: CpuModel, graph: LoadedGraph, names: AppliedPlan, programs: ModuleOp | None) -> ModuleOp:
-    """The loaded module with every slot as the runtime now runs it (see the module docstring)."""
-    module = clone_tree(graph.module)
+def _models(module: ModuleOp) -> dict[str, ModelOp]:
+    """The model and every sub-model of `module`, by name ("" the model)."""
     model = the_model(module)
+    return {"": model, **{sub.sym_name.data: sub for sub in all_submodels(model)}}
+
+
+def applied_module(cpu: CpuModel, graph: LoadedGraph, names: AppliedPlan, programs: ModuleOp | None) -> ModuleOp:
+    """The loaded module with every slot as the runtime now runs it (see the module docstring);
+    each sub-model's slots as its own instance runs them."""
+    module = clone_tree(graph.module)
+    models = _models(module)
+    written = _models(programs) if programs is not None else {}
+    for name, loaded in (("", graph), *graph.submodels.items()):
+        launched = _rewrite(cpu, loaded, models[name], names)
+        _declare(models[name], names.part_cells.get(name, []), written.get(name), launched)
+    return module
+
+
+def _rewrite(cpu: CpuModel, graph: LoadedGraph, model: ModelOp, names: AppliedPlan) -> set[str]:
+    """Rewrite `model`'s slots (a copy of the loaded one) as `graph`'s instance runs them; returns
+    the SuperKernels launched."""
     cells = {addr: name for name, addr in names.cells.items()} | graph.cells
     entries = {handle: name for name, handle in names.functions.items()}
     tasks = {(s.sym_name.data, t.seq.data): t for s in model.body.block.ops if isinstance(s, StreamOp)
@@ -108,12 +125,12 @@ def applied_module(cpu: CpuModel, graph: LoadedGraph, names: AppliedPlan, progra
         if not isinstance(new, DisabledOp):
             new.properties.update(was_props(slot))
         Rewriter.replace_op(slot, new)
-    _declare(model, list(names.cells), programs, launched)  # in the plan's order, as apply_plan declares them
-    return module
+    return launched
 
 
-def _declare(model: ModelOp, cells: list[str], programs: ModuleOp | None, launched: set[str]) -> None:
-    """The cells the applier allocated, and the programs of the SuperKernels the runtime launches."""
+def _declare(model: ModelOp, cells: list[str], programs: ModelOp | None, launched: set[str]) -> None:
+    """The cells the applier allocated (in the plan's order, as apply_plan declares them), and the
+    programs of the SuperKernels the runtime launches."""
     first_stream = next((op for op in model.body.block.ops if isinstance(op, StreamOp)), None)
     for cell in cells:
         if first_stream is None:
@@ -121,7 +138,7 @@ def _declare(model: ModelOp, cells: list[str], programs: ModuleOp | None, launch
         else:
             model.body.block.insert_op_before(CellOp(cell), first_stream)
     if programs is not None:
-        for op in the_model(programs).body.block.ops:
+        for op in programs.body.block.ops:
             if isinstance(op, SuperKernelOp) and op.sym_name.data in launched:
                 model.body.block.add_op(op.clone())
 

@@ -38,11 +38,12 @@ needs_cpu_model = pytest.mark.skipif(
 pytestmark = needs_cpu_model
 
 MODELS = [ROOT / "examples" / "decode_layer.json", ROOT / "examples" / "decode_updated.json",
+          ROOT / "examples" / "decode_branches.json",
           ROOT / "examples" / "chain.mlir", ROOT / "examples" / "vendor_dump",
           *sorted((ROOT / "test" / "unit" / "models").glob("*.*")),
           *sorted((ROOT / "examples" / "torch").glob("*.json")),
           *sorted(p for p in (ROOT / "test" / "unit" / "vendor_dumps").iterdir() if p.is_dir() and p.name != "bad")]
-"""Every shipped example and suite model the CPU model holds (conditional sub-models: not yet)."""
+"""Every shipped example and suite model (conditional sub-models included)."""
 CASES = [(m, "") for m in MODELS] + [
     (ROOT / "examples" / "decode_updated.json", "fuse-updated=1"),
     (ROOT / "examples" / "decode_layer.json", "placement=auto:early-start=1"),
@@ -66,10 +67,13 @@ def _apply(model: Any, out: Path, tmp_path: Path, fault: tuple[str, int] | None 
 def _tables_match_the_programs(run: Any, result: Any) -> None:
     """Each SuperKernel's table holds, at each sub-task's offset, the words of that task's
     arguments as the capture passed them (the loader's buffer addresses), read from `sk.kernel`."""
+    from skir.dialects.model_lookup import all_submodels
+
     address = {name: addr for addr, name in run.graph.buffers.items()}
-    launches = {(s.sym_name.data, t.seq.data): t for s in the_model(result.original).body.block.ops
+    before, after = the_model(result.original), the_model(result.module)
+    launches = {(s.sym_name.data, t.seq.data): t for m in (before, *all_submodels(before)) for s in m.body.block.ops
                 if isinstance(s, StreamOp) for t in s.body.block.ops if isinstance(t, LaunchOp)}
-    for sk in the_model(result.module).body.block.ops:
+    for sk in (op for m in (after, *all_submodels(after)) for op in m.body.block.ops):
         if not isinstance(sk, SuperKernelOp):
             continue
         _, table = run.applied.tables[sk.sym_name.data]
@@ -125,7 +129,8 @@ def test_the_applied_graph_is_the_rewritten_model(model: Path, options: str, tmp
 @given(seed=st.integers(0, 2**32 - 1), options=option_strings(gain=False))
 def test_random_models_apply_as_rewritten(seed: int, options: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     data = random_model(random.Random(seed), max_streams=3, max_tasks=24, with_scopes=seed % 2 == 0,
-                        spare_slots=seed % 3 == 0, with_updates=seed % 5 == 0)
+                        spare_slots=seed % 3 == 0, with_updates=seed % 5 == 0, with_conds=seed % 4 == 1,
+                        with_comm=seed % 3 == 1, with_active=seed % 4 == 2)
     tmp = tmp_path_factory.mktemp("random")
     try:
         _check(data, options, tmp)

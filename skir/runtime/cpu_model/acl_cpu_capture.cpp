@@ -71,6 +71,62 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI) {
     return ACL_SUCCESS;
 }
 
+aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,
+                                  aclmdlRICondHandle *handle) {
+    ENTER("aclmdlRICondHandleCreate");
+    Model *m = model_of(modelRI);
+    if (m == nullptr || m->ended || handle == nullptr || (flag != 0 && flag != ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT))
+        return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICondHandleCreate: a model being captured and a handle needed");
+    auto *cond = new Cond{m, defaultLaunchValue, static_cast<uint64_t *>(device_alloc(8, true))};
+    *cond->value = defaultLaunchValue;
+    registry().conds.insert(cond);
+    *handle = cond;
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr) {
+    ENTER("aclmdlRICondHandleGetCondPtr");
+    Cond *cond = static_cast<Cond *>(handle);
+    if (!registry().conds.count(cond) || ptr == nullptr)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICondHandleGetCondPtr: unknown handle");
+    *ptr = cond->value;
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+    ENTER("aclmdlRIAddCondTask");
+    Stream *s = stream_of(stream);
+    Cond *cond = static_cast<Cond *>(params.handle);
+    if (!capturing(s) || flags != 0)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIAddCondTask: the stream must be capturing; flags must be 0");
+    if (!registry().conds.count(cond) || cond->model != s->model)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIAddCondTask: the condition handle is not of this model");
+    bool sized = (params.type == ACL_MODEL_RI_COND_TYPE_IF && (params.size == 1 || params.size == 2)) ||
+                 (params.type == ACL_MODEL_RI_COND_TYPE_WHILE && params.size == 1) ||
+                 (params.type == ACL_MODEL_RI_COND_TYPE_SWITCH && params.size > 0);
+    if (!sized || params.modelRIArray == nullptr)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIAddCondTask: size must be 1-2 (if), 1 (while), >0 (switch)");
+    append(s, ACL_MODEL_RI_TASK_DEFAULT);  // the condition task: the runtime's own kind
+    for (uint32_t i = 0; i < params.size; ++i) {
+        auto *sub = new Model();
+        sub->parent = s->model;
+        registry().models.insert(sub);
+        params.modelRIArray[i] = sub;  // captured later: aclmdlRICaptureToModelRIBegin (or bound streams)
+    }
+    return ACL_SUCCESS;
+}
+
+aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
+    ENTER("aclmdlRICaptureToModelRIBegin");
+    Stream *s = stream_of(stream);
+    Model *m = model_of(modelRI);
+    if (s == nullptr || s->capturing || m == nullptr || m->ended || mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+        return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRICaptureToModelRIBegin: a free stream and a model not ended");
+    join(s, m);
+    s->origin = true;
+    return ACL_SUCCESS;
+}
+
 aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag) {
     ENTER("aclmdlRIBuildBegin");
     if (modelRI == nullptr || flag != 0) return fail(ACL_ERROR_INVALID_PARAM, "aclmdlRIBuildBegin: flag must be 0");

@@ -70,6 +70,7 @@ struct Stream {
 };
 
 struct Model {
+    Model *parent = nullptr;          // the model whose condition task runs this one (a sub-model)
     std::vector<Stream *> streams;    // in the order they joined (aclmdlRIGetStreams order)
     std::vector<std::unique_ptr<Task>> tasks;
     std::set<aclrtTaskGrp> groups;
@@ -78,6 +79,12 @@ struct Model {
     bool destroyed = false;
     uint32_t updates = 0;             // successful aclmdlRIUpdate calls
     uint32_t executions = 0;
+};
+
+struct Cond {                         // a condition handle: the value a condition task branches on
+    Model *model;
+    uint32_t default_value;
+    uint64_t *value;
 };
 
 struct Registry {
@@ -89,6 +96,7 @@ struct Registry {
     std::set<Binary *> binaries;
     std::set<Function *> functions;
     std::set<Model *> models;
+    std::set<Cond *> conds;
     std::set<Task *> tasks;
     std::set<aclrtTaskGrp> groups;
     uintptr_t next_group = 0xaaaae8000000u;

@@ -47,6 +47,35 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: "version": 1,
 // CHECK-NEXT: "model": "m",
 // CHECK-NEXT: "note": null,
+// CHECK-NEXT: "streams": [
+// CHECK-NEXT:  {
+// CHECK-NEXT:   "name": "s0",
+// CHECK-NEXT:   "index": 0,
+// CHECK-NEXT:   "seq_ids": [
+// CHECK-NEXT:    0,
+// CHECK-NEXT:    1,
+// CHECK-NEXT:    4,
+// CHECK-NEXT:    5,
+// CHECK-NEXT:    6,
+// CHECK-NEXT:    7,
+// CHECK-NEXT:    8,
+// CHECK-NEXT:    9,
+// CHECK-NEXT:    10,
+// CHECK-NEXT:    11,
+// CHECK-NEXT:    12
+// CHECK-NEXT:   ]
+// CHECK-NEXT:  },
+// CHECK-NEXT:  {
+// CHECK-NEXT:   "name": "s1",
+// CHECK-NEXT:   "index": 1,
+// CHECK-NEXT:   "seq_ids": [
+// CHECK-NEXT:    2,
+// CHECK-NEXT:    3,
+// CHECK-NEXT:    13,
+// CHECK-NEXT:    14
+// CHECK-NEXT:   ]
+// CHECK-NEXT:  }
+// CHECK-NEXT: ],
 // CHECK-NEXT: "superkernels": [
 // CHECK-NEXT:  {
 // CHECK-NEXT:   "name": "m_sk0",
@@ -325,7 +354,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // After sk-form-scopes alone: no SuperKernels, every unfused kernel, grouped ones pending.
 // FORM:      "note": "formed but not outlined: 3 kernel task(s) carry sk.group and are listed neither as fused nor as unfused (run sk-outline).",
-// FORM-NEXT: "superkernels": [],
+// FORM-NEXT: "streams": [
+// FORM:      "superkernels": [],
 // FORM-NEXT: "cells": [],
 // FORM-NEXT: "unfused": [
 // FORM:       "reason": "op_unsupported",
@@ -341,7 +371,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // FORM-NEXT:  "launches_saved": 0,
 
 // RAW:      "note": "not processed by sk-form-scopes: no kernel task is listed as fused or unfused.",
-// RAW-NEXT: "superkernels": [],
+// RAW-NEXT: "streams": [
+// RAW:      "superkernels": [],
 // RAW-NEXT: "cells": [],
 // RAW-NEXT: "unfused": [],
 // RAW-NEXT: "cuts": [],

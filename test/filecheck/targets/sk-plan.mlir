@@ -37,8 +37,9 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // 64-aligned); where each argument slot of the SuperKernel comes from.
 // CHECK:      {
 // CHECK-NEXT:  "format": "skir.rewrite_plan",
-// CHECK-NEXT:  "version": 2,
+// CHECK-NEXT:  "version": 3,
 // CHECK-NEXT:  "model": "bounds",
+// CHECK-NEXT:  "streams": [{"name": "s0", "index": 0}, {"name": "s1", "index": 1}],
 // CHECK-NEXT:  "cells": [
 // CHECK-NEXT:   {"name": "e1_cell", "bytes": 64, "align": 64},
 // CHECK-NEXT:   {"name": "e2_cell", "bytes": 64, "align": 64}
@@ -48,19 +49,19 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:   {"superkernel": "bounds_sk0", "slot": 7, "use": "profiling", "bytes": 12864, "align": 64}
 // CHECK-NEXT:  ],
 // CHECK-NEXT:  "slots": [
-// CHECK-NEXT:   {"stream": "s0", "seq": 0, "action": "set_kernel", "superkernel": "bounds_sk0"},
-// CHECK-NEXT:   {"stream": "s0", "seq": 1, "action": "disable"},
-// CHECK-NEXT:   {"stream": "s0", "seq": 2, "action": "disable"},
-// CHECK-NEXT:   {"stream": "s0", "seq": 5, "action": "disable"},
-// CHECK-NEXT:   {"stream": "s0", "seq": 6, "action": "disable"},
-// CHECK-NEXT:   {"stream": "s0", "seq": 10, "action": "keep"},
-// CHECK-NEXT:   {"stream": "s0", "seq": 11, "action": "set_value_write", "cell": "e1_cell", "value": 0},
-// CHECK-NEXT:   {"stream": "s0", "seq": 12, "action": "set_value_write", "cell": "e2_cell", "value": 0},
-// CHECK-NEXT:   {"stream": "s0", "seq": 13, "action": "keep"},
-// CHECK-NEXT:   {"stream": "s1", "seq": 3, "action": "keep"},
-// CHECK-NEXT:   {"stream": "s1", "seq": 4, "action": "set_value_write", "cell": "e2_cell", "value": 1},
-// CHECK-NEXT:   {"stream": "s1", "seq": 7, "action": "set_value_wait", "cell": "e1_cell", "rule": "eq", "value": 1},
-// CHECK-NEXT:   {"stream": "s1", "seq": 9, "action": "keep"}
+// CHECK-NEXT:   {"stream": "s0", "seq": 0, "seq_id": 0, "action": "set_kernel", "superkernel": "bounds_sk0", "task": {"type": "kernel", "function": "v", "blocks": 48, "args_bytes": 8}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 1, "seq_id": 1, "action": "disable", "task": {"type": "event_record"}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 2, "seq_id": 2, "action": "disable", "task": {"type": "kernel", "function": "sa", "blocks": 8, "args_bytes": 8}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 5, "seq_id": 5, "action": "disable", "task": {"type": "event_wait"}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 6, "seq_id": 6, "action": "disable", "task": {"type": "kernel", "function": "v", "blocks": 16, "args_bytes": 8}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 10, "seq_id": 9, "action": "keep", "task": {"type": "event_wait"}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 11, "seq_id": 10, "action": "set_value_write", "cell": "e1_cell", "value": 0, "task": {"type": "event_reset"}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 12, "seq_id": 11, "action": "set_value_write", "cell": "e2_cell", "value": 0, "task": {"type": "event_reset"}},
+// CHECK-NEXT:   {"stream": "s0", "seq": 13, "seq_id": 12, "action": "keep", "task": {"type": "event_reset"}},
+// CHECK-NEXT:   {"stream": "s1", "seq": 3, "seq_id": 3, "action": "keep", "task": {"type": "kernel", "function": "o", "blocks": 4, "args_bytes": 8}},
+// CHECK-NEXT:   {"stream": "s1", "seq": 4, "seq_id": 4, "action": "set_value_write", "cell": "e2_cell", "value": 1, "task": {"type": "event_record"}},
+// CHECK-NEXT:   {"stream": "s1", "seq": 7, "seq_id": 7, "action": "set_value_wait", "cell": "e1_cell", "rule": "eq", "value": 1, "task": {"type": "event_wait"}},
+// CHECK-NEXT:   {"stream": "s1", "seq": 9, "seq_id": 8, "action": "keep", "task": {"type": "event_record"}}
 // CHECK-NEXT:  ],
 // CHECK-NEXT:  "update": {"slots": 13, "changed": 9},
 // CHECK-NEXT:  "superkernels": [

@@ -2,8 +2,8 @@
 // RUN: sk-opt %s --split-input-file -p 'sk-outline,sk-place-sync,sk-lower-sync,sk-prune-sync,sk-check' > /dev/null
 
 // An updated member on the host stream (docs/design.md §3 "Slots"): the group's external wait
-// and its reset keep their slots, and the launch takes the member slot after them; the member
-// slot before them is disabled.
+// and its reset keep their slots, and the launch takes the first member slot after them that is
+// no task group's (a group's update re-issues its tasks); the other member slots are disabled.
 aclgraph.model @host cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out)
   aclgraph.buffer @x
@@ -25,8 +25,8 @@ aclgraph.model @host cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:    aclgraph.disabled seq 0 was launch @norm blocks 8 args(@x, @h)
 // CHECK-NEXT:    aclgraph.wait seq 1 @upd external
 // CHECK-NEXT:    aclgraph.reset seq 2 @upd
-// CHECK-NEXT:    aclgraph.launch_sk seq 3 @host_sk0 was launch @norm blocks 8 args(@h, @a) task_group 3 update args
-// CHECK-NEXT:    aclgraph.disabled seq 4 was launch @norm blocks 8 args(@a, @y)
+// CHECK-NEXT:    aclgraph.disabled seq 3 was launch @norm blocks 8 args(@h, @a) task_group 3 update args
+// CHECK-NEXT:    aclgraph.launch_sk seq 4 @host_sk0 was launch @norm blocks 8 args(@a, @y)
 
 // -----
 
