@@ -30,11 +30,12 @@ from skir.dialects.model_lookup import models, qualified_name, the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError
 from skir.gc_pause import paused_gc
-from skir.options import SkOptions, parse_options
+from skir.options import SkOptions
 from skir.parsing import LocatingParser, SourceMap, verify_located
 from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL_ATTR
 from skir.passes.pipeline import run_pipeline_passes
-from skir.registry import make_context
+from skir.readers import ModelReader
+from skir.registry import get_all_readers, make_context
 from skir.result_records import CutInfo, Member, ModelWarning, SkWarning, SuperKernelInfo, Unfused
 from skir.source_text import BOM, guard_mlir, model_format, read_model
 from skir.targets.update_map import fused_updates
@@ -68,8 +69,6 @@ def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
     """A verified module from a module, a `.mlir` / `.json` path or a vendor dump file or folder
     (`-`: standard input; the format is told by the content), model text (MLIR, capture JSON
     or a vendor dump) or a capture dict. `cores` (AIC, AIV) is for vendor dumps, which carry none."""
-    from skir.frontends import vendor
-
     if isinstance(model, ModuleOp):
         if cores is not None:
             raise SkirError(_CORES_ONLY)
@@ -84,7 +83,8 @@ def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
         if isinstance(model, str) and "\n" in model:
             text, source = model.removeprefix(BOM), "<string>"
         elif os.fspath(model) != "-" and Path(model).is_dir():
-            return vendor.load(model, cores)[0]
+            folder = next(r.from_folder for r in _readers() if r.from_folder is not None)
+            return folder(model, cores)
         else:
             source, text = read_model(model)  # `-`: standard input
         if model_format(text, source) != "json" and text.lstrip()[:1] != "[":
@@ -97,38 +97,38 @@ def load_model(model: ModuleOp | str | os.PathLike[str] | dict[str, Any],
 
 def loads_json_model(text: str, source: str, cores: tuple[int, int] | None = None) -> ModuleOp:
     """A module from JSON text: capture JSON, or one of the vendor's dumps (told by the content)."""
-    from skir.frontends import vendor
+    parse_text = next(r.parse_text for r in _readers() if r.parse_text is not None)
+    return _json_model(parse_text(text, source), source, cores)
 
-    return _json_model(vendor.parse_dump_text(text, source), source, cores)
+
+def _readers() -> list[ModelReader]:
+    """The model readers, in the order they are asked (`skir.registry.get_all_readers`)."""
+    return [get() for get in get_all_readers().values()]
 
 
 def _json_model(data: Any, source: str, cores: tuple[int, int] | None) -> ModuleOp:
-    from skir.frontends import capture, vendor
-
-    if vendor.is_vendor_json(data):
-        return vendor.from_data(data, source, cores)[0]
-    if cores is not None:
+    reader = next(r for r in _readers() if r.claims(data))
+    if cores is not None and not reader.takes_cores:
         raise SkirError(_CORES_ONLY)
-    return capture.from_dict(data, source)
+    return reader.from_data(data, source, cores)
 
 
 _CORES_ONLY = ("argument --cores (cores=): only for the vendor's dumps, which carry no core counts; this model "
                "declares its cores (aclgraph.model cores(...) / capture JSON 'cores')")
 
 
-def model_options(module: ModuleOp, options: str) -> str:
-    """`options` after the options a vendor dump recorded (docs/design.md §11): a key given in
-    `options` wins over the dump's."""
+def model_options(module: ModuleOp, options: str, typed: SkOptions) -> tuple[str, SkOptions]:
+    """`options` (and `typed`, the same parsed) after the options a vendor dump recorded
+    (docs/design.md §11; typed, parsed by the vendor front end): a key given in `options` wins
+    over the dump's. Returns the string and the typed options."""
     from skir.dialects.vendor_provenance import vendor_info
 
     info = vendor_info(the_model(module)) if any(isinstance(op, ModelOp) for op in module.ops) else None
-    recorded = (info or {}).get("options", "")
-    if not recorded:
-        return options
-    parse_options(recorded, "the options the vendor's dump recorded")
-    given = parse_options(options)[0].given
-    kept = [seg for seg in recorded.split(":") if seg.split("=", 1)[0].replace("_", "-") not in given]
-    return ":".join([*kept, options] if options else kept)
+    recorded = (info or {}).get("options")
+    if not isinstance(recorded, SkOptions) or not recorded.given:
+        return options, typed
+    kept = [seg for seg in recorded.to_string().split(":") if seg.split("=", 1)[0] not in typed.given]
+    return ":".join([*kept, options] if options else kept), recorded.override(typed)
 
 
 def run_pipeline(
@@ -276,7 +276,7 @@ def compile(
                         "verify_each, dump_ir)")
     given = dict(locals())
     del given["moved"]
-    check_arguments(given)
+    given_typed = check_arguments(given)
     from skir.sim import costs_source
 
     sim_costs = None
@@ -286,8 +286,7 @@ def compile(
         sim_costs = load_costs(costs)
     with progress.phase("import"):
         module = load_model(model, cores)
-        effective = model_options(module, options)
-        typed = parse_options(effective)[0]  # once: its warnings were said by check_arguments, in the caller's terms
+        effective, typed = model_options(module, options, given_typed)
     with progress.phase("copy of the input"):
         original = clone_tree(module)
     run_pipeline(module, typed, verify_each, None if dump_ir is None else Path(dump_ir))
@@ -302,7 +301,8 @@ def compile(
         superkernels, unfused, cuts, warnings = summarize(module, original)
     changed = {k: v for k, v in given.items() if k != "model" and v != _DEFAULTS.get(k)}
     result = CompileResult(module, superkernels, unfused, cuts, warnings, original=original, selection=selection,
-                           measured=measured, options=effective, costs=sim_costs, costs_source=costs_source(costs),
+                           measured=measured, options=effective, sk_options=typed, costs=sim_costs,
+                           costs_source=costs_source(costs),
                            given_options=options, source=original if isinstance(model, ModuleOp) else model,
                            calls=provenance.call_arguments(changed))
     result.model_warnings = [ModelWarning(w, a, b, group) for m in models(original)

@@ -20,7 +20,7 @@ from typing import Any
 
 from skir.errors import SkirError, SkirWarning
 from skir.names import shown
-from skir.options import parse_options
+from skir.options import SkOptions, parse_options
 
 OPTIONS_WHERE = "argument --options (options=)"
 """Where a bad `options` string came from, in every message about it."""
@@ -44,9 +44,11 @@ def _bad(name: str, expected: str, value: object) -> SkirError:
     return SkirError(f"argument {_NAMES[name]}: expected {expected}, got {type(value).__name__}")
 
 
-def check_arguments(args: Mapping[str, Any]) -> None:
+def check_arguments(args: Mapping[str, Any]) -> SkOptions:
     """Check the arguments of `skir.compile` or of a follow-up of its result (`args`: name ->
-    value) by type and, where a path must name a folder that may exist, by what is there."""
+    value) by type and, where a path must name a folder that may exist, by what is there.
+    Returns the `options` string parsed (the one parse of the API's options; its warnings said
+    here, in the caller's terms), or the defaults when `args` has no options."""
     from xdsl.dialects.builtin import ModuleOp
 
     model = args.get("model")
@@ -58,7 +60,8 @@ def check_arguments(args: Mapping[str, Any]) -> None:
     options = args.get("options", "")
     if not isinstance(options, str):
         raise _bad("options", "an option string ('key=value:...')", options)
-    for message in parse_options(options, OPTIONS_WHERE)[1]:  # said once, here, in the caller's terms
+    typed, messages = parse_options(options, OPTIONS_WHERE) if "options" in args else (SkOptions(), [])
+    for message in messages:
         warnings.warn(message, SkirWarning, stacklevel=3)
     for name in ("out_dir", "dump_ir", "build", "vendor"):
         value = args.get(name)
@@ -83,3 +86,4 @@ def check_arguments(args: Mapping[str, Any]) -> None:
     if dump_ir is not None and Path(dump_ir).exists() and not Path(dump_ir).is_dir():
         raise SkirError(f"argument {_NAMES['dump_ir']}: {dump_ir}: exists and is not a folder; give a folder "
                         "(it is created)")
+    return typed

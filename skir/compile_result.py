@@ -26,6 +26,7 @@ from typing import Any
 from skir import progress
 from skir.api_arguments import check_arguments
 from skir.errors import CheckFailedError, MissingToolError
+from skir.options import SkOptions
 from skir.result_records import CutInfo, Member, ModelWarning, ResultData, SkWarning, SuperKernelInfo, Unfused
 
 __all__ = ["CompileResult", "CutInfo", "Member", "ModelWarning", "ResultData", "SkWarning", "SuperKernelInfo",
@@ -40,6 +41,8 @@ class CompileResult(ResultData):
 
     options: str = ""
     """The global options the compile ran with (the call's, after those a vendor dump recorded)."""
+    sk_options: SkOptions = field(default_factory=SkOptions)
+    """The same, typed (parsed once, by the compile: the follow-ups read these)."""
     costs: Any = None
     """The simulator's `skir.sim.Costs` given to the compile (`costs=`), or None for the defaults."""
     costs_source: str = "default"
@@ -70,7 +73,6 @@ class CompileResult(ResultData):
         with `costs` (named `source`) and the measured durations, predicts slower than its
         members in the fair baseline (the faster of aclgraph and aclgraph_es); earlier such
         warnings are replaced (`calibrate()` judges again under the calibrated costs)."""
-        from skir.options import parse_options
         from skir.selection import formed_with_select_all, predicted_slower
         from skir.sim import compare
         from skir.sim.costs import default_costs
@@ -78,7 +80,7 @@ class CompileResult(ResultData):
 
         assert self.original is not None
         self.warnings = [w for w in self.warnings if w.warning != "predicted_slower"]
-        base, _ = parse_options(self.options)
+        base = self.sk_options
         if not formed_with_select_all(self.module, base):
             return  # no SuperKernel, or select=gain judged every one: nothing to simulate
         measured = self.measured
@@ -142,7 +144,7 @@ class CompileResult(ResultData):
         check_arguments({"vendor": vendor})
         assert self.original is not None
         with progress.phase("vendor comparison"):
-            self.vendor_compare = compare_with_vendor(self, read_result(vendor, self.original), self.options,
+            self.vendor_compare = compare_with_vendor(self, read_result(vendor, self.original), self.sk_options,
                                                       self.costs)
         self.calls.append(f"compare_with_vendor({_portable(vendor)})")
         return self

@@ -32,7 +32,7 @@ from typing import Any
 
 from skir.errors import SkirError
 from skir.names import name_problem
-from skir.options import parse_options
+from skir.options import options_at
 
 SCOPE_KEY = "skir.scope:"
 """Prefix of the annotation key of an open scope; the rest of the key is its name (empty for None)."""
@@ -103,7 +103,7 @@ def super_kernel_scope(scope: str | None, options: str = "") -> contextlib.Abstr
             )
     if not isinstance(options, str):
         raise SkirError(f"super_kernel_scope: options must be a string, not {type(options).__name__}")
-    parse_options(options, f"super_kernel_scope({scope!r}) options")
+    options_at(options, f"super_kernel_scope({scope!r}) options")
     _probe_eager(f"super_kernel_scope({scope!r})")
     mark: dict[str, Any] = {SCOPE_KEY + (scope or ""): options}
     current = _current()
@@ -137,7 +137,7 @@ def super_kernel_scope_begin(scope: str | None = None, options: str = "") -> Non
     _check_scope(scope, "super_kernel_scope_begin")
     if not isinstance(options, str):
         raise SkirError(f"super_kernel_scope_begin: options must be a string, not {type(options).__name__}")
-    parse_options(options, f"super_kernel_scope_begin({scope!r}) options")
+    options_at(options, f"super_kernel_scope_begin({scope!r}) options")
     if _scope_calls is not None:
         _scope_calls[0](scope, options)
 

@@ -9,8 +9,13 @@ bad value are errors naming the key.
 ```python
 opts, warnings = parse_options("stream-fusion=0:split_mode=2")
 opts.split_mode            # 2
-opts.merged("early-start=1").early_start   # scope-level options override
+opts.override(scope).early_start   # a scope's options (typed too) override
 ```
+
+Each entry point parses the string once, where it enters, and hands on the typed `SkOptions`:
+the IR's literals (`skir.dialects.options_attr`), the API's and the CLI's `options`
+(`skir.api_arguments.typed_options`), a pass option at `sk-opt` (`skir.passes.common`), and a
+model input's own strings (`options_at`: a scope's JSON options, a mark's, a vendor dump's).
 """
 
 from __future__ import annotations
@@ -134,11 +139,6 @@ class SkOptions:
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys that were set explicitly (for printing and scope merging)."""
 
-    def merged(self, text: str, where: str = "") -> SkOptions:
-        """These options with the keys given in `text` overriding them (scope options); `where`
-        as for `parse_options`."""
-        return self.override(parse_options(text, where)[0])
-
     def override(self, other: SkOptions) -> SkOptions:
         """These options with the keys given in `other` overriding them."""
         if not other.given:
@@ -208,6 +208,13 @@ def parse_options(text: str, where: str = "") -> tuple[SkOptions, list[str]]:
     except SkirError as err:
         raise SkirError(f"{where}: {err}") from None
     return options, [f"{where}: {w}" for w in warnings]
+
+
+def options_at(text: str, where: str) -> SkOptions:
+    """The options of a string a model input carries (a scope's JSON options, a scope mark's, the
+    options a vendor dump recorded), parsed where it enters: errors begin with `where`; the
+    warnings about its spelling are the input's own, not the caller's, and are not said."""
+    return parse_options(text, where)[0]
 
 
 def _parse_options(text: str) -> tuple[SkOptions, list[str]]:

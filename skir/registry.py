@@ -1,4 +1,5 @@
-"""Lazy registries of skir's dialects, passes and targets, and the `xdsl.universe` entry point.
+"""Lazy registries of skir's dialects, passes, targets and model readers, and the `xdsl.universe`
+entry point.
 
 `sk-opt` reads them directly; any other xDSL driver (`xdsl-opt`) sees them through
 `SKIR_UNIVERSE`, declared as an entry point in `pyproject.toml`.
@@ -16,6 +17,8 @@ if TYPE_CHECKING:  # the registry itself imports no xDSL module: `sk-opt --versi
     from xdsl.passes import ModulePass
     from xdsl.universe import Universe
     from xdsl.utils.target import Target
+
+    from skir.readers import ModelReader
 
 
 def install_model_rules() -> None:
@@ -101,6 +104,23 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
         return PlanTarget
 
     return {"ascendc": get_ascendc, "sk-meta": get_sk_meta, "sk-descriptor": get_descriptor, "sk-plan": get_plan}
+
+
+def get_all_readers() -> dict[str, Callable[[], ModelReader]]:
+    """Model format -> getter that imports its reader (`skir.readers.ModelReader`), in the order
+    the API asks them whether a JSON value is theirs: the vendor's dumps, then capture JSON."""
+
+    def get_vendor() -> ModelReader:
+        from skir.frontends.vendor import READER
+
+        return READER
+
+    def get_capture() -> ModelReader:
+        from skir.frontends.capture import READER
+
+        return READER
+
+    return {"vendor": get_vendor, "capture": get_capture}
 
 
 def skir_universe() -> Universe:

@@ -34,6 +34,7 @@ from skir.analysis.cut_points import CutPoints, Member, cut_points
 from skir.analysis.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR, SELECT_NAME_ATTR
 from skir.analysis.scopes import VARIANT_ATTR
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
+from skir.dialects.options_attr import SkOptionsAttr
 from skir.dialects.superkernel import SuperKernelOp
 from skir.options import SkOptions
 
@@ -47,6 +48,9 @@ and cuts at the cut points of `skir.analysis.cut_points`."""
 CUT_DETAIL = {"cut=batch": "select=gain cut beside a batch kernel",
               "cut=width": "select=gain cut where the hb width changes"}
 """The detail of a selection cut (in `cuts[]` and on a part's lone kernel)."""
+VARIANT_OPTIONS = {"early-start=1": SkOptions(early_start=1, given=frozenset({"early-start"})),
+                   "sync-mode=data": SkOptions(sync_mode="data", given=frozenset({"sync-mode"}))}
+"""The option variants, typed (a test holds them against their strings parsed)."""
 MIN_VARIANT_GAIN_US = 0.05
 """A variant replaces a SuperKernel's options only when it is predicted faster by this much."""
 
@@ -196,8 +200,9 @@ def mark_dropped(module: ModuleOp, decisions: list[Decision]) -> None:
     _mark_members(module, {m: d.detail() for d in decisions if not d.kept for m in d.members}, NO_GAIN_ATTR)
 
 
-def _mark_members(module: ModuleOp, values: dict[tuple[str, int], str], attr: str) -> None:
-    """Set `attr` to `values[(stream, seq)]` on each of those launches of `module`'s model."""
+def _mark_members(module: ModuleOp, values: Mapping[tuple[str, int], str | SkOptions], attr: str) -> None:
+    """Set `attr` to `values[(stream, seq)]` on each of those launches of `module`'s model (a
+    string, or typed options)."""
     if not values:
         return
     model = next(op for op in module.ops if isinstance(op, ModelOp))
@@ -206,7 +211,8 @@ def _mark_members(module: ModuleOp, values: dict[tuple[str, int], str], attr: st
             for task in stream.body.block.ops:
                 key = (stream.sym_name.data, task.seq.data)
                 if isinstance(task, LaunchOp) and key in values:
-                    task.attributes[attr] = StringAttr(values[key])
+                    value = values[key]
+                    task.attributes[attr] = StringAttr(value) if isinstance(value, str) else SkOptionsAttr(value)
 
 
 Variants = dict[tuple[tuple[str, int], ...], str]
@@ -225,7 +231,7 @@ def mark_variants(module: ModuleOp, variants: Variants) -> None:
     """Put each chosen variant on the launches it names, in `module` (an input model): an option
     variant on every member of its SuperKernel (`sk.variant`), a cut on the members the
     SuperKernel is cut before (`sk.select_cut`)."""
-    options = {m: v for members, v in variants.items() if not v.startswith("cut=") for m in members}
+    options = {m: VARIANT_OPTIONS[v] for members, v in variants.items() if not v.startswith("cut=") for m in members}
     cuts = {m: CUT_DETAIL[v] for members, v in variants.items() if v in CUT_DETAIL for m in members}
     _mark_members(module, options, VARIANT_ATTR)
     _mark_members(module, cuts, SELECT_CUT_ATTR)

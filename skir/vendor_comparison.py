@@ -26,6 +26,7 @@ from xdsl.dialects.builtin import ModuleOp
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.model_lookup import the_model
 from skir.frontends.vendor.result import VendorResult
+from skir.options import SkOptions
 from skir.result_records import ResultData
 from skir.xdsl_fast.clone import clone_tree
 
@@ -33,7 +34,7 @@ FORMAT = "skir.vendor_compare"
 VERSION = 1
 
 
-def compare_with_vendor(result: ResultData, vendor: VendorResult, options: str = "",
+def compare_with_vendor(result: ResultData, vendor: VendorResult, options: SkOptions | None = None,
                         costs: Any = None) -> dict[str, Any]:
     """The comparison document of a compiled model and the vendor's result for it."""
     from skir.sim import compare, load_costs
@@ -58,7 +59,7 @@ def compare_with_vendor(result: ResultData, vendor: VendorResult, options: str =
         tasks.append({"stream": key[0], "seq": key[1], "kernel": kernel_of[key], "vendor": v, "skir": s,
                       "agree": ok, "skir_reason": reasons.get(key), "vendor_reason": vendor.reasons.get(key)})
     runs = compare(result.original, result.module, costs, modes=("aclgraph", "superkernel")).runs
-    vendor_span, vendor_note = _vendor_makespan(result.original, vendor, options, costs)
+    vendor_span, vendor_note = _vendor_makespan(result.original, vendor, options or SkOptions(), costs)
     return {
         "format": FORMAT, "version": VERSION, "model": model.sym_name.data,
         "vendor_result": Path(vendor.source).name, "membership": vendor.membership,
@@ -89,7 +90,7 @@ def _member(key: tuple[str, int]) -> dict[str, Any]:
     return {"stream": key[0], "seq": key[1]}
 
 
-def _vendor_makespan(original: ModuleOp, vendor: VendorResult, options: str,
+def _vendor_makespan(original: ModuleOp, vendor: VendorResult, options: SkOptions,
                      costs: Any) -> tuple[float | None, str | None]:
     """The superkernel-mode makespan of the vendor's grouping, rewritten by skir's passes."""
     from xdsl.utils.exceptions import DiagnosticException

@@ -45,10 +45,9 @@ from dataclasses import dataclass, field
 from skir.analysis.placement import busiest, placeable, shelves
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import BARRIER_TYPE, CORE_FACTS, CoreType
 from skir.dialects.superkernel import (
     BARRIER_TYPES,
-    BarrierKind,
     BarrierOp,
     SetFlagOp,
     SkForm,
@@ -60,10 +59,6 @@ from skir.dialects.superkernel import (
 from skir.dialects.superkernel_flags import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS
 
 TYPE_OF_CLASS = {CoreClass.AIV: CoreType.AIV, CoreClass.AIC: CoreType.AIC}
-BARRIER_OF = {CoreType.AIV: BarrierKind.ALL_AIV, CoreType.AIC: BarrierKind.ALL_AIC}
-TYPE_OF_BARRIER = {BarrierKind.ALL_AIV: CoreType.AIV, BarrierKind.ALL_AIC: CoreType.AIC}
-ROUND_PIPE = {CoreType.AIV: Pipe.MTE3, CoreType.AIC: Pipe.FIX}
-"""The pipe a lane's set waits on: the last writes of a vector core (MTE3) or a cube core (FIX), as the barriers'."""
 TRIM = 3
 """Levels a region may leave out at each end of a run (a fork's root, a join), so a run of L
 levels is judged in at most 16 windows."""
@@ -159,7 +154,7 @@ def _single_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[_Run]:
         run: list[SkProgramOp] = []
         for op in [*sk.program_for(core), None]:
             if op is not None and ((_subtask_fits(sk, kernels, op) and TYPE_OF_CLASS.get(op.cores.data) is core)  # type: ignore[attr-defined]
-                                   or (type(op) is BarrierOp and op.kind.data is BARRIER_OF[core] and run)):
+                                   or (type(op) is BarrierOp and op.kind.data is CORE_FACTS[core].barrier and run)):
                 run.append(op)
                 continue
             if run:
@@ -182,7 +177,7 @@ def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int]
     for op in [*sk.program(), None]:
         fits = op is not None and op.ident not in taken and (
             (_subtask_fits(sk, kernels, op) and op.cores.data is not CoreClass.MIX)  # type: ignore[attr-defined]
-            or (type(op) is BarrierOp and op.kind.data in TYPE_OF_BARRIER and run)
+            or (type(op) is BarrierOp and op.kind.data in BARRIER_TYPE and run)
             or (isinstance(op, SetFlagOp) and op.mode.data == 2 and op.guard() is None and run)
             or (isinstance(op, WaitFlagOp) and op.guard() is None and op.flag.data in mode2
                 and op.flag.data not in other and run))
@@ -349,8 +344,8 @@ def _region(sk: SuperKernelOp, run: _Run, window: list[SkProgramOp], follows: di
     for op in window:  # a barrier before the window's first sub-task of its type stays (it leads)
         if type(op) is SubtaskOp:
             started |= set(op.core_set())
-        elif type(op) is BarrierOp and TYPE_OF_BARRIER[op.kind.data] in started:
-            barriers[op.ident] = TYPE_OF_BARRIER[op.kind.data]
+        elif type(op) is BarrierOp and BARRIER_TYPE[op.kind.data] in started:
+            barriers[op.ident] = BARRIER_TYPE[op.kind.data]
     if not barriers:
         return None
     groups = _lanes_of(window)
@@ -438,11 +433,12 @@ def lane_ops(region: Region) -> tuple[list[SkProgramOp], dict[int, list[SkProgra
             own = range(lane.first * scale, (lane.first + lane.width) * scale)
             outside = [r for r in (range(0, own.start), range(own.stop, region.units * scale)) if len(r)]
             for span in outside:
-                arrive += [SetFlagOp(0, 0, lane.flag, ROUND_PIPE[core], core, span) for _ in range(count)]
+                arrive += [SetFlagOp(0, 0, lane.flag, CORE_FACTS[core].flag_pipe, core, span) for _ in range(count)]
                 drain += [WaitFlagOp(0, lane.flag, core, span) for _ in range(count)]
         for b in lane.rounds:
             core = region.barriers[b]
             own = range(lane.first * region.scale[core], (lane.first + lane.width) * region.scale[core])
-            rounds[b] += [SetFlagOp(0, 0, lane.flag, ROUND_PIPE[core], core, own), WaitFlagOp(0, lane.flag, core, own)]
-    drain += [BarrierOp(0, BARRIER_OF[core]) for core in region.close]
+            rounds[b] += [SetFlagOp(0, 0, lane.flag, CORE_FACTS[core].flag_pipe, core, own),
+                          WaitFlagOp(0, lane.flag, core, own)]
+    drain += [BarrierOp(0, CORE_FACTS[core].barrier) for core in region.close]
     return arrive, rounds, drain

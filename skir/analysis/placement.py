@@ -29,8 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.aclgraph_enums import CoreClass, KernelType
-from skir.dialects.hardware import CoreType
+from skir.dialects.aclgraph_enums import CoreClass
+from skir.dialects.hardware import CoreType, widened_under
 from skir.dialects.superkernel import SkForm, SubtaskOp, SuperKernelOp
 
 
@@ -47,7 +47,7 @@ class GroupPlacement:
 
 def placeable(sk: SuperKernelOp, sub: SubtaskOp, kernel: KernelOp) -> bool:
     """Whether `sub` may run on a core range at an offset (see the module docstring)."""
-    widened = kernel.type is KernelType.MIX_AIC_1_1 and sk.type is KernelType.MIX_AIC_1_2
+    widened = widened_under(kernel.type, sk.type)
     return kernel.takes_system_args and not kernel.is_batch and not widened and sub.feed is None
 
 

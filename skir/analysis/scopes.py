@@ -32,6 +32,7 @@ from skir.dialects.aclgraph import (
 )
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import OpaqueKind, core_demand
+from skir.dialects.options_attr import SkOptionsAttr
 from skir.dialects.vendor_provenance import NO_BIND_MAP_ATTR
 from skir.options import SkOptions
 
@@ -96,7 +97,7 @@ def scope_labels(graph: TaskGraph) -> ScopeInfo:
 
 VARIANT_ATTR = "sk.variant"
 """On a kernel task: the SuperKernel options `select=gain` chose for its SuperKernel (a variant
-that the simulator predicts to be faster), merged over every other option."""
+that the simulator predicts to be faster; typed, `#sk.options<"...">`), merged over every other option."""
 
 
 def task_options(graph: TaskGraph, scopes: ScopeInfo, base: SkOptions, n: int) -> SkOptions:
@@ -108,9 +109,9 @@ def task_options(graph: TaskGraph, scopes: ScopeInfo, base: SkOptions, n: int) -
         op = graph.ops[begin]
         assert isinstance(op, ScopeBeginOp)
         if op.options is not None:
-            options = base.merged(op.options.data)
+            options = base.override(op.options.data)
     variant = graph.ops[n].attributes.get(VARIANT_ATTR)
-    return options.merged(variant.data) if isinstance(variant, StringAttr) else options
+    return options.override(variant.data) if isinstance(variant, SkOptionsAttr) else options
 
 
 def has_early_start(kernel: KernelOp) -> bool:

@@ -34,6 +34,7 @@ from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import class_types
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import (
+    BARRIER_TYPES,
     BarrierKind,
     BarrierOp,
     EarlyStartSetOp,
@@ -48,12 +49,8 @@ from skir.dialects.superkernel import (
     WaitFlagOp,
 )
 
-_BARRIER_CORES = {
-    BarrierKind.ALL_AIC: frozenset({CoreType.AIC}),
-    BarrierKind.ALL_AIV: frozenset({CoreType.AIV}),
-    BarrierKind.SYNC_ALL: frozenset({CoreType.AIC, CoreType.AIV}),
-    BarrierKind.PIPE_ALL: frozenset(),
-}
+_BARRIER_CORES = {**{kind: frozenset(types) for kind, types in BARRIER_TYPES.items()},
+                  BarrierKind.PIPE_ALL: frozenset()}
 
 
 class UnsyncedQueue(ValueError):

@@ -74,6 +74,7 @@ from skir.dialects.aclgraph_events import (
 from skir.dialects.aclgraph_model import MAX_BLOCKS, ModelOp, StreamOp, install_model_rule
 from skir.dialects.aclgraph_slots import DisabledOp, LaunchSkOp, PlaceholderOp
 from skir.dialects.aclgraph_task import REENABLEABLE_TASKS, TaskOp, group_props, was_props
+from skir.dialects.options_attr import SkOptionsAttr, parse_options_literal
 from skir.dialects.syntax import (
     build_op,
     float_literal,
@@ -87,9 +88,9 @@ from skir.dialects.syntax import (
     string_attr,
     symbol_ref,
 )
-from skir.errors import SkirError, TaskVerifyException, task_path
+from skir.errors import TaskVerifyException, task_path
 from skir.names import name_problem
-from skir.options import parse_options
+from skir.options import SkOptions
 from skir.xdsl_fast.verify import fast_verify_all
 
 MAX_COMM_BYTES = (1 << 62) - 1
@@ -351,36 +352,32 @@ class ScopeBeginOp(MarkerOp):
     name = "aclgraph.scope_begin"
     KIND: ClassVar[str] = "scope_begin"
 
-    options = opt_prop_def(StringAttr)
+    options = opt_prop_def(SkOptionsAttr)
+    """Typed: parsed once where the model entered (the literal, a capture's JSON path)."""
 
-    def __init__(self, seq: int, scope: str | None, options: str | None = None):
+    def __init__(self, seq: int, scope: str | None, options: SkOptions | None = None):
         props: dict[str, Attribute] = {"seq": int_attr(seq)}
         if scope is not None:
             props["scope"] = string_attr(scope)
         if options is not None:
-            props["options"] = StringAttr(options)
+            props["options"] = SkOptionsAttr(options)
         build_op(self, props)
 
     @classmethod
     def parse_fields(cls, parser: Parser) -> dict[str, Attribute]:
         props = super().parse_fields(parser)
         if parser.parse_optional_keyword("options"):
-            props["options"] = StringAttr(parser.parse_str_literal())
+            props["options"] = SkOptionsAttr(parse_options_literal(parser))
         return props
 
     @classmethod
     def print_fields(cls, printer: Printer, props: Mapping[str, Attribute]) -> None:
         super().print_fields(printer, props)
         if (options := props.get("options")) is not None:
-            printer.print_string(" options " + quoted(options.data))  # type: ignore[attr-defined]
+            printer.print_string(" options " + quoted(options.text()))  # type: ignore[attr-defined]
 
     def verify_(self) -> None:
         self.verify_group()
-        if self.options is not None:
-            try:
-                parse_options(self.options.data)
-            except SkirError as err:
-                raise TaskVerifyException(self, f"{task_path(self)}: scope_begin options: {err}") from None
 
 
 @irdl_op_definition

@@ -1,10 +1,14 @@
 """The one hardware model (docs/design.md §4): core types and pipes, the kernel types and every
-fact about them (task ratio, class, core demand and types, vendor names), and the early-start
-handshake's recipes. A new kernel type is one entry in each table below.
+fact about them (task ratio, class, core demand and types, vendor names), the core types and
+every fact about them (the pipe their flags are set from, their all-core barrier and its flag,
+the flag they signal the other type of their block with, what a block index counts), the
+cross-core flag counters, and the early-start handshake's recipes. A new kernel type is one
+entry in each kernel-type table below; a new core type one entry in `CORE_FACTS`.
 
 ```python
 core_demand(KernelType.MIX_AIC_1_2, 24)    # (24, 48): cube and vector cores
 core_class(KernelType.MIX_AIV_1_0)         # CoreClass.AIV
+CORE_FACTS[CoreType.AIV].flag_pipe         # Pipe.MTE3: an AIV sets flags behind its last writes
 ```
 """
 
@@ -32,6 +36,15 @@ class Pipe(StrEnum):
     MTE2 = auto()
     MTE3 = auto()
     FIX = auto()
+
+
+class BarrierKind(StrEnum):
+    """All AIVs (mode-0 flag 14), all AICs (flag 11), both (`SyncAll<false>`), or a local pipe barrier."""
+
+    ALL_AIV = auto()
+    ALL_AIC = auto()
+    SYNC_ALL = auto()
+    PIPE_ALL = auto()
 
 
 class KernelType(StrEnum):
@@ -138,6 +151,54 @@ def from_task_ratio(ratio: tuple[int, int]) -> KernelType | None:
     """The plain kernel type of a (cube, vector) task ratio (`aic_only`, `aiv_only`, 1:1, 1:2)."""
     return {(1, 0): KernelType.AIC_ONLY, (0, 1): KernelType.AIV_ONLY, (1, 1): KernelType.MIX_AIC_1_1,
             (1, 2): KernelType.MIX_AIC_1_2}.get(ratio)
+
+
+# ---- the core types: every fact about one sub-core type lives here ---------------------------
+
+FLAG_IDS = range(16)
+"""The cross-core flag ids of one sub-core, each a 4-bit counter."""
+MAX_CREDITS = 15
+"""Credits one (core, flag id) counter holds at most; a set on a full counter overflows."""
+
+
+class CoreFacts(NamedTuple):
+    """What one core type does in cross-core synchronisation (the Ascend C kernel headers'
+    `SyncAll`, `SetNextTaskStart` and FFTS flag constants):
+
+    - `flag_pipe`: the pipe its cross-core sets are issued on, the one its last global-memory
+      writes leave by (FIX for the cube, MTE3 for the vector core), so a set follows them;
+    - `barrier`: its all-core barrier (every core of this type, no other);
+    - `barrier_flag`: the mode-0 flag of that barrier, which early-start's set uses too
+      (`SYNC_AIC_FLAG` 11, `SYNC_AIV_ONLY_ALL` 14);
+    - `group_flag`: the mode-2 flag it sets to the other type of its block (`SYNC_AIC_AIV_FLAG`
+      13 from the AIC, `SYNC_AIV_FLAG` 12 from an AIV);
+    - `barrier_cost`: the simulator's cost parameter of that barrier.
+    """
+
+    flag_pipe: Pipe
+    barrier: BarrierKind
+    barrier_flag: int
+    group_flag: int
+    barrier_cost: str
+
+
+CORE_FACTS: dict[CoreType, CoreFacts] = {
+    CoreType.AIC: CoreFacts(Pipe.FIX, BarrierKind.ALL_AIC, 11, 13, "barrier_all_aic_us"),
+    CoreType.AIV: CoreFacts(Pipe.MTE3, BarrierKind.ALL_AIV, 14, 12, "barrier_all_aiv_us"),
+}
+BARRIER_TYPE: dict[BarrierKind, CoreType] = {facts.barrier: core for core, facts in CORE_FACTS.items()}
+"""The core type of each all-core barrier of one type (`all_aic`, `all_aiv`)."""
+FLAG_NAMES = {11: "SYNC_AIC_FLAG", 12: "SYNC_AIV_FLAG", 13: "SYNC_AIC_AIV_FLAG", 14: "SYNC_AIV_ONLY_ALL"}
+"""The Ascend C name of each flag id `CORE_FACTS` uses (emitted entries name them so)."""
+RESERVED_FLAGS = range(min(FLAG_NAMES), max(FLAG_NAMES) + 1)
+"""Cross-core flag ids taken by SyncAll, the all-core barriers and early-start (11-14): no other
+sync may use them."""
+
+
+def index_type(cls: CoreClass) -> CoreType | None:
+    """What the block index of a sub-task of class `cls` counts: the AIVs for the aiv class (an
+    AIV kernel's logical index), blocks otherwise (None). docs/design.md §3 "Placement"."""
+    return CoreType.AIV if cls is CoreClass.AIV else None
 
 
 # ---- the early-start handshake (`SetNextTaskStart` / `WaitPreTaskEndImpl<cfg>`) ------------

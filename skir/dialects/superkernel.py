@@ -47,7 +47,7 @@ from skir.dialects.aclgraph_enums import (
     core_types,
     kernel_type_attr,
 )
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import BarrierKind, CoreType, Pipe, index_type
 from skir.dialects.options_attr import SkOptionsAttr, parse_options_literal
 from skir.dialects.superkernel_base import CLASS_ATTRS, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
 from skir.dialects.superkernel_depend import (
@@ -66,7 +66,6 @@ from skir.dialects.superkernel_sync import (
     BARRIER_TYPES,
     SYNC_ATTRS,
     SYNC_OPS,
-    BarrierKind,
     BarrierKindAttr,
     BarrierOp,
     DcciOp,
@@ -377,7 +376,8 @@ class SuperKernelOp(IRDLOperation):
     def index_cores(self, cls: CoreClass) -> int:
         """How many cores the index of a sub-task of class `cls` counts: AIVs for the aiv class,
         blocks otherwise (docs/design.md §3 "Placement")."""
-        return self.cores()[CoreType.AIV] if cls is CoreClass.AIV else self.blocks.data
+        counted = index_type(cls)
+        return self.blocks.data if counted is None else self.cores()[counted]
 
     def _check_guard(self, op: SetFlagOp | WaitFlagOp, where: str) -> None:
         guard = op.guard()

@@ -21,17 +21,12 @@ from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, pr
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS, CoreType, Pipe
 from skir.dialects.superkernel_base import CORE_ATTRS, SkCoreAttr, SkProgramOp, parse_id, parse_on, print_attrs
 from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, with_attrs
 from skir.errors import TaskVerifyException
 
-FLAG_IDS = range(16)
-"""The cross-core flag ids of one sub-core, each a 4-bit counter."""
-MAX_CREDITS = 15
-"""Credits one (core, flag id) counter holds at most; a set on a full counter overflows."""
-RESERVED_FLAGS = range(11, 15)
-"""Cross-core flag ids taken by SyncAll, the all-core barriers and early-start."""
+__all__ = ["FLAG_IDS", "MAX_CREDITS", "RESERVED_FLAGS", "SetFlagOp", "SkPipeAttr", "WaitFlagOp"]
 
 @irdl_attr_definition
 class SkPipeAttr(EnumAttribute[Pipe], SpacedOpaqueSyntaxAttribute):

@@ -18,7 +18,6 @@ sk.dcci id 11 on aiv                           // pipe barrier + whole data-cach
 
 from __future__ import annotations
 
-from enum import auto
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, SymbolRefAttr
@@ -27,10 +26,9 @@ from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.str_enum import StrEnum
 
 from skir.dialects.aclgraph_enums import CoreClass, class_types
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import BARRIER_TYPE, BarrierKind, CoreType
 from skir.dialects.superkernel_base import (
     CLASS_ATTRS,
     CORE_ATTRS,
@@ -61,15 +59,6 @@ EARLY_START_CFGS = (0, 1, 2, 4, 5, 6, 8, 9, 10)
 """`WaitPreTaskEndImpl<cfg>` configurations: 4 x class(prev) + class(cur), aic 0 / aiv 1 / mix 2."""
 ICACHE_UNITS = {CoreType.AIC: 16, CoreType.AIV: 8}
 """Preload units (2 KiB each) that fit in each core type's instruction cache."""
-
-
-class BarrierKind(StrEnum):
-    """All AIVs (mode-0 flag 14), all AICs (flag 11), both (`SyncAll<false>`), or a local pipe barrier."""
-
-    ALL_AIV = auto()
-    ALL_AIC = auto()
-    SYNC_ALL = auto()
-    PIPE_ALL = auto()
 
 
 @irdl_attr_definition
@@ -124,11 +113,8 @@ class BarrierOp(SkProgramOp):
                 self, f"barrier {self.ident}: a pipe_all barrier, and only it, names its core types (on aic|aiv|mix)")
 
 
-BARRIER_TYPES = {
-    BarrierKind.ALL_AIV: (CoreType.AIV,),
-    BarrierKind.ALL_AIC: (CoreType.AIC,),
-    BarrierKind.SYNC_ALL: (CoreType.AIC, CoreType.AIV),
-}
+BARRIER_TYPES = {**{kind: (core,) for kind, core in BARRIER_TYPE.items()},
+                 BarrierKind.SYNC_ALL: (CoreType.AIC, CoreType.AIV)}
 """The core types that run a barrier of each kind but `pipe_all`."""
 
 

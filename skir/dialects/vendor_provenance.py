@@ -17,6 +17,7 @@ from typing import Any
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, StringAttr
 
 from skir.dialects.aclgraph import ModelOp
+from skir.dialects.options_attr import SkOptionsAttr
 
 VENDOR_ATTR = "skir.vendor"
 """On the model: layout, model id, whether the cores were given, the notes, the options, and the
@@ -44,4 +45,6 @@ def vendor_info(model: ModelOp) -> dict[str, Any] | None:
                         if isinstance(v, StringAttr | IntegerAttr)]
         elif isinstance(value, IntegerAttr):
             out[key] = bool(value.value.data)
+        elif isinstance(value, SkOptionsAttr):
+            out[key] = value.data
     return out

@@ -110,6 +110,7 @@ from skir.dialects.aclgraph_enums import (
 )
 from skir.dialects.aclgraph_task import MAX_GROUP, UPDATE_KINDS, group_props
 from skir.dialects.model_lookup import all_submodels
+from skir.dialects.options_attr import SkOptionsAttr
 from skir.dialects.syntax import int_attr, new_op, string_attr, symbol_ref
 from skir.errors import ExitCode, SkirError, TaskVerifyException
 from skir.frontends.capture_export import (
@@ -128,7 +129,8 @@ from skir.frontends.capture_submodels import BRANCHES_KEY, SubmodelReader, build
 from skir.gc_pause import paused_gc
 from skir.json_reader import DupDict, JsonReader, article, describe_value, key_path, parse_json
 from skir.names import shown
-from skir.options import parse_options
+from skir.options import options_at
+from skir.readers import ModelReader
 from skir.source_text import read_model
 
 OTHER_FORMATS = {
@@ -144,7 +146,7 @@ OTHER_FORMATS = {
 """The `format` of every other JSON file skir reads or writes -> what it is and where it belongs, for a
 file given as the model."""
 
-__all__ = ["DAV_C220_SOCS", "FORMAT", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
+__all__ = ["DAV_C220_SOCS", "FORMAT", "READER", "VERSION", "dump", "dumps", "format_json", "from_dict", "load",
            "loads", "save"]
 
 DAV_C220_SOCS = frozenset({
@@ -416,11 +418,10 @@ class _Importer(JsonReader):
                 props["scope"] = string_attr(self.str_(scope, p("scope"), "a scope name or null"))
             if "options" in task:
                 text = self.str_(task["options"], p("options"))
-                try:  # a scope's options are checked where they enter, at their JSON path
-                    parse_options(text)
+                try:  # a scope's options are parsed once, where they enter, at their JSON path
+                    props["options"] = SkOptionsAttr(options_at(text, ""))
                 except SkirError as err:
                     self.fail(p("options"), str(err))
-                props["options"] = string_attr(text)
             cls = ScopeBeginOp if kind == "scope_begin" else ScopeEndOp
         else:
             cls = PlaceholderOp
@@ -604,3 +605,7 @@ def _verify_quietly(module: ModuleOp, model: ModelOp) -> None:
         op.verify_()
     model.verify_()
     module.verify_()
+
+
+READER = ModelReader("capture", lambda data: True, lambda data, source, cores: from_dict(data, source))
+"""Capture JSON as a model reader: every JSON value no other reader claims (`skir.registry.get_all_readers`)."""

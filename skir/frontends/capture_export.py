@@ -187,7 +187,7 @@ def _task(op: Operation) -> dict[str, Any]:
         scope = p.get("scope")
         out["scope"] = None if scope is None else scope.data  # type: ignore[attr-defined]
         if (options := p.get("options")) is not None:
-            out["options"] = options.data  # type: ignore[attr-defined]
+            out["options"] = options.text()  # type: ignore[attr-defined]
     elif cls is PlaceholderOp:
         out["type"] = "placeholder"
     elif cls is CondOp:

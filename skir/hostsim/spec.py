@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skir.dialects.aclgraph_enums import KernelType
+from skir.dialects.hardware import FLAG_IDS, RESERVED_FLAGS
 
 CORE_CLASSES = ("aic", "aiv", "mix")
 LAUNCH_KERNEL_TYPES = tuple(t.value for t in KernelType)
@@ -133,7 +134,7 @@ class EmulationSpec:
                 raise ValueError(f"emulation spec {self.name}: {st.label} leaks from {st.leak_from!r}; "
                                  "expected aic or aiv")
             for flag in (st.flag_use, st.leak_wait, st.leak_set):
-                if flag is not None and (st.core_class != "mix" or not 0 <= flag <= 15 or 11 <= flag <= 14):
+                if flag is not None and (st.core_class != "mix" or flag not in FLAG_IDS or flag in RESERVED_FLAGS):
                     raise ValueError(f"emulation spec {self.name}: {st.label} uses flag {flag}; a mix sub-kernel "
                                      "uses cross-core flag ids 0-10 and 15")
             keys.add(st.key)

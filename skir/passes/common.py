@@ -60,8 +60,8 @@ class OptionsPass(ModulePass, ABC):
     and inside `superkernel-pipeline` it is the typed `SkOptions`, which nothing parses:
 
     ```python
-    OutlinePass(options="split-mode=2")
-    OutlinePass(options=parse_options("split-mode=2")[0])
+    OutlinePass(options="split-mode=2")                  # parsed by the pass, once
+    OutlinePass(options=result.sk_options)                # typed: as a compile parsed them
     ```
     """
 

@@ -66,7 +66,7 @@ def _warn_unknown_kernels(model: ModelOp, options: SkOptions, graph: TaskGraph) 
     meant for another model compiled with the same options)."""
     kernels = kernel_table(model)
     known = set(kernels) | {k.sub_symbol for k in kernels.values()}
-    texts = [options] + [options.merged(op.options.data) for op in graph.ops
+    texts = [options] + [options.override(op.options.data) for op in graph.ops
                          if isinstance(op, ScopeBeginOp) and op.options is not None]
     for key in ("dcci-before-kernel-start", "dcci-after-kernel-end", "dcci-disable-on-kernel"):
         # once per key: a scope's options repeat the model's lists they merge with

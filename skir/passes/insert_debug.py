@@ -68,7 +68,7 @@ from xdsl.ir import Attribute, Operation
 from skir.analysis.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import CORE_FACTS, CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -84,15 +84,13 @@ from skir.options import SkOptions
 from skir.passes.common import OptionsPass, reject_depends, superkernels
 from skir.passes.program_edit import Program, rebuild
 
-_TYPE_BARRIER = {CoreType.AIC: BarrierKind.ALL_AIC, CoreType.AIV: BarrierKind.ALL_AIV}
 _AIC, _AIV = CoreType.AIC, CoreType.AIV
 
 
 def _set(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
     """`n` mode-2 sets of `flag` from `core` to the other type of its block (PIPE_MTE3 from the
     AIVs, PIPE_FIX from the AIC)."""
-    pipe = Pipe.MTE3 if core is _AIV else Pipe.FIX
-    return [SetFlagOp(0, 2, flag, pipe, core) for _ in range(n)]
+    return [SetFlagOp(0, 2, flag, CORE_FACTS[core].flag_pipe, core) for _ in range(n)]
 
 
 def _wait(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
@@ -149,7 +147,7 @@ def _sk_barrier(sk: SuperKernelOp) -> BarrierKind:
     """The barrier of every core the SuperKernel launches: one type's all-core barrier when it
     launches one type, `SyncAll` when both."""
     types = sk.core_types()
-    return _TYPE_BARRIER[types[0]] if len(types) == 1 else BarrierKind.SYNC_ALL
+    return CORE_FACTS[types[0]].barrier if len(types) == 1 else BarrierKind.SYNC_ALL
 
 
 def _mixed(kernels: dict[str, KernelOp], op: SubtaskOp) -> bool:
@@ -216,7 +214,8 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         if options.debug_sync_all:
             if not chain:
                 for core in cores:
-                    out += [BarrierOp(0, BarrierKind.PIPE_ALL, types_class((core,))), BarrierOp(0, _TYPE_BARRIER[core])]
+                    out += [BarrierOp(0, BarrierKind.PIPE_ALL, types_class((core,))),
+                            BarrierOp(0, CORE_FACTS[core].barrier)]
                 continue
             following = next_sub.get(i)
             waits_next = following is not None and kernels[

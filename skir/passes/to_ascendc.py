@@ -80,9 +80,8 @@ from skir.dialects.ascendc_profiling import (
     ProfilingRecordOp,
 )
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp
-from skir.dialects.hardware import CoreType
+from skir.dialects.hardware import CORE_FACTS, CoreType
 from skir.dialects.superkernel import (
-    BarrierKind,
     NotifyOp,
     SkForm,
     SkProgramOp,
@@ -149,7 +148,7 @@ class _Skeleton:
         if len(types) == 2:
             body.add_op(SyncAllOp())
         else:
-            pipe, flag = BARRIER_FLAG[BarrierKind.ALL_AIC if zero_on is CoreType.AIC else BarrierKind.ALL_AIV]
+            pipe, flag = BARRIER_FLAG[CORE_FACTS[zero_on].barrier]
             body.add_ops(guarded(zero_on, [CrossCoreSetOp(pipe, 0, flag), CrossCoreWaitOp(flag)]))
 
     def profiling_prologue(self, body: Block, program: list[SkProgramOp], subtasks: list[SubtaskOp]) -> list[Operation]:

@@ -60,7 +60,7 @@ from skir.dialects.ascendc_intrinsics import WaitLockOp as CWait
 from skir.dialects.ascendc_profiling import RECORD_TYPES, ProfilingRecordOp
 from skir.dialects.ascendc_progress import ProgressOp, WaitLockBoundedOp
 from skir.dialects.ascendc_system_args import CallSystemArgsOp
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import CORE_FACTS, CoreType, index_type
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -79,14 +79,18 @@ from skir.dialects.superkernel import (
     WaitLockOp,
 )
 
-SYNC_AIC_FLAG = 11
-SYNC_AIV_ONLY_ALL = 14
-BARRIER_FLAG = {BarrierKind.ALL_AIC: (Pipe.FIX, SYNC_AIC_FLAG), BarrierKind.ALL_AIV: (Pipe.MTE3, SYNC_AIV_ONLY_ALL)}
+BARRIER_FLAG = {facts.barrier: (facts.flag_pipe, facts.barrier_flag) for facts in CORE_FACTS.values()}
+"""Each all-core barrier of one type: the pipe its mode-0 set is issued on and its flag."""
 
 
 def block_index(cls: CoreClass) -> BlockIndex:
     """The index a guard of a kernel of class `cls` compares: AIV-class kernels count AIVs."""
-    return BlockIndex.LOGICAL if cls is CoreClass.AIV else BlockIndex.BLOCK
+    return BlockIndex.LOGICAL if index_type(cls) is CoreType.AIV else BlockIndex.BLOCK
+
+
+def core_index(core: CoreType) -> BlockIndex:
+    """The index a guard on one core type compares: AIVs count AIVs, the AIC blocks."""
+    return block_index(CoreClass.AIV if core is CoreType.AIV else CoreClass.AIC)
 
 
 def guarded(core: CoreType | None, ops: list[Operation]) -> list[Operation]:
@@ -287,7 +291,7 @@ def system_args_call(low: AscendcLowering, op: SubtaskOp, core: CoreType) -> Cal
     if cls is CoreClass.MIX and core is CoreType.AIV:
         ratio = max(1, low.sk.cores()[CoreType.AIV] // low.sk.blocks.data)
         first, count = first * ratio, count * ratio
-    index = BlockIndex.LOGICAL if core is CoreType.AIV else BlockIndex.BLOCK
+    index = core_index(core)
     return CallSystemArgsOp(low.kernel(op).sub_symbol, op.offset.data, low.copies, index, first, count)
 
 
@@ -338,7 +342,7 @@ class LowerFlag(SkOpLowering):
         guard = op.guard()
         if guard is None:
             return body
-        index = BlockIndex.LOGICAL if core is CoreType.AIV else BlockIndex.BLOCK
+        index = core_index(core)
         return [IfBlockOp(index, guard.stop, Region(Block(body)), guard.start)]
 
 

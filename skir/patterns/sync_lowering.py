@@ -35,7 +35,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from skir.dialects.aclgraph_enums import CoreClass, class_types
-from skir.dialects.hardware import CoreType, Pipe
+from skir.dialects.hardware import CORE_FACTS, CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -57,8 +57,8 @@ from skir.dialects.superkernel_depend import pair_class
 from skir.dialects.syntax import int_attr
 
 CLASS_BARRIER = {
-    CoreClass.AIV: BarrierKind.ALL_AIV,
-    CoreClass.AIC: BarrierKind.ALL_AIC,
+    CoreClass.AIV: CORE_FACTS[CoreType.AIV].barrier,
+    CoreClass.AIC: CORE_FACTS[CoreType.AIC].barrier,
     CoreClass.MIX: BarrierKind.SYNC_ALL,
 }
 """The barrier over every core of a class."""
@@ -166,8 +166,7 @@ class LowerFlagSignal(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependFlagSignalOp, rewriter: PatternRewriter) -> None:
         (core,) = op.core_set()
-        pipe = Pipe.FIX if core is CoreType.AIC else Pipe.MTE3
-        _replace(op, rewriter, [(0, SetFlagOp(0, 2, op.flag.data, pipe, core))])
+        _replace(op, rewriter, [(0, SetFlagOp(0, 2, op.flag.data, CORE_FACTS[core].flag_pipe, core))])
 
 
 class LowerFlagAwait(RewritePattern):

@@ -22,13 +22,12 @@ s1: wait fork  shared_gate_up  shared_swiglu  shared_down  record join
 
 plus an embedding before the first scope and a final norm and LM head after the last,
 outside every scope (they stay unfused: `not_in_scope`), and every event reset at the end.
-Run it: `python -m skir.sim.calibration [--json moe6.json]` prints both sums and the change
+Run it: `python -m skir.tools.calibration [--json moe6.json]` prints both sums and the change
 (and writes the model, e.g. for `sk-compile moe6.json -o out --costs skir/sim/calibration_moe6.json`).
 """
 
 from __future__ import annotations
 
-import sys
 from importlib import resources
 from typing import Any
 
@@ -124,37 +123,12 @@ def calibration_costs_path() -> str:
     return str(resources.files("skir.sim").joinpath("calibration_moe6.json"))
 
 
-def op_times(costs: Any = None) -> tuple[float, float]:
-    """Summed device op time of the model under aclgraph and with skir's SuperKernels."""
-    import skir
+def op_times(original: Any, rewritten: Any, costs: Any = None) -> tuple[float, float]:
+    """Summed device op time of `original` under aclgraph and of `rewritten` (its compile, with
+    skir's SuperKernels), under `costs` (the calibrated set by default)."""
     from skir.sim.costs import load_costs
     from skir.sim.modes import compare
 
-    result = skir.compile(moe6_model())
-    assert result.original is not None  # compile keeps the model it was given
-    cmp = compare(result.original, result.module, load_costs(costs if costs is not None else
-                                                              calibration_costs_path()),
+    cmp = compare(original, rewritten, load_costs(costs if costs is not None else calibration_costs_path()),
                   modes=("aclgraph", "superkernel"))
     return cmp.runs["aclgraph"].device_op_time(), cmp.runs["superkernel"].device_op_time()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`python -m skir.sim.calibration [--json FILE]`: print the sums; write the model as capture JSON."""
-    import argparse
-    import json
-
-    parser = argparse.ArgumentParser(prog="python -m skir.sim.calibration", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", metavar="FILE", help="also write the model as capture JSON to FILE")
-    args = parser.parse_args(argv)
-    if args.json:
-        with open(args.json, "w") as f:
-            f.write(json.dumps(moe6_model(), indent=1) + "\n")
-    before, after = op_times()
-    print(f"moe6 under calibration_moe6.json: summed device op time {before:.2f} us -> {after:.2f} us "
-          f"({100 * (after / before - 1):+.2f} %); published {PUBLISHED_BEFORE_US} -> {PUBLISHED_AFTER_US} us "
-          f"({100 * PUBLISHED_CHANGE:+.2f} %)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

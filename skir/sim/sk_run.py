@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from skir.analysis.progress_points import point_state, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_demand
-from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores
+from skir.dialects.hardware import BARRIER_TYPE, CORE_FACTS, EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores
 from skir.dialects.superkernel import (
     BarrierKind,
     BarrierOp,
@@ -286,8 +286,8 @@ class SuperKernelRun:
         if not execute:
             return go
         types = [c for c in self.cores if c in self.needs[op.ident]] if kind is BarrierKind.SYNC_ALL else [s.core]
-        cost = {BarrierKind.SYNC_ALL: self.costs.sync_all_us, BarrierKind.ALL_AIV: self.costs.barrier_all_aiv_us,
-                BarrierKind.ALL_AIC: self.costs.barrier_all_aic_us}[kind]
+        cost = (self.costs.sync_all_us if kind is BarrierKind.SYNC_ALL
+                else getattr(self.costs, CORE_FACTS[BARRIER_TYPE[kind]].barrier_cost))
         done = add(latest(st for c in types for st in self.cores[c].stamps), SYNC, cost)
         arrive = done[0] - cost
         for c in types:

@@ -59,15 +59,14 @@ from skir.dialects.ascendc_intrinsics import (
 from skir.dialects.ascendc_profiling import ProfilingHelpersOp, ProfilingInitOp, ProfilingRecordOp
 from skir.dialects.ascendc_progress import ProgressHelpersOp, ProgressOp, WaitLockBoundedOp
 from skir.dialects.ascendc_system_args import CallSystemArgsOp
-from skir.dialects.hardware import CoreType, KernelType, core_types, task_ratio
+from skir.dialects.hardware import FLAG_NAMES, CoreType, KernelType, core_types, task_ratio
 from skir.dialects.model_lookup import formed, require_passes
 from skir.errors import SkirError
 from skir.names import shown
 from skir.targets.ascendc_progress import helpers_text as progress_helpers
 from skir.targets.ascendc_progress import statement as progress_statement
 
-_FLAG_NAMES = {11: "AscendC::SYNC_AIC_FLAG", 12: "AscendC::SYNC_AIV_FLAG",
-               13: "AscendC::SYNC_AIC_AIV_FLAG", 14: "AscendC::SYNC_AIV_ONLY_ALL"}
+_FLAG_NAMES = {flag: f"AscendC::{name}" for flag, name in FLAG_NAMES.items()}
 
 _LOCK_HELPERS = """\
 template <bool aic_flag>

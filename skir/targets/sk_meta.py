@@ -462,9 +462,11 @@ def _vendor_input(model: ModelOp, kernels: dict[str, KernelOp]) -> Json | None:
         original = kernel.attributes.get(NAME_ATTR)
         if isinstance(original, StringAttr):
             names[name] = original.data
+    options = info.get("options")
     return {"layout": info["layout"], "model_id": info.get("model_id"),
             "cores": {"aic": model.aic_cores.data, "aiv": model.aiv_cores.data, "given": info["cores_given"]},
-            "options": info.get("options", ""), "unknown": info.get("notes", []), "func_names": names}
+            "options": options.to_string() if isinstance(options, SkOptions) else "",
+            "unknown": info.get("notes", []), "func_names": names}
 
 
 def dump_meta(meta: dict[str, Any]) -> str:

@@ -17,17 +17,20 @@ __all__ = ["mlir_context", "models", "parse_mlir", "print_generic", "random_mode
 
 
 def mlir_context() -> Any:
-    """An xDSL `Context` with `builtin` and `aclgraph` loaded."""
+    """An xDSL `Context` with `builtin`, `aclgraph` and `sk` loaded (a scope's options are an
+    `#sk.options` attribute)."""
     from xdsl.context import Context
     from xdsl.dialects.builtin import Builtin
 
     from skir.analysis.model_check import install
     from skir.dialects.aclgraph import ACLGraph
+    from skir.dialects.superkernel import SK
 
     install()
     ctx = Context()
     ctx.load_dialect(Builtin)
     ctx.load_dialect(ACLGraph)
+    ctx.load_dialect(SK)
     return ctx
 
 

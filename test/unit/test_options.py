@@ -58,7 +58,7 @@ def test_errors_name_the_key(text: str, message: str) -> None:
 
 def test_scope_options_override() -> None:
     base, _ = parse_options("split-mode=2:stream-fusion=0")
-    merged = base.merged("split-mode=1:early-start=1")
+    merged = base.override(parse_options("split-mode=1:early-start=1")[0])
     assert (merged.split_mode, merged.stream_fusion, merged.early_start) == (1, 0, 1)
     assert merged.given == {"split-mode", "stream-fusion", "early-start"}
 

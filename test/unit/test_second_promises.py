@@ -20,17 +20,14 @@ from pathlib import Path
 import pytest
 
 import skir
-from skir.tools import sk_compile, sk_opt
+from skir.testing.cli_run import run_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 DECODE = ROOT / "examples" / "decode_layer.json"
 CHAIN = ROOT / "examples" / "chain.mlir"
 
 
-def run(tool: str, argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, list[str]]:
-    code = (sk_compile.main if tool == "sk-compile" else sk_opt.main)(argv)
-    out, err = capsys.readouterr()
-    return code, out, [ln for ln in err.splitlines() if ln.strip()]
+run = run_tool
 
 
 # ---- option strings ---------------------------------------------------------------------------------

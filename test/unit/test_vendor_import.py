@@ -23,6 +23,7 @@ from skir.errors import SkirError, SkirWarning
 from skir.frontends import capture_export, vendor
 from skir.frontends.vendor.result import read_result
 from skir.frontends.vendor.runtime_trace import parse_trace_text, read_trace
+from skir.options import SkOptions, parse_options
 
 DUMPS = Path(__file__).parent / "vendor_dumps"
 CASES = sorted(p.name for p in DUMPS.iterdir() if (p / "expected.json").is_file())
@@ -53,7 +54,7 @@ def test_a_dump_fuses_as_its_capture_json(case: str) -> None:
     the dump recorded) fuse the same kernel tasks, for the same reasons."""
     folder = DUMPS / case
     from_dump = skir.compile(folder)
-    options = model_options(load_model(folder), "")
+    options, _ = model_options(load_model(folder), "", SkOptions())
     from_capture = skir.compile(folder / "capture.json", options=options)
     assert groups(from_dump) == groups(from_capture)
     assert unfused(from_dump) == unfused(from_capture)
@@ -139,7 +140,8 @@ def test_the_legacy_layouts_agree() -> None:
     raw = skir.compile(folder / "sk_raw_tasks_before.json")
     before = skir.compile(folder / "sk_graph_before.json")
     assert groups(raw) == groups(before) == groups(skir.compile(folder / "capture.json",
-                                                                options=model_options(load_model(folder), "")))
+                                                                options=model_options(load_model(folder), "",
+                                                                                      SkOptions())[0]))
 
 
 def test_cores_and_options_from_the_command_side() -> None:
@@ -148,8 +150,10 @@ def test_cores_and_options_from_the_command_side() -> None:
     assert not any("--cores" in note for note in info.notes)
     assert "stream-fusion=1" in info.options
     # --options wins over the dump's options, key by key
-    assert model_options(module, "stream-fusion=0") == info.options.replace("stream-fusion=1", "").replace(
-        "::", ":").strip(":") + ":stream-fusion=0"
+    text, typed = model_options(module, "stream-fusion=0", parse_options("stream-fusion=0")[0])
+    assert text.endswith(":stream-fusion=0") and typed.stream_fusion == 0
+    assert set(text.split(":")) == {*info.options.split(":")} - {"stream-fusion=1"} | {"stream-fusion=0"}
+    assert parse_options(text)[0] == typed  # the string and the typed options say the same
     with pytest.raises(SkirError, match=r"argument --cores \(cores=\): only for the vendor's dumps"):
         load_model(DUMPS / "one_stream" / "capture.json", cores=(24, 48))
 

@@ -14,7 +14,7 @@ import pytest
 import skir
 from skir.api import load_model, model_options
 from skir.frontends import vendor
-from skir.options import parse_options
+from skir.options import SkOptions, parse_options
 
 DUMPS = Path(__file__).parent / "vendor_dumps"
 
@@ -78,9 +78,9 @@ def test_preload_code_maps_value_by_value(value: int, expected: str, tmp_path: P
     _, info = vendor.load(tmp_path / "sk_graph_origin.json")
     assert f"preload-code={expected}" in info.options.split(":")
     assert not any("preload" in note for note in info.notes)
-    assert parse_options(model_options(module, ""))[0].preload_code == expected
+    assert model_options(module, "", SkOptions())[1].preload_code == expected
     # --options wins over the dump's value
-    assert parse_options(model_options(module, "preload-code=none"))[0].preload_code == "none"
+    assert model_options(module, "preload-code=none", parse_options("preload-code=none")[0])[1].preload_code == "none"
     # and the entry preloads as the vendor's mode says: max once at the top, per-func before each
     # sub-kernel, none not at all
     result = skir.compile(tmp_path / "sk_graph_origin.json").write(tmp_path / "out")

@@ -37,12 +37,12 @@ import torch.fx.traceback as fx_traceback
 from torch import fx
 from xdsl.dialects.builtin import ModuleOp
 
+import skir.frontends.torch.graph_breaks as graph_breaks
 import skir.frontends.torch.npu_ops
 import skir.marks
 from skir.errors import SkirError, did_you_mean
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
-from skir.frontends.torch import graph_breaks
 from skir.frontends.torch.graph_model import GraphCapture, UnbalancedScopeError
 from skir.frontends.torch.inline_wrappers import inline_wrappers
 from skir.frontends.torch.layer_scopes import scope_layers

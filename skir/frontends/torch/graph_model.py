@@ -27,9 +27,9 @@ from typing import Any
 import torch
 from torch import fx
 
+import skir.frontends.torch.scope_ops as scope_ops
 from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.errors import SkirError
-from skir.frontends.torch import scope_ops
 from skir.frontends.torch.cond_capture import capture_cond, is_cond, renumber
 from skir.frontends.torch.op_refine import attribute_view, refine
 from skir.frontends.torch.op_registry import registered

@@ -28,7 +28,7 @@ from typing import Any
 
 import torch
 
-from skir.frontends.torch import npu_moe_reference as moe_reference
+import skir.frontends.torch.npu_moe_reference as moe_reference
 from skir.frontends.torch.op_registry import register_op
 
 _F32, _I32, _I8 = torch.float32, torch.int32, torch.int8

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import ArrayAttr, BoolAttr, DictionaryAttr, IntegerAt
 
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
+from skir.dialects.options_attr import SkOptionsAttr
 from skir.dialects.vendor_provenance import ARGS_UNKNOWN_ATTR, NAME_ATTR, NO_BIND_MAP_ATTR, VENDOR_ATTR
 from skir.errors import SkirError
 from skir.frontends.vendor.graph_dump import GraphDump, layout_of, read_graph
@@ -38,9 +39,12 @@ from skir.frontends.vendor.runtime_trace import RuntimeTrace, is_trace, parse_tr
 from skir.frontends.vendor.to_capture import DEFAULT_CORES, VendorInfo, to_capture
 from skir.gc_pause import paused_gc
 from skir.json_reader import parse_json
+from skir.options import options_at
+from skir.readers import ModelReader
 from skir.source_text import read_model
 
-__all__ = ["DEFAULT_CORES", "VendorInfo", "from_data", "from_text", "is_vendor_json", "load", "parse_dump_text"]
+__all__ = ["DEFAULT_CORES", "READER", "VendorInfo", "from_data", "from_text", "is_vendor_json", "load",
+           "parse_dump_text"]
 
 ORIGIN_FILES = ("sk_graph_origin.json", "sk_raw_tasks_before.json", "sk_graph_before.json")
 TRACE_FILE = "sk_mdl_origin.json"
@@ -129,8 +133,8 @@ def _annotate(module: ModuleOp, info: VendorInfo) -> None:
     }
     if info.model_id is not None:
         fields["model_id"] = StringAttr(info.model_id)
-    if info.options:
-        fields["options"] = StringAttr(info.options)
+    if info.options:  # parsed once, here, where the dump's options enter
+        fields["options"] = SkOptionsAttr(options_at(info.options, "the options the vendor's dump recorded"))
     if any(sid is not None for sid in info.stream_ids):  # the runtime's streamId of each stream, -1: not given
         fields["stream_ids"] = ArrayAttr(tuple(IntegerAttr(-1 if sid is None else sid, 64) for sid in info.stream_ids))
     model.attributes[VENDOR_ATTR] = DictionaryAttr(fields)
@@ -141,3 +145,9 @@ def _annotate(module: ModuleOp, info: VendorInfo) -> None:
                 op.attributes[NO_BIND_MAP_ATTR] = UnitAttr()
             if op.sym_name.data in info.args_unknown:
                 op.attributes[ARGS_UNKNOWN_ATTR] = UnitAttr()
+
+
+READER = ModelReader("vendor", is_vendor_json, lambda data, source, cores: from_data(data, source, cores)[0],
+                     takes_cores=True, from_folder=lambda path, cores: load(path, cores)[0],
+                     parse_text=parse_dump_text)
+"""The vendor's dumps as a model reader (`skir.registry.get_all_readers`)."""
