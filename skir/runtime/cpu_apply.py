@@ -83,12 +83,20 @@ def apply_on_cpu(module: ModuleOp, out_dir: str | os.PathLike[str], work: Path,
         programs = parse(rewritten.read_text(), str(rewritten))
     if fault is not None:
         cpu.fail_call(*fault)
+    before = cpu.calls(fault[0]) if fault is not None else 0
+    made = 0
     try:
         applied = apply(cpu, graph.model_ri, out, object_dir=objects,
                         submodels={name: sub.model_ri for name, sub in graph.submodels.items()})
     finally:
         if fault is not None:
+            made = cpu.calls(fault[0]) - before
             cpu.fail_call(fault[0], 0)
+    if fault is not None:  # the apply succeeded: the planted fault was never reached
+        applied.release()
+        raise SkirError(f"--inject-fault {fault[0]}:{fault[1]}: the apply made {made} call(s) of {fault[0]}, so the "
+                        f"fault never fired; give N in 1..{made}" if made else
+                        f"--inject-fault {fault[0]}:{fault[1]}: the apply makes no call of {fault[0]}")
     return CpuRun(cpu, graph, applied, programs)
 
 

@@ -280,3 +280,17 @@ def test_the_vendor_form_reads_back_as_the_plan(model: Path, tmp_path: Path) -> 
                                                       "sk_placeholder_kernel")}
     assert set(found.removed) == {k for k, a in kernel_slots.items() if a == "disable"}
     assert set(found.converted) == {k for k, a in kernel_slots.items() if a.startswith("set_value")}
+
+
+def test_a_fault_the_apply_never_reaches_is_an_error(tmp_path: Path) -> None:
+    """A fault planted past the last call of its kind (or on a call the apply never makes) does
+    not pass as a clean apply: one line saying how many calls were made, and what was allocated freed."""
+    from skir.runtime.cpu_apply import apply_on_cpu
+
+    skir.compile(DECODE).write(tmp_path / "out")
+    made = _calls_of_an_apply(tmp_path / "count")["aclmdlRITaskSetParams"]
+    with pytest.raises(SkirError, match=rf"the apply made {made} call\(s\) of aclmdlRITaskSetParams, so the fault "
+                                        rf"never fired; give N in 1\.\.{made}$"):
+        apply_on_cpu(skir.load_model(DECODE), tmp_path / "out", tmp_path / "w1", ("aclmdlRITaskSetParams", made + 1))
+    with pytest.raises(SkirError, match=r"the apply makes no call of aclrtLaunchKernel$"):
+        apply_on_cpu(skir.load_model(DECODE), tmp_path / "out", tmp_path / "w2", ("aclrtLaunchKernel", 1))
