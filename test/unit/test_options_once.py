@@ -1,5 +1,6 @@
-"""The option string is parsed once, where it enters (docs/design.md §1 "Options"): a count of
-the parses a compile makes, and of the places in skir that parse at all."""
+"""The option string is parsed once, where it enters
+(docs/design.md §2 "Options are typed from the edge"): a count of the parses a compile makes,
+and of the places in skir that parse at all."""
 
 from __future__ import annotations
 
