@@ -66,10 +66,12 @@ levels is judged in at most 16 windows."""
 
 @dataclass(frozen=True)
 class LaneCosts:
-    """What the decision charges (µs; the simulator's costs of the same names)."""
+    """What the decision charges (µs; the simulator's costs of the same names). `barrier_us`
+    is per core type: an all-core barrier of a type costs that type's `CoreFacts.barrier_cost`
+    (`barrier_all_aiv_us`, `barrier_all_aic_us`)."""
 
     placement_us: float
-    barrier_us: float
+    barrier_us: dict[CoreType, float]
     flag_set_us: float
     flag_wait_us: float
 
@@ -383,7 +385,7 @@ def _region(sk: SuperKernelOp, run: _Run, window: list[SkProgramOp], follows: di
                   + len(r) * (costs.flag_set_us + costs.flag_wait_us)
                   for g, f, r in zip(groups, firsts, rounds)]
     arrivals = sum(len(r) for r in rounds) * (costs.flag_set_us + costs.flag_wait_us)
-    after_us = max(lane_times) + arrivals + costs.barrier_us * len(close)
+    after_us = max(lane_times) + arrivals + sum(costs.barrier_us[c] for c in close)
     if after_us >= before:
         return None
     placed = {}
@@ -415,9 +417,16 @@ def _serial_time(window: list[SkProgramOp], run: _Run, duration: Callable[[Subta
         plain = busiest(run.units, [(0, n, t) for n, t in zip(blocks, times)])
         spread = busiest(run.units, [(f, n, t + (costs.placement_us if f else 0.0))
                                      for f, n, t in zip(shelves(run.units, blocks), blocks, times)])
-        total += min(plain, spread) + (costs.barrier_us if op is not None else 0.0)
+        total += min(plain, spread) + (_barrier_cost(op, costs) if op is not None else 0.0)
         level = []
     return total
+
+
+def _barrier_cost(op: SkProgramOp, costs: LaneCosts) -> float:
+    """What an all-core barrier of a window costs: its core type's barrier (a region's barriers
+    are all-core barriers of one type each)."""
+    assert type(op) is BarrierOp
+    return sum(costs.barrier_us[c] for c in BARRIER_TYPES[op.kind.data])
 
 
 def lane_ops(region: Region) -> tuple[list[SkProgramOp], dict[int, list[SkProgramOp]], list[SkProgramOp]]:

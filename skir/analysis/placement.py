@@ -19,8 +19,10 @@ The decision is a cost model, not "always spread": each core's busy time over th
 the sum of the durations (the simulator's: the task's duration or `default_duration_us`) of
 the sub-tasks that run on it, plus `placement_us` for each placed sub-task (an assumption:
 the data a core's cache holds is not the moved sub-task's); a group is placed only when the
-busiest core's time drops. Placing changes no synchronisation: every sync runs on every core
-of its types whatever the block guards, so the program `sk-prune-sync` proved stays proved.
+busiest core's time drops. Placing a group changes no synchronisation: every unguarded sync
+runs on every core of its types whatever the block guards, so the order the pruned program kept
+still holds. (The lanes `sk-place-blocks` forms first, `skir.analysis.lanes`, do change the
+synchronisation of their regions: docs/design.md §3 "Lanes".)
 """
 
 from __future__ import annotations

@@ -5,8 +5,11 @@ cores `[0, n)`), for each queue SuperKernel `skir.analysis.placement.plan_placem
 runs of sub-tasks nothing separates in their core types' programs, pairwise unordered, whose
 kernels take `sk::SkSystemArgs`, and places them on disjoint ranges where its cost model
 (the simulator's durations and `placement_us`) predicts the busiest core gains;
-`skir.patterns.placement.PlaceSubtask` records each range as the sub-task's `at`. It runs
-after `sk-prune-sync`; groups change no synchronisation (docs/design.md §3 "Placement").
+`skir.patterns.placement.PlaceSubtask` records each range as the sub-task's `at`. It is the
+last pass of the synchronisation pipeline, after `sk-prune-sync`: groups change no
+synchronisation, lanes replace their regions' barriers by rounds, which pruning does not model
+(`sk-prune-sync` refuses a program holding them; docs/design.md §3 "Placement"). The lanes'
+cost model charges each all-core barrier at its core type's cost (`CoreFacts.barrier_cost`).
 
 Before the groups, `skir.analysis.lanes.plan_lanes` finds the regions whose independent chains
 run as lanes on disjoint cores (docs/design.md §3 "Lanes"): the program is rebuilt
@@ -64,6 +67,7 @@ from xdsl.ir import Attribute, Operation
 
 from skir.analysis.lanes import LaneCosts, Region, lane_ops, plan_lanes
 from skir.analysis.placement import plan_placement
+from skir.dialects.hardware import CORE_FACTS, CoreType
 from skir.dialects.superkernel import SkProgramOp, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
 from skir.passes.common import OptionsPass, reject_depends, superkernels
@@ -128,7 +132,8 @@ class PlaceBlocksPass(OptionsPass):
                 key = (sub.stream.root_reference.data, sub.seq.data)
                 return known.get(key, costs.default_duration_us)
 
-            lane_costs = LaneCosts(costs.placement_us, costs.barrier_all_aiv_us, costs.flag_set_us, costs.flag_wait_us)
+            barrier_us = {core: float(getattr(costs, CORE_FACTS[core].barrier_cost)) for core in CoreType}
+            lane_costs = LaneCosts(costs.placement_us, barrier_us, costs.flag_set_us, costs.flag_wait_us)
             regions = plan_lanes(sk, kernels, duration, lane_costs)
             in_lanes: set[tuple[str, int]] = set()
             if regions:

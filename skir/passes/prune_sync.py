@@ -35,14 +35,21 @@ from xdsl.utils.exceptions import PassFailedException
 
 from skir.analysis.sync_prune import PruneResult, UnsyncedQueue, count_syncs, implied_syncs
 from skir.dialects.aclgraph_decls import KernelOp
-from skir.dialects.superkernel import SuperKernelOp
+from skir.dialects.superkernel import SetFlagOp, SuperKernelOp, WaitFlagOp
 from skir.passes.common import OptionsPass, kernel_table, models, reject_depends
 from skir.patterns.sync_pruning import EraseImpliedSync
 from skir.xdsl_fast.sweep import rewrite_ops
 
 
 def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
-    """Erase the syncs of `sk` the others imply (`EraseImpliedSync`)."""
+    """Erase the syncs of `sk` the others imply (`EraseImpliedSync`). A program holding lane
+    rounds is refused: the rules model all-core barriers and mode-2 pairs, not flag ops guarded
+    to a range of cores (docs/design.md §3 "Lanes")."""
+    if any(type(op) in (SetFlagOp, WaitFlagOp) and op.guard() is not None
+           for op in sk.body.block.ops):
+        raise PassFailedException(
+            f"sk.kernel @{sk.sym_name.data}: holds lane rounds (flag ops guarded to a core range, from "
+            "sk-place-blocks); sk-prune-sync runs before sk-place-blocks")
     try:
         implied = implied_syncs(sk, kernels)
     except UnsyncedQueue as err:

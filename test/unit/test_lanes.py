@@ -375,3 +375,41 @@ def test_a_set_nobody_completes_or_takes_is_a_leftover(guarded: bool, expect: li
     report = CheckReport()
     _check_leftovers(report, machine)
     assert report.violations == expect
+
+
+def test_each_barrier_is_charged_its_core_types_cost() -> None:
+    """A region's time charges an all-core barrier of the AICs `barrier_all_aic_us` and one of the
+    AIVs `barrier_all_aiv_us` (docs/design.md §3 "Lanes"): the derivative of the region's time
+    in each cost counts the barriers of that type, read off the program by hand."""
+    from skir.analysis.lanes import LaneCosts, plan_lanes
+    from skir.options import SkOptions
+    from skir.passes.common import superkernels
+    from skir.sim.costs import default_costs
+    from skir.sim.engine import durations_of
+
+    data = json.loads((ROOT / "test" / "unit" / "models" / "mixed_chains.json").read_text())
+    module = skir.compile(data, options="placement=off").module
+    sk, kernels, _ = next(superkernels(module, SkOptions()))
+
+    known = durations_of(module)
+    sim = default_costs()
+
+    def region(aic: float, aiv: float) -> Any:
+        costs = LaneCosts(sim.placement_us, {CoreType.AIC: aic, CoreType.AIV: aiv}, sim.flag_set_us, sim.flag_wait_us)
+        regions = plan_lanes(sk, kernels, lambda sub: known[(sub.stream.root_reference.data, sub.seq.data)], costs)
+        assert len(regions) == 1
+        return regions[0]
+
+    eps = 1e-3
+    base = region(0.3, 0.3)
+    d_aic, d_aiv = region(0.3 + eps, 0.3), region(0.3, 0.3 + eps)
+    assert (d_aic.start, d_aic.end, d_aiv.start, d_aiv.end) == (base.start, base.end, base.start, base.end)
+    window = [op for op in sk.program() if base.start <= op.ident <= base.end and isinstance(op, BarrierOp)]
+    n_aic = sum(1 for op in window if op.kind.data.value == "all_aic")
+    n_aiv = sum(1 for op in window if op.kind.data.value == "all_aiv")
+    assert n_aic and n_aiv
+    assert round((d_aic.before_us - base.before_us) / eps) == n_aic
+    assert round((d_aiv.before_us - base.before_us) / eps) == n_aiv
+    # after the split only the closing barriers remain, one per type the region closes on
+    assert round((d_aic.after_us - base.after_us) / eps) == base.close.count(CoreType.AIC)
+    assert round((d_aiv.after_us - base.after_us) / eps) == base.close.count(CoreType.AIV)

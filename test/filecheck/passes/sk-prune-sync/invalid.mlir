@@ -26,3 +26,18 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK: error: sk.kernel @m_sk0: no barrier between queue positions 0 and 1; run sk-place-sync and sk-lower-sync first
+
+// -----
+
+// Lane rounds (flag ops guarded to a core range) come from sk-place-blocks, which runs after
+// pruning: the pruning rules do not model them.
+aclgraph.model @m cores(aic = 24, aiv = 48) {
+  aclgraph.kernel @q aiv_only params(inout) sk_system_args
+  sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 2 {
+    sk.subtask id 0 @q blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
+    sk.wait_flag id 2 flag 10 on aiv blocks 8 at 0
+  }
+}
+
+// CHECK: error: sk.kernel @m_sk0: holds lane rounds (flag ops guarded to a core range, from sk-place-blocks); sk-prune-sync runs before sk-place-blocks
