@@ -20,7 +20,8 @@ fresh processes (default 2; each time shown is the least of them), measures (one
 The last line reports T(100k) / T(10k) for parse and for the passes (goal <= 11).
 
 A second table times what a user waits for: the `sk-compile` command (process start included,
-capture JSON -> every output) for each `--end-to-end` size, with `--report` (docs/design.md §7:
+capture JSON -> every output) for each `--end-to-end` size, its peak RSS per task (the process's
+own, everything included), with `--report` (docs/design.md §7:
 at most 1.5x the compile without it) and, up to `--emulate-max` tasks, with `--emulate` on a warm
 shim cache (a first run fills a private cache).
 
@@ -198,9 +199,22 @@ def _run_json(cmd: list[str]):  # type: ignore[no-untyped-def]
 
 
 def _wall(cmd: list[str], env: dict[str, str]) -> float:
+    return _wall_rss(cmd, env)[0]
+
+
+def _wall_rss(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds of `cmd` and its peak RSS in KB (its own, from `wait4`)."""
+    import os
+
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True, env=env)
-    return time.perf_counter() - start
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    err = child.stderr.read() if child.stderr is not None else b""
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, cmd, stderr=err)
+    return seconds, usage.ru_maxrss
 
 
 def _end_to_end(args: argparse.Namespace) -> None:
@@ -213,7 +227,7 @@ def _end_to_end(args: argparse.Namespace) -> None:
     if not sizes:
         return
     print(f"sk-compile end to end ({args.kind} models, seconds, process start included)")
-    print(f"{'tasks':>8} {'compile':>8} {'--report':>9} {'ratio':>6} {'--emulate':>10}")
+    print(f"{'tasks':>8} {'compile':>8} {'KB/task':>8} {'--report':>9} {'ratio':>6} {'--emulate':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "SKIR_CACHE_DIR": str(Path(tmp) / "cache")}
         for n in sizes:
@@ -221,13 +235,14 @@ def _end_to_end(args: argparse.Namespace) -> None:
             subprocess.run([sys.executable, str(HERE / "gen_model.py"), args.kind, "-n", str(n), "--seed",
                             str(args.seed), "-o", str(model)], check=True, capture_output=True)
             out = str(Path(tmp) / f"out{n}")
-            plain = _wall([tool, str(model), "-o", out, "-q"], env)
+            plain, rss = _wall_rss([tool, str(model), "-o", out, "-q"], env)
             report = _wall([tool, str(model), "-o", out, "-q", "--report"], env)
             emulated = "n/a"
             if n <= args.emulate_max and shutil.which(os.environ.get("CXX", "g++")):
                 _wall([tool, str(model), "-o", out, "-q", "--emulate"], env)  # fills the cache
                 emulated = f"{_wall([tool, str(model), '-o', out, '-q', '--emulate'], env):.2f}"
-            print(f"{n:>8} {plain:>8.2f} {report:>9.2f} {report / plain:>6.2f} {emulated:>10}", flush=True)
+            print(f"{n:>8} {plain:>8.2f} {rss / n:>8.2f} {report:>9.2f} {report / plain:>6.2f} {emulated:>10}",
+                  flush=True)
 
 
 def main() -> None:
