@@ -41,14 +41,21 @@ def _key(key: Any) -> str:
     return _scalar(_scalar(key))
 
 
+_CHUNK = 4096
+"""Pieces joined into one string at a time: a large document (SK meta of 100k tasks is tens of
+millions of pieces) never holds all its small strings at once."""
+
+
 def dumps_indented(value: Any) -> str:
     """`json.dumps(value, indent=1)` for dicts, lists, tuples, str, int, float, bool and None."""
     parts: list[str] = []
-    _write(value, parts, "\n")
-    return "".join(parts)
+    chunks: list[str] = []
+    _write(value, parts, "\n", chunks)
+    chunks.append("".join(parts))
+    return "".join(chunks)
 
 
-def _write(value: Any, parts: list[str], newline: str) -> None:
+def _write(value: Any, parts: list[str], newline: str, chunks: list[str]) -> None:
     if isinstance(value, dict):
         if not value:
             parts.append("{}")
@@ -58,7 +65,10 @@ def _write(value: Any, parts: list[str], newline: str) -> None:
         for key, item in value.items():
             parts.append(("{" if first else ",") + inner + _key(key) + ": ")
             first = False
-            _write(item, parts, inner)
+            _write(item, parts, inner, chunks)
+            if len(parts) >= _CHUNK:
+                chunks.append("".join(parts))
+                parts.clear()
         parts.append(newline + "}")
     elif isinstance(value, list | tuple):
         if not value:
@@ -69,7 +79,10 @@ def _write(value: Any, parts: list[str], newline: str) -> None:
         for item in value:
             parts.append(("[" if first else ",") + inner)
             first = False
-            _write(item, parts, inner)
+            _write(item, parts, inner, chunks)
+            if len(parts) >= _CHUNK:
+                chunks.append("".join(parts))
+                parts.clear()
         parts.append(newline + "]")
     else:
         parts.append(_scalar(value))

@@ -30,3 +30,9 @@ def test_hand_written_layout() -> None:
 def test_unsupported_value_is_json_type_error() -> None:
     with pytest.raises(TypeError, match="not JSON serializable"):
         dumps_indented({"x": object()})
+
+
+def test_a_document_of_many_chunks_is_the_same_bytes() -> None:
+    doc = {"superkernels": [{"name": f"sk{i}", "members": [[f"s{i % 3}", i, j / 7] for j in range(5)],
+                             "none": {}, "empty": []} for i in range(3000)]}
+    assert dumps_indented(doc) == json.dumps(doc, indent=1)
