@@ -88,16 +88,17 @@ def _is_comm(graph: TaskGraph, n: int | None) -> bool:
     return isinstance(op, LaunchOp) and op.comm is not None
 
 
-def _update_slots(module: ModuleOp, original: ModuleOp,
-                  updates: list[dict[str, Any]] | None) -> dict[str, dict[tuple[str, int], tuple[int, ...]]]:
+def _update_slots(module: ModuleOp, original: ModuleOp, updates: list[dict[str, Any]] | None,
+                  shared: SharedEntries) -> dict[str, dict[tuple[str, int], tuple[int, ...]]]:
     """SuperKernel -> (stream, seq) -> argument-table slots of each updated member, from the
-    plan's update map (`updates`; computed as `plan.json` does when not given)."""
+    plan's update map (`updates`; computed as `plan.json` does when not given, with the
+    module's `shared` entries: their keys are not computed again)."""
     if updates is None:
         if not any(updated_launches(m) for m in models(module)):
             return {}
         from skir.targets.sk_meta import sk_meta
 
-        updates = sk_meta(module, original)["updates"]
+        updates = sk_meta(module, original, shared=shared)["updates"]
     found: dict[str, dict[tuple[str, int], tuple[int, ...]]] = {}
     for entry in updates:
         if entry["slots"]:  # a kernel without params has nothing to forward
@@ -111,10 +112,10 @@ def emulation_specs(module: ModuleOp, original: ModuleOp, updates: list[dict[str
     SuperKernel with updated members runs twice, forwarding an update through `updates` (the
     plan's update map; by default the one `plan.json` gets); `shared` the module's shared entries
     if the caller has them."""
-    update_slots = _update_slots(module, original, updates)
+    shared = shared_entries(module) if shared is None else shared
+    update_slots = _update_slots(module, original, updates, shared)
     sources = {op.sym_name.data: op for op in module.ops if isinstance(op, SourceOp)}
     before = {qualified_name(m): m for m in models(original)}
-    shared = shared_entries(module) if shared is None else shared
     texts: dict[str, str] = {}
     specs: list[tuple[str, EmulationSpec]] = []
     for model in models(module):  # the model, then each sub-model on its own
