@@ -36,7 +36,7 @@ from skir.passes.common import CUT_ATTR, CUT_DETAIL_ATTR, FAIL_ATTR, FAIL_DETAIL
 from skir.passes.pipeline import run_pipeline_passes
 from skir.readers import ModelReader
 from skir.registry import get_all_readers, make_context
-from skir.result_records import CutInfo, Member, ModelWarning, SkWarning, SuperKernelInfo, Unfused
+from skir.result_records import CutInfo, Member, ModelWarning, ResultData, SkWarning, SuperKernelInfo, Unfused
 from skir.source_text import BOM, guard_mlir, model_format, read_model
 from skir.targets.update_map import fused_updates
 from skir.xdsl_fast.clone import clone_tree
@@ -204,8 +204,9 @@ def _summarize_model(model: ModelOp, unreset: dict[str, list[tuple[str, str]]], 
 
 
 def _select(original: ModuleOp, module: ModuleOp, base: SkOptions, verify_each: bool,
-            costs: Any, measured: Any) -> tuple[ModuleOp, list[Any]]:
-    """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again."""
+            costs: Any, measured: Any, graphs: ResultData) -> tuple[ModuleOp, list[Any]]:
+    """`select=gain` (`skir.selection`): drop the SuperKernels that do not pay and compile again
+    (every round's simulation reads `original`'s task graph from `graphs`)."""
     from skir.selection import mark_dropped, mark_names, mark_variants, select, selects_gain
 
     if not selects_gain(module, base):
@@ -224,7 +225,8 @@ def _select(original: ModuleOp, module: ModuleOp, base: SkOptions, verify_each: 
         from skir.sim.engine import BASELINES
 
         durations = measured.durations if measured else None
-        return compare(before, after, costs, (*BASELINES, "superkernel"), durations)
+        return compare(before, after, costs, (*BASELINES, "superkernel"), durations,
+                       graph=graphs.graph_of(the_model(before)), spans_only=True)
 
     evidence = None
     if measured is not None:
@@ -296,7 +298,8 @@ def compile(
 
         with progress.phase("profiles"):
             measured = measure(load_profiles(list(profiles)), original)
-    module, selection = _select(original, module, typed, verify_each, sim_costs, measured)
+    graphs = ResultData(module, [], [], original=original)  # the original's task graph, built once
+    module, selection = _select(original, module, typed, verify_each, sim_costs, measured, graphs)
     with progress.phase("summary"):
         superkernels, unfused, cuts, warnings = summarize(module, original)
     changed = {k: v for k, v in given.items() if k != "model" and v != _DEFAULTS.get(k)}
@@ -304,9 +307,9 @@ def compile(
                            measured=measured, options=effective, sk_options=typed, costs=sim_costs,
                            costs_source=costs_source(costs),
                            given_options=options, source=original if isinstance(model, ModuleOp) else model,
-                           calls=provenance.call_arguments(changed))
+                           calls=provenance.call_arguments(changed), graph=graphs.graph)
     result.model_warnings = [ModelWarning(w, a, b, group) for m in models(original)
-                             for w, a, b, group in comm_hazards(m)]
+                             for w, a, b, group in comm_hazards(m, result.graph_of)]
     result.updates = [u for m in models(module) for u in fused_updates(m)]
     result.judge_predicted_slower(result.costs, result.costs_source)
     return result

@@ -73,6 +73,7 @@ class CompileResult(ResultData):
         with `costs` (named `source`) and the measured durations, predicts slower than its
         members in the fair baseline (the faster of aclgraph and aclgraph_es); earlier such
         warnings are replaced (`calibrate()` judges again under the calibrated costs)."""
+        from skir.dialects.model_lookup import the_model
         from skir.selection import formed_with_select_all, predicted_slower
         from skir.sim import compare
         from skir.sim.costs import default_costs
@@ -81,12 +82,14 @@ class CompileResult(ResultData):
         assert self.original is not None
         self.warnings = [w for w in self.warnings if w.warning != "predicted_slower"]
         base = self.sk_options
-        if not formed_with_select_all(self.module, base):
+        kept_all = formed_with_select_all(self.module, base)
+        if not kept_all:
             return  # no SuperKernel, or select=gain judged every one: nothing to simulate
         measured = self.measured
+        durations = measured.durations if measured else None
         with progress.phase("prediction"):
             simulated = compare(self.original, self.module, costs or default_costs(), (*BASELINES, "superkernel"),
-                                measured.durations if measured else None)
+                                durations, graph=self.graph_of(the_model(self.original)), spans_only=True)
         named = source + (" and measured durations" if measured is not None else "")
         self.warnings += [SkWarning(e.name, "predicted_slower", before_us=e.before, after_us=e.after, costs=named,
                                     baseline=e.baseline) for e in predicted_slower(self.module, base, simulated)]
@@ -110,13 +113,15 @@ class CompileResult(ResultData):
     def simulate(self) -> CompileResult:
         """Simulate the model in every mode with the compile's costs and measured durations:
         `self.report` (`write()` adds `timeline.json`, the charts and SK meta's `profiling`)."""
+        from skir.dialects.model_lookup import the_model
         from skir.sim import Report, compare, load_costs
 
         assert self.original is not None
         with progress.phase("simulation"):
             measured = self.measured.durations if self.measured is not None else None
-            self.report = Report(compare(self.original, self.module, load_costs(self.costs), measured=measured),
-                                 self.costs_source)
+            graph = self.graph_of(the_model(self.original))
+            self.report = Report(compare(self.original, self.module, load_costs(self.costs), measured=measured,
+                                         graph=graph), self.costs_source)
         self.calls.append("simulate()")
         return self
 

@@ -63,6 +63,7 @@ def product_texts(result: ResultData) -> dict[str, str]:
             unreset.setdefault(w.superkernel, []).append((w.cell, w.event))
     with progress.phase("sk meta"):
         meta = sk_meta(result.module, result.original, unreset, shared)
+    result.plan_updates = meta["updates"]
     if result.model_warnings:
         meta["warnings"] = [w.as_dict() for w in result.model_warnings]
     by_name = {sk["name"]: sk for sk in meta["superkernels"]}
@@ -79,7 +80,8 @@ def product_texts(result: ResultData) -> dict[str, str]:
             measured = result.measured.timeline if result.measured is not None else ()
             edges = {}
             if result.original is not None:
-                before, after = stream_edges(the_model(result.original)), stream_edges(the_model(result.module))
+                top = the_model(result.original)
+                before, after = stream_edges(top, result.graph_of(top)), stream_edges(the_model(result.module))
                 edges = {mode: after if mode == "superkernel" else before for mode in result.report.comparison.runs}
             trace = trace_events(result.report.comparison, meta["model"], result.report.costs_source, measured,
                                  edges)
@@ -102,7 +104,8 @@ def product_texts(result: ResultData) -> dict[str, str]:
     texts[SKIR_FAIL_LOG] = render_fail_reasons(meta)
     if result.original is not None:
         with progress.phase(VENDOR_FAIL_LOG):
-            texts[VENDOR_FAIL_LOG] = render_vendor_fail_log(meta, result.original)
+            texts[VENDOR_FAIL_LOG] = render_vendor_fail_log(meta, result.original,
+                                                            result.graph_of(the_model(result.original)))
     return texts
 
 
@@ -131,7 +134,8 @@ def _emulate(result: ResultData, stage: Path, cache: bool = True) -> None:
     result.emulation = []  # this run's, not an earlier one's
     keep = stage / "emulation"
     with tempfile.TemporaryDirectory(prefix="skir-emulation-") as scratch:
-        for spec in emulation_specs(result.module, result.original, shared=shared_of(result)):
+        for spec in emulation_specs(result.module, result.original, result.plan_updates,
+                                    shared_of(result)):
             work = Path(scratch) / spec.name
             with progress.phase(f"emulation of {spec.name}"):
                 emu = emulate(spec, work, cache=cache)

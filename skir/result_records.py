@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import ModuleOp
+
+if TYPE_CHECKING:
+    from skir.analysis.task_graph import TaskGraph
+    from skir.dialects.aclgraph import ModelOp
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,24 @@ class ResultData:
     shared: Any = None
     """The `skir.targets.shared_entries.SharedEntries` of `module`, once a product, the summary or
     the emulation needed them (`skir.targets.shared_entries.shared_of`: computed once)."""
+    plan_updates: Any = None
+    """`plan.json`'s update map, once the products computed it: the emulation forwards updates
+    through it instead of computing SK meta again."""
+    graph: Any = None
+    """The `TaskGraph` of `original`'s model, once something needed it (`graph_of`)."""
+
+    def graph_of(self, model: ModelOp) -> TaskGraph:
+        """The task graph of `model`, a model of `original`: the top model's is built once per
+        compile and kept (the model hazards, the prediction, the simulation and the vendor fail
+        log read it), a sub-model's each time it is asked for."""
+        from skir.analysis.task_graph import TaskGraph
+
+        if self.original is None or model.parent_op() is not self.original:
+            return TaskGraph(model)
+        if self.graph is None or self.graph.model is not model:
+            self.graph = TaskGraph(model)
+        graph: TaskGraph = self.graph
+        return graph
 
     @property
     def kernel_tasks(self) -> int:

@@ -126,13 +126,15 @@ class CommRule:
         return found
 
 
-def comm_hazards(model: ModelOp) -> list[tuple[str, tuple[str, int], tuple[str, int], str]]:
+def comm_hazards(model: ModelOp, graph_of: Callable[[ModelOp], TaskGraph] = TaskGraph,
+                 ) -> list[tuple[str, tuple[str, int], tuple[str, int], str]]:
     """The model's own hazards (`CommRule.model_warnings`) as (warning, (stream, seq) twice,
-    group); nothing to build when the model has no communication kernel."""
+    group); nothing to build when the model has no communication kernel, else its task graph
+    from `graph_of` (a compile's, which it keeps: `ResultData.graph_of`)."""
     if not any(isinstance(op, LaunchOp) and op.comm is not None for stream in model.body.block.ops
                if isinstance(stream, StreamOp) for op in stream.body.block.ops):
         return []
-    graph = TaskGraph(model)
+    graph = graph_of(model)
     kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
 
     def own(n: int) -> tuple[int, int]:

@@ -136,14 +136,16 @@ def _kind(op: object) -> str:
 class Engine:
     """Simulates `model` in `mode`; `durations` gives a kernel task's duration by (stream, seq)."""
 
-    def __init__(self, model: ModelOp, mode: str, costs: Costs, durations: dict[tuple[str, int], float]):
+    def __init__(self, model: ModelOp, mode: str, costs: Costs, durations: dict[tuple[str, int], float],
+                 graph: TaskGraph | None = None):
+        """`graph`: `model`'s task graph when the caller has it (the engine only reads it)."""
         if mode not in MODES:
             raise SkirError(f"unknown simulation mode '{mode}' (one of {', '.join(MODES)})")
         self.model = model
         self.mode = mode
         self.costs = costs
         self.durations = durations
-        self.graph = TaskGraph(model)
+        self.graph = graph if graph is not None and graph.model is model else TaskGraph(model)
         self.cores = {CoreType.AIC: model.aic_cores.data, CoreType.AIV: model.aiv_cores.data}
         self.free = dict(self.cores)
         self.kernels = {op.sym_name.data: op for op in model.body.block.ops if isinstance(op, KernelOp)}
@@ -434,9 +436,10 @@ def durations_of(module: ModuleOp | ModelOp) -> dict[tuple[str, int], float]:
 
 def simulate(model: ModelOp, mode: str, costs: Costs,
              durations: dict[tuple[str, int], float] | None = None,
-             hook: Callable[[Engine], None] | None = None) -> Simulation:
-    """Simulate `model` in `mode` (eager and aclgraph on the original, superkernel on the rewritten)."""
-    engine = Engine(model, mode, costs, durations if durations is not None else durations_of(model))
+             hook: Callable[[Engine], None] | None = None, graph: TaskGraph | None = None) -> Simulation:
+    """Simulate `model` in `mode` (eager and aclgraph on the original, superkernel on the
+    rewritten); `graph` is `model`'s task graph if the caller has it."""
+    engine = Engine(model, mode, costs, durations if durations is not None else durations_of(model), graph)
     if hook is not None:
         hook(engine)
     return engine.run()

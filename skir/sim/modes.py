@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
+from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.model_lookup import submodels, the_model
@@ -23,6 +24,9 @@ from skir.sim.bound import Bound, model_bound, superkernel_bound
 from skir.sim.costs import Costs, default_costs
 from skir.sim.engine import BASELINES, MODES, Simulation, TaskSpan, comm_durations, durations_of, simulate
 from skir.sim.stamp import breakdown
+
+NO_BOUND = Bound(0.0, 0.0, 0.0)
+"""The bounds of a `spans_only` comparison (not computed)."""
 
 
 def _model(module: ModuleOp | ModelOp) -> ModelOp:
@@ -79,21 +83,29 @@ def _sync_count(sk: SuperKernelOp) -> int:
 
 
 def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: Costs | None = None,
-            modes: tuple[str, ...] = MODES, measured: dict[tuple[str, int], float] | None = None) -> Comparison:
+            modes: tuple[str, ...] = MODES, measured: dict[tuple[str, int], float] | None = None, *,
+            graph: TaskGraph | None = None, spans_only: bool = False) -> Comparison:
     """Simulate `modes` (eager / aclgraph on `original`, superkernel on `rewritten`); `measured`
     durations by (stream, seq) (`skir.profiles`) replace the model's own and the default.
+    `graph`: the original model's task graph if the caller has it (every mode on the original
+    shares one). `spans_only`: each SuperKernel's `before`, `after` and `baseline` alone, what
+    selection and the `predicted_slower` warning read (no bounds, breakdowns or sync counts:
+    those are zero; a baseline's run keeps its makespan, not its tasks, which are dropped once
+    its members' spans are read).
 
     The cyclic collector is paused meanwhile: the runs allocate a few objects per task, and its
     full collections, which scan the whole heap (the compiled modules included), made the
     prediction every compile runs superlinear (docs/benchmarks.md, "Schedule")."""
     with paused_gc():
-        return _compare(original, rewritten, costs, modes, measured)
+        return _compare(original, rewritten, costs, modes, measured, graph, spans_only)
 
 
 def _compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: Costs | None,
-             modes: tuple[str, ...], measured: dict[tuple[str, int], float] | None) -> Comparison:
+             modes: tuple[str, ...], measured: dict[tuple[str, int], float] | None, graph: TaskGraph | None,
+             spans_only: bool) -> Comparison:
     costs = costs if costs is not None else default_costs()
     before, after = _model(original), _model(rewritten)
+    graph = graph if graph is not None and graph.model is before else TaskGraph(before)
     durations = {**durations_of(before), **comm_durations(before, costs)}
     if measured:
         durations.update(measured)
@@ -101,38 +113,57 @@ def _compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs:
     cond: dict[str, dict[tuple[str, int], float]] = {mode: {} for mode in modes}
     after_subs = {sub.sym_name.data: sub for _, _, sub in submodels(after)}
     for task, branch, sub in submodels(before):
-        part = compare(sub, after_subs[sub.sym_name.data], costs, modes, measured)
+        part = compare(sub, after_subs[sub.sym_name.data], costs, modes, measured, spans_only=spans_only)
         subs.append((sub.sym_name.data, part))
         subs.extend((f"{sub.sym_name.data}/{name}", c) for name, c in part.submodels)
         if branch == 0:
             where = (_stream_of(task), task.seq.data)
             for mode in modes:
                 cond[mode][where] = part.runs[mode].makespan
-    runs = {mode: simulate(after if mode == "superkernel" else before, mode, costs, {**durations, **cond[mode]})
-            for mode in modes}
-    bound = model_bound(before, costs, durations)
-    estimates: list[SuperKernelEstimate] = []
     sks = [op for op in after.body.block.ops if isinstance(op, SuperKernelOp)]
+    keys_of = {sk.sym_name.data: [(s.stream.root_reference.data, s.seq.data) for s in sk.subtasks()] for sk in sks}
+    runs: dict[str, Simulation] = {}
+    old_of: dict[str, dict[str, float]] = {}
+    for mode in modes:
+        run = (simulate(after, mode, costs, {**durations, **cond[mode]}) if mode == "superkernel" else
+               simulate(before, mode, costs, {**durations, **cond[mode]}, graph=graph))
+        if mode in BASELINES and "superkernel" in modes and keys_of:
+            old_of[mode] = _member_spans(run, keys_of)
+        # spans_only: a baseline's tasks are read for the members' spans alone; its makespan stays
+        runs[mode] = Simulation(mode, [], run.last) if spans_only and mode != "superkernel" else run
+        del run
+    bound = NO_BOUND if spans_only else model_bound(before, costs, durations, graph)
+    estimates: list[SuperKernelEstimate] = []
     if sks and "superkernel" in runs:
         kernels = {op.sym_name.data: op for op in after.body.block.ops if isinstance(op, KernelOp)}
         aic, aiv = after.aic_cores.data, after.aiv_cores.data
         baselines = [mode for mode in BASELINES if mode in runs]
-        by_task = {mode: {(t.stream, t.seq): t for t in runs[mode].tasks} for mode in baselines}
         sk_spans = {t.name: t for t in runs["superkernel"].tasks if t.kind == "superkernel"}
         for sk in sks:
             name = sk.sym_name.data
-            keys = [(s.stream.root_reference.data, s.seq.data) for s in sk.subtasks()]
-            spans = {mode: [t for t in (by_task[mode].get(k) for k in keys) if t is not None] for mode in baselines}
-            old = {mode: max(t.end for t in found) - min(t.ready for t in found)
-                   for mode, found in spans.items() if found}
+            old = {mode: old_of[mode][name] for mode in baselines if name in old_of[mode]}
             baseline = min(old, key=lambda mode: old[mode]) if old else "aclgraph"  # the fastest; ties: aclgraph
             span = sk_spans.get(name)
             new = span.end - span.ready if span is not None else float("nan")
+            extras = ((NO_BOUND, {}, 0) if spans_only else
+                      (superkernel_bound(sk, kernels, costs, durations, aic, aiv), _span_breakdown(span),
+                       _sync_count(sk)))
             estimates.append(SuperKernelEstimate(
-                name, sk.type.value, sk.blocks.data, sk.form.data.value, len(sk.subtasks()),
-                old.get(baseline, float("nan")), new, superkernel_bound(sk, kernels, costs, durations, aic, aiv),
-                _span_breakdown(span), _sync_count(sk), baseline))
+                name, sk.type.value, sk.blocks.data, sk.form.data.value, len(keys_of[name]),
+                old.get(baseline, float("nan")), new, *extras, baseline))
     return Comparison(runs, bound, estimates, costs, subs)
+
+
+def _member_spans(run: Simulation, keys_of: dict[str, list[tuple[str, int]]]) -> dict[str, float]:
+    """SuperKernel -> its members' span in `run` (the latest end less the earliest ready of
+    those `run` holds), for each SuperKernel with a member there."""
+    by_task = {(t.stream, t.seq): t for t in run.tasks}
+    spans: dict[str, float] = {}
+    for name, keys in keys_of.items():
+        found = [t for t in (by_task.get(k) for k in keys) if t is not None]
+        if found:
+            spans[name] = max(t.end for t in found) - min(t.ready for t in found)
+    return spans
 
 
 def _stream_of(task: object) -> str:

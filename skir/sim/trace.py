@@ -73,10 +73,11 @@ def _lanes(spans: list[tuple[float, float, int]]) -> dict[int, int]:
     return lane_of
 
 
-def stream_edges(model: ModelOp) -> list[tuple[tuple[str, int], tuple[str, int]]]:
+def stream_edges(model: ModelOp, graph: TaskGraph | None = None) -> list[tuple[tuple[str, int], tuple[str, int]]]:
     """((stream, seq) -> (stream, seq)) of each edge between tasks of two streams: a record and
-    the wait it releases, a value write and its wait, a notify and its waiter."""
-    graph = TaskGraph(model)
+    the wait it releases, a value write and its wait, a notify and its waiter (`graph`: the
+    model's task graph, when the caller has it)."""
+    graph = graph if graph is not None and graph.model is model else TaskGraph(model)
     name = [s.sym_name.data for s in graph.streams]
 
     def key(n: int) -> tuple[str, int]:

@@ -59,9 +59,11 @@ BREAK_REASONS = ("UNFUSIBLE_NODE", "DEADLOCK_DETECTED", "SYNCALL_OP_DROP", "DEBU
 MAX_LINE = 4096
 
 
-def render_vendor_fail_log(meta: dict[str, Any], original: ModuleOp) -> str:
-    """The vendor-format log of SK meta `meta`, whose input model is `original`."""
-    graph = TaskGraph(the_model(original))
+def render_vendor_fail_log(meta: dict[str, Any], original: ModuleOp, graph: TaskGraph | None = None) -> str:
+    """The vendor-format log of SK meta `meta`, whose input model is `original` (`graph`: its
+    model's task graph, when the caller has it)."""
+    model = the_model(original)
+    graph = graph if graph is not None and graph.model is model else TaskGraph(model)
     labels = scope_labels(graph).label
     kernels = {k.sym_name.data: k for k in graph.model.body.block.ops if isinstance(k, KernelOp)}
     markers = {n for n, op in enumerate(graph.ops) if isinstance(op, ScopeBeginOp | ScopeEndOp)}
