@@ -78,6 +78,7 @@ class CompileResult(ResultData):
         from skir.sim import compare
         from skir.sim.costs import default_costs
         from skir.sim.engine import BASELINES
+        from skir.sim.slower_bound import cannot_be_slower
 
         assert self.original is not None
         self.warnings = [w for w in self.warnings if w.warning != "predicted_slower"]
@@ -88,6 +89,8 @@ class CompileResult(ResultData):
         measured = self.measured
         durations = measured.durations if measured else None
         with progress.phase("prediction"):
+            if cannot_be_slower(self.original, self.module, kept_all, costs or default_costs(), durations):
+                return  # proved without the simulation (`skir.sim.slower_bound`)
             simulated = compare(self.original, self.module, costs or default_costs(), (*BASELINES, "superkernel"),
                                 durations, graph=self.graph_of(the_model(self.original)), spans_only=True)
         named = source + (" and measured durations" if measured is not None else "")

@@ -1,10 +1,12 @@
-"""Work a compile does once (docs/design.md §7): the `predicted_slower` prediction simulates
-once, without bounds, and gives the warnings the full simulation gives; the original model's
-task graph is built once per compile and written products; the shared entries' keys and SK
-meta are computed once per `--emulate` run."""
+"""Work a compile does once, or only where it can change what the user sees (docs/design.md §7):
+the `predicted_slower` prediction simulates only when `skir.sim.slower_bound` cannot prove that
+no SuperKernel is predicted slower, once, without bounds, and gives the warnings the full
+simulation gives; the original model's task graph is built once per compile and written
+products; the shared entries' keys and SK meta are computed once per `--emulate` run."""
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -16,9 +18,11 @@ import skir
 import skir.sim
 from skir.analysis import task_graph
 from skir.dialects.model_lookup import the_model
-from skir.selection import predicted_slower
+from skir.selection import formed_with_select_all, predicted_slower
 from skir.sim.costs import default_costs, load_costs
 from skir.sim.engine import BASELINES
+from skir.sim.slower_bound import cannot_be_slower
+from skir.testing import random_model
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -58,6 +62,34 @@ def test_a_compile_that_warns_simulates_once_and_still_warns(monkeypatch: pytest
     result = skir.compile(generate("decode", 100))  # two streams of kernels: the bound cannot decide
     assert len(calls) == 1
     assert _warnings(result) and _warnings(result) == _simulated_warnings(result)
+
+
+def test_the_prediction_is_skipped_where_no_superkernel_can_be_slower(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _count_compares(monkeypatch)
+    result = skir.compile(generate("chain", 100, streams=1))
+    assert result.superkernels and not calls
+    assert _warnings(result) == [] == _simulated_warnings(result)
+
+
+def test_one_stream_that_is_slower_is_simulated_and_warned(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _count_compares(monkeypatch)
+    result = skir.compile(generate("chain", 30, streams=1), costs=SLOW_ENTRY)
+    assert len(calls) == 1
+    assert _warnings(result) and _warnings(result) == _simulated_warnings(result, SLOW_ENTRY)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_bound_never_hides_a_warning(seed: int) -> None:
+    rng = random.Random(seed)
+    data = random_model(rng, max_streams=1 + seed % 2, with_values=seed % 3 == 0)
+    for costs in (None, SLOW_ENTRY, {"format": "skir.sim.costs", "version": 1,
+                                     "parameters": {"dispatch_gap_us": 0.05, "sk_entry_us": 1.0}}):
+        result = skir.compile(data, costs=costs)
+        names = formed_with_select_all(result.module, result.sk_options)
+        assert result.original is not None
+        if names and cannot_be_slower(result.original, result.module, names, load_costs(costs)):
+            assert _simulated_warnings(result, costs) == []
+        assert _warnings(result) == _simulated_warnings(result, costs)
 
 
 def test_the_spans_alone_equal_the_full_comparison() -> None:
