@@ -2,7 +2,7 @@
 """Compile-time benchmark: a table of import, parse, verify, print and per-pass times.
 
 Usage: `python tools/bench_compile.py [--sizes 1000,10000,100000] [--kind decode] [--seed 0] [--repeat 2]
-[--end-to-end 1000,10000] [--emulate-max 1000] [--product 10000]`
+[--end-to-end 1000,10000] [--emulate-max 1000] [--report-max N] [--product 10000]`
 
 For each size N it generates a model of N tasks (`tools/gen_model.py`), then, in `--repeat`
 fresh processes (default 2; each time shown is the least of them), measures (one core):
@@ -21,7 +21,7 @@ The last line reports T(100k) / T(10k) for parse and for the passes (goal <= 11)
 
 A second table times what a user waits for: the `sk-compile` command (process start included,
 capture JSON -> every output) for each `--end-to-end` size, its peak RSS per task (the process's
-own, everything included), with `--report` (docs/design.md §7:
+own, everything included), with `--report` up to `--report-max` tasks (docs/design.md §7:
 at most 1.5x the compile without it) and, up to `--emulate-max` tasks, with `--emulate` on a warm
 shim cache (a first run fills a private cache).
 
@@ -236,13 +236,13 @@ def _end_to_end(args: argparse.Namespace) -> None:
                             str(args.seed), "-o", str(model)], check=True, capture_output=True)
             out = str(Path(tmp) / f"out{n}")
             plain, rss = _wall_rss([tool, str(model), "-o", out, "-q"], env)
-            report = _wall([tool, str(model), "-o", out, "-q", "--report"], env)
+            report = _wall([tool, str(model), "-o", out, "-q", "--report"], env) if n <= args.report_max else None
             emulated = "n/a"
             if n <= args.emulate_max and shutil.which(os.environ.get("CXX", "g++")):
                 _wall([tool, str(model), "-o", out, "-q", "--emulate"], env)  # fills the cache
                 emulated = f"{_wall([tool, str(model), '-o', out, '-q', '--emulate'], env):.2f}"
-            print(f"{n:>8} {plain:>8.2f} {rss / n:>8.2f} {report:>9.2f} {report / plain:>6.2f} {emulated:>10}",
-                  flush=True)
+            shown = (f"{report:>9.2f} {report / plain:>6.2f}" if report is not None else f"{'n/a':>9} {'n/a':>6}")
+            print(f"{n:>8} {plain:>8.2f} {rss / n:>8.2f} {shown} {emulated:>10}", flush=True)
 
 
 def main() -> None:
@@ -254,6 +254,8 @@ def main() -> None:
                         help="processes per size; each time is the least of them (the machine's speed drifts)")
     parser.add_argument("--end-to-end", default="1000,10000", help="sizes for the sk-compile table ('' for none)")
     parser.add_argument("--emulate-max", type=int, default=1000, help="largest size emulated end to end")
+    parser.add_argument("--report-max", type=int, default=sys.maxsize,
+                        help="largest size run with --report end to end (default: every size)")
     parser.add_argument("--product", default="",
                         help="sizes for the table of the passes against parse + print of their product")
     parser.add_argument("--product-one", type=int, help=argparse.SUPPRESS)
