@@ -26,15 +26,17 @@ def comm_violations(model: ModelOp, graph: TaskGraph, sks: dict[str, SuperKernel
     launches = launches_by_seq(graph.streams)
     held: dict[str, list[tuple[int, str]]] = {}
     for name, sk in sks.items():
+        place = sk.positions()
         for sub in sk.subtasks():
             launch = launches.get(sub.seq.data)
             if launch is not None and launch.comm is not None:
-                held.setdefault(name, []).append((sub.ident, launch.comm[0]))
+                held.setdefault(name, []).append((place[sub], launch.comm[0]))
     if not held:
         return []
     out = []
     for name, comms in held.items():
-        deps = {s.ident: set(s.dep_ids) for s in sks[name].subtasks()}
+        place = sks[name].positions()
+        deps = {place[s]: {place[d] for d in s.dep_subtasks()} for s in sks[name].subtasks()}
         for i, (a, group) in enumerate(comms):
             for b, other in comms[i + 1:]:
                 if group == other and not (_reaches(deps, b, a) or _reaches(deps, a, b)):

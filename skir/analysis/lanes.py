@@ -78,26 +78,26 @@ class LaneCosts:
 
 @dataclass(frozen=True)
 class Lane:
-    """One lane: its sub-tasks (ids, program order), its units (cores of a single-type region,
-    blocks of a mixed one), its flag and the barriers (ids) at which it has a round."""
+    """One lane: its sub-tasks (program order), its units (cores of a single-type region,
+    blocks of a mixed one), its flag and the barriers at which it has a round."""
 
-    ids: tuple[int, ...]
+    subtasks: tuple[SubtaskOp, ...]
     first: int
     width: int
     flag: int
-    rounds: tuple[int, ...]
+    rounds: tuple[SkProgramOp, ...]
 
 
 @dataclass(frozen=True)
 class Region:
     """A region worth splitting into lanes (see the module docstring)."""
 
-    start: int
-    """Id of its first sub-task: the early arrivals go before it."""
-    end: int
-    """Id of its last sub-task: the drains (and the closing barriers) go after it."""
-    barriers: dict[int, CoreType]
-    """Id -> core type of each barrier the lanes' rounds replace."""
+    start: SubtaskOp
+    """Its first sub-task: the early arrivals go before it."""
+    end: SubtaskOp
+    """Its last sub-task: the drains (and the closing barriers) go after it."""
+    barriers: dict[SkProgramOp, CoreType]
+    """The core type of each barrier the lanes' rounds replace."""
     close: tuple[CoreType, ...]
     """The core types an all-core barrier must close it on (none follows in their programs)."""
     lanes: tuple[Lane, ...]
@@ -105,8 +105,8 @@ class Region:
     """The units lanes are laid out in: the cores of the type, or the blocks of a mixed region."""
     scale: dict[CoreType, int]
     """Cores of each type it touches per unit (the AIVs a block, for the AIVs of a mixed region)."""
-    placed: dict[int, int] = field(default_factory=dict)
-    """Sub-task id -> its first core (`at`), for each member off core 0."""
+    placed: dict[SubtaskOp, int] = field(default_factory=dict)
+    """Sub-task -> its first core (`at`), for each member off core 0."""
     before_us: float = 0.0
     after_us: float = 0.0
 
@@ -121,18 +121,18 @@ class _Run:
     ops: list[SkProgramOp]
 
 
-Neighbours = dict[CoreType, dict[int, SkProgramOp | None]]
-"""Per core type, op id -> the nearest op of that type's program on one side (`_neighbours`)."""
+Neighbours = dict[CoreType, dict[SkProgramOp, SkProgramOp | None]]
+"""Per core type, op -> the nearest op of that type's program on one side (`_neighbours`)."""
 
 
 def _neighbours(ops: list[SkProgramOp]) -> Neighbours:
-    """Per type, op id -> the nearest op of that type's program met walking `ops` from it (not
+    """Per type, op -> the nearest op of that type's program met walking `ops` from it (not
     counting itself; None past the end)."""
     out: Neighbours = {c: {} for c in CoreType}
     upcoming: dict[CoreType, SkProgramOp | None] = dict.fromkeys(CoreType)
     for op in ops:
         for core in CoreType:
-            out[core][op.ident] = upcoming[core]
+            out[core][op] = upcoming[core]
         for core in op.core_set():
             upcoming[core] = op
     return out
@@ -165,9 +165,9 @@ def _single_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> list[_Run]:
     return out
 
 
-def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int]) -> list[_Run]:
+def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[SkProgramOp]) -> list[_Run]:
     """Each maximal run of the whole program of placeable sub-tasks of any class, all-core
-    barriers and unguarded mode-2 flag ops, none in a region already (`taken` ids)."""
+    barriers and unguarded mode-2 flag ops, none in a region already (`taken`)."""
     types = sk.core_types()
     if len(types) < 2:
         return []
@@ -177,7 +177,7 @@ def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int]
     out: list[_Run] = []
     run: list[SkProgramOp] = []
     for op in [*sk.program(), None]:
-        fits = op is not None and op.ident not in taken and (
+        fits = op is not None and op not in taken and (
             (_subtask_fits(sk, kernels, op) and op.cores.data is not CoreClass.MIX)  # type: ignore[attr-defined]
             or (type(op) is BarrierOp and op.kind.data in BARRIER_TYPE and run)
             or (isinstance(op, SetFlagOp) and op.mode.data == 2 and op.guard() is None and run)
@@ -196,21 +196,21 @@ def _mixed_runs(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[int]
 def _lanes_of(run: list[SkProgramOp]) -> list[list[SubtaskOp]]:
     """The sub-tasks of a run grouped by "depends on" within it, in order of their first sub-task."""
     subs = [op for op in run if type(op) is SubtaskOp]
-    parent = {s.ident: s.ident for s in subs}
+    parent = {s: s for s in subs}
 
-    def find(x: int) -> int:
+    def find(x: SubtaskOp) -> SubtaskOp:
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
     for s in subs:
-        for d in s.dep_ids:
+        for d in s.dep_subtasks():
             if d in parent:
-                parent[find(s.ident)] = find(d)
-    groups: dict[int, list[SubtaskOp]] = {}
+                parent[find(s)] = find(d)
+    groups: dict[SubtaskOp, list[SubtaskOp]] = {}
     for s in subs:
-        groups.setdefault(find(s.ident), []).append(s)
+        groups.setdefault(find(s), []).append(s)
     return list(groups.values())
 
 
@@ -241,15 +241,15 @@ def plan_lanes(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callab
         return _best(sk, run, free, (prevs, nexts), pairs, duration, costs)
 
     out = [r for run in _single_runs(sk, kernels) if (r := best(run))]
-    ids = [op.ident for op in program]
-    position = {ident: p for p, ident in enumerate(ids)}
-    taken = {i for r in out for i in ids[position[r.start]:position[r.end] + 1]}
+    position = {op: p for p, op in enumerate(program)}
+    taken = {op for r in out for op in program[position[r.start]:position[r.end] + 1]}
     out += [r for run in _mixed_runs(sk, kernels, taken) if (r := best(run))]
     return out
 
 
 def _best(sk: SuperKernelOp, run: _Run, free: list[int], around: tuple[Neighbours, Neighbours],
-          pairs: dict[int, int | None], duration: Callable[[SubtaskOp], float], costs: LaneCosts) -> Region | None:
+          pairs: dict[SkProgramOp, SkProgramOp | None], duration: Callable[[SubtaskOp], float],
+          costs: LaneCosts) -> Region | None:
     """The window of `run` whose region gains most, if any does (`around`: each op's previous
     and next op of each type)."""
     prevs, nexts = around
@@ -272,7 +272,7 @@ def _best(sk: SuperKernelOp, run: _Run, free: list[int], around: tuple[Neighbour
             window = run.ops[lo:hi + 1]
             if not _closed(window, prevs, pairs):
                 continue
-            follows = {c: nexts[c][run.ops[hi].ident] for c in run.scale}  # the op after its last sub-task
+            follows = {c: nexts[c][run.ops[hi]] for c in run.scale}  # the op after its last sub-task
             region = _region(sk, run, window, follows, free, duration, costs)
             if region is not None and (best is None or region.before_us - region.after_us >
                                        best.before_us - best.after_us):
@@ -280,24 +280,24 @@ def _best(sk: SuperKernelOp, run: _Run, free: list[int], around: tuple[Neighbour
     return best
 
 
-def _flag_pairs(program: list[SkProgramOp]) -> dict[int, int | None]:
-    """Set id -> the id of the wait that takes its credit, None if none does: the k-th set of a
+def _flag_pairs(program: list[SkProgramOp]) -> dict[SkProgramOp, SkProgramOp | None]:
+    """Set -> the wait that takes its credit, None if none does: the k-th set of a
     flag id toward a core type pairs with that type's k-th wait of the id, each counted in its own
     type's program (as the lowering pairs them; a wait may stand before its set in the whole
     program's order)."""
-    sets: dict[tuple[int, CoreType], list[int]] = defaultdict(list)
-    waits: dict[tuple[int, CoreType], list[int]] = defaultdict(list)
+    sets: dict[tuple[int, CoreType], list[SkProgramOp]] = defaultdict(list)
+    waits: dict[tuple[int, CoreType], list[SkProgramOp]] = defaultdict(list)
     for op in program:
         if isinstance(op, SetFlagOp):
-            sets[(op.flag.data, op.credited())].append(op.ident)
+            sets[(op.flag.data, op.credited())].append(op)
         elif isinstance(op, WaitFlagOp):
-            waits[(op.flag.data, op.core.data)].append(op.ident)
-    return {ident: (waits[key][k] if k < len(waits[key]) else None)
-            for key, idents in sets.items() for k, ident in enumerate(idents)}
+            waits[(op.flag.data, op.core.data)].append(op)
+    return {op: (waits[key][k] if k < len(waits[key]) else None)
+            for key, ops in sets.items() for k, op in enumerate(ops)}
 
 
 def _closed(window: list[SkProgramOp], prevs: Neighbours,
-            pairs: dict[int, int | None]) -> bool:
+            pairs: dict[SkProgramOp, SkProgramOp | None]) -> bool:
     """Whether the barriers a window would replace order only its own work: on each type, an
     all-core barrier (or the program's start) comes before the window's first sub-task of that
     type with only flag ops between (a barrier there *leads* and stays), so everything before
@@ -305,17 +305,17 @@ def _closed(window: list[SkProgramOp], prevs: Neighbours,
     in the window is in the window too, so no wait after it relies on a barrier inside it."""
     firsts = _first_subtasks(window)
     for core, sub in firsts.items():
-        before = prevs[core][sub.ident]
+        before = prevs[core][sub]
         while isinstance(before, SetFlagOp | WaitFlagOp):  # flags do no work of the type
-            before = prevs[core][before.ident]
+            before = prevs[core][before]
         if not _ordered_before(before, core):
             return False
-    inside = {op.ident for op in window}
+    inside = set(window)
     started: set[CoreType] = set()
     for op in window:
         if type(op) is SubtaskOp:
             started |= set(op.core_set())
-        elif isinstance(op, SetFlagOp) and op.core.data in started and pairs.get(op.ident) not in inside:
+        elif isinstance(op, SetFlagOp) and op.core.data in started and pairs.get(op) not in inside:
             return False
     return True
 
@@ -342,36 +342,36 @@ def _region(sk: SuperKernelOp, run: _Run, window: list[SkProgramOp], follows: di
             free: list[int], duration: Callable[[SubtaskOp], float], costs: LaneCosts) -> Region | None:
     """The region of one window of a run, if its lanes fit and gain (see the module docstring)."""
     started: set[CoreType] = set()
-    barriers: dict[int, CoreType] = {}
+    barriers: dict[SkProgramOp, CoreType] = {}
     for op in window:  # a barrier before the window's first sub-task of its type stays (it leads)
         if type(op) is SubtaskOp:
             started |= set(op.core_set())
         elif type(op) is BarrierOp and BARRIER_TYPE[op.kind.data] in started:
-            barriers[op.ident] = BARRIER_TYPE[op.kind.data]
+            barriers[op] = BARRIER_TYPE[op.kind.data]
     if not barriers:
         return None
     groups = _lanes_of(window)
     widths = [max(_units(run, s) for s in g) for g in groups]
     if len(groups) < 2 or sum(widths) > run.units or len(groups) > len(free):
         return None
-    lane_of = {s.ident: j for j, g in enumerate(groups) for s in g}
+    lane_of = {s: j for j, g in enumerate(groups) for s in g}
     mixed = len(run.scale) > 1
-    rounds: list[list[int]] = [[] for _ in groups]
+    rounds: list[list[SkProgramOp]] = [[] for _ in groups]
     pending = [set[CoreType]() for _ in groups]
     remaining = [len(g) for g in groups]
     for op in window:
         if type(op) is SubtaskOp:
-            j = lane_of[op.ident]
+            j = lane_of[op]
             pending[j] |= set(op.core_set())
             remaining[j] -= 1
-        elif type(op) is BarrierOp and op.ident in barriers:
-            core = barriers[op.ident]
+        elif type(op) is BarrierOp and op in barriers:
+            core = barriers[op]
             for j in range(len(groups)):
                 # in a mixed region a consumer may come before the barrier that orders it (the
                 # other type's flag wait is placed ahead of the set), so every barrier after a
                 # lane's work on its type is a round of the lane
                 if core in pending[j] and (remaining[j] or mixed):
-                    rounds[j].append(op.ident)
+                    rounds[j].append(op)
                     pending[j].discard(core)
     per_type = [max((sum(1 for b in r if barriers[b] is c) for c in run.scale), default=0) for r in rounds]
     if any(n > MAX_CREDITS for n in per_type):
@@ -388,16 +388,17 @@ def _region(sk: SuperKernelOp, run: _Run, window: list[SkProgramOp], follows: di
     after_us = max(lane_times) + arrivals + sum(costs.barrier_us[c] for c in close)
     if after_us >= before:
         return None
-    placed = {}
+    placed: dict[SubtaskOp, int] = {}
     for g, f in zip(groups, firsts):
         for s in g:
             at = f * run.scale[CoreType.AIV] if s.cores.data is CoreClass.AIV and CoreType.AIC in run.scale else f
             if at:
-                placed[s.ident] = at
-    lanes = tuple(Lane(tuple(s.ident for s in g), f, w, free[j], tuple(r))
+                placed[s] = at
+    lanes = tuple(Lane(tuple(g), f, w, free[j], tuple(r))
                   for j, (g, f, w, r) in enumerate(zip(groups, firsts, widths, rounds)))
     subs = [op for op in window if type(op) is SubtaskOp]
-    return Region(subs[0].ident, subs[-1].ident, barriers, close, lanes, run.units, dict(run.scale), placed,
+    assert isinstance(subs[0], SubtaskOp) and isinstance(subs[-1], SubtaskOp)
+    return Region(subs[0], subs[-1], barriers, close, lanes, run.units, dict(run.scale), placed,
                   before, after_us)
 
 
@@ -429,25 +430,25 @@ def _barrier_cost(op: SkProgramOp, costs: LaneCosts) -> float:
     return sum(costs.barrier_us[c] for c in BARRIER_TYPES[op.kind.data])
 
 
-def lane_ops(region: Region) -> tuple[list[SkProgramOp], dict[int, list[SkProgramOp]], list[SkProgramOp]]:
+def lane_ops(region: Region) -> tuple[list[SkProgramOp], dict[SkProgramOp, list[SkProgramOp]], list[SkProgramOp]]:
     """The ops a region gains: the early arrivals (before its first sub-task), each replaced
-    barrier's rounds (by barrier id) and the drains (after its last sub-task, the closing
+    barrier's rounds (by barrier) and the drains (after its last sub-task, the closing
     barriers last)."""
     arrive: list[SkProgramOp] = []
     drain: list[SkProgramOp] = []
-    rounds: dict[int, list[SkProgramOp]] = {b: [] for b in region.barriers}
+    rounds: dict[SkProgramOp, list[SkProgramOp]] = {b: [] for b in region.barriers}
     for lane in region.lanes:
         for core, scale in region.scale.items():
             count = sum(1 for b in lane.rounds if region.barriers[b] is core)
             own = range(lane.first * scale, (lane.first + lane.width) * scale)
             outside = [r for r in (range(0, own.start), range(own.stop, region.units * scale)) if len(r)]
             for span in outside:
-                arrive += [SetFlagOp(0, 0, lane.flag, CORE_FACTS[core].flag_pipe, core, span) for _ in range(count)]
-                drain += [WaitFlagOp(0, lane.flag, core, span) for _ in range(count)]
+                arrive += [SetFlagOp(0, lane.flag, CORE_FACTS[core].flag_pipe, core, span) for _ in range(count)]
+                drain += [WaitFlagOp(lane.flag, core, span) for _ in range(count)]
         for b in lane.rounds:
             core = region.barriers[b]
             own = range(lane.first * region.scale[core], (lane.first + lane.width) * region.scale[core])
-            rounds[b] += [SetFlagOp(0, 0, lane.flag, CORE_FACTS[core].flag_pipe, core, own),
-                          WaitFlagOp(0, lane.flag, core, own)]
-    drain += [BarrierOp(0, CORE_FACTS[core].barrier) for core in region.close]
+            rounds[b] += [SetFlagOp(0, lane.flag, CORE_FACTS[core].flag_pipe, core, own),
+                          WaitFlagOp(lane.flag, core, own)]
+    drain += [BarrierOp(CORE_FACTS[core].barrier) for core in region.close]
     return arrive, rounds, drain

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
+
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass
 from skir.dialects.hardware import CoreType, widened_under
@@ -38,10 +40,10 @@ from skir.dialects.superkernel import SkForm, SubtaskOp, SuperKernelOp
 
 @dataclass(frozen=True)
 class GroupPlacement:
-    """One placed group: its sub-task ids, the first core of each, and the predicted busiest
+    """One placed group: its sub-tasks, the first core of each, and the predicted busiest
     core's time over the group before and after (µs)."""
 
-    ids: tuple[int, ...]
+    subtasks: tuple[SubtaskOp, ...]
     first: tuple[int, ...]
     before_us: float
     after_us: float
@@ -56,23 +58,23 @@ def placeable(sk: SuperKernelOp, sub: SubtaskOp, kernel: KernelOp) -> bool:
 def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[tuple[str, int]]) -> list[list[SubtaskOp]]:
     """The groups of `sk`'s program, in program order (only those of two or more); the sub-tasks
     `taken` (stream, seq: in a lane already) join none."""
-    position: dict[CoreType, dict[int, int]] = {core: {} for core in CoreType}
+    position: dict[CoreType, dict[Operation, int]] = {core: {} for core in CoreType}
     count = dict.fromkeys(CoreType, 0)
-    for op in sk.body.block.ops:
+    place: dict[Operation, int] = {}
+    for i, op in enumerate(sk.program()):
+        place[op] = i
         for core in op.core_set():
-            position[core][op.ident] = count[core]
+            position[core][op] = count[core]
             count[core] += 1
-    deps: dict[int, tuple[int, ...]] = {}
     groups: list[list[SubtaskOp]] = []
     current: list[SubtaskOp] = []
     for sub in sk.subtasks():
-        deps[sub.ident] = sub.dep_ids
         ok = placeable(sk, sub, kernels[sub.kernel.root_reference.data]) and \
             (sub.stream.root_reference.data, sub.seq.data) not in taken
         last = current[-1] if current else None
         joins = (ok and last is not None and last.cores.data is sub.cores.data
-                 and all(position[c][sub.ident] == position[c][last.ident] + 1 for c in sub.core_set())
-                 and not _reaches(deps, sub.ident, {m.ident for m in current}, current[0].ident))
+                 and all(position[c][sub] == position[c][last] + 1 for c in sub.core_set())
+                 and not _reaches(place, sub, set(current), place[current[0]]))
         if joins:
             current.append(sub)
             continue
@@ -84,19 +86,19 @@ def _groups(sk: SuperKernelOp, kernels: dict[str, KernelOp], taken: set[tuple[st
     return groups
 
 
-def _reaches(deps: dict[int, tuple[int, ...]], start: int, targets: set[int], floor: int) -> bool:
-    """Whether sub-task `start` depends, directly or not, on one of `targets` (ids; none of
-    them is below `floor`, so the search stops there)."""
-    seen: set[int] = set()
-    stack = list(deps[start])
+def _reaches(place: dict[Operation, int], start: SubtaskOp, targets: set[SubtaskOp], floor: int) -> bool:
+    """Whether sub-task `start` depends, directly or not, on one of `targets` (none of them is
+    placed before `floor` in the program, so the search stops there)."""
+    seen: set[SubtaskOp] = set()
+    stack = list(start.dep_subtasks())
     while stack:
-        ident = stack.pop()
-        if ident in targets:
+        sub = stack.pop()
+        if sub in targets:
             return True
-        if ident < floor or ident in seen:
+        if place[sub] < floor or sub in seen:
             continue
-        seen.add(ident)
-        stack.extend(deps.get(ident, ()))
+        seen.add(sub)
+        stack.extend(sub.dep_subtasks())
     return False
 
 
@@ -140,5 +142,5 @@ def plan_placement(sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Ca
         firsts = shelves(cores, blocks)
         after = busiest(cores, [(f, n, t + (placement_us if f else 0.0)) for f, n, t in zip(firsts, blocks, times)])
         if after < before and any(firsts):
-            out.append(GroupPlacement(tuple(s.ident for s in group), tuple(firsts), before, after))
+            out.append(GroupPlacement(tuple(group), tuple(firsts), before, after))
     return out

@@ -136,12 +136,12 @@ def check_placement(model: ModelOp, sources: dict[str, SourceOp]) -> list[str]:
             if kernel is None:
                 continue
             if sub.first is not None and not kernel.takes_system_args:
-                out.append(f"placement: {name} sub-task {sub.ident} runs at {sub.first_block} but "
+                out.append(f"placement: {name} sub-task {sk.positions()[sub]} runs at {sub.first_block} but "
                            f"@{kernel.sym_name.data} does not take sk::SkSystemArgs, so its blocks would not know "
                            "their index")
             cores = sk.index_cores(sub.cores.data)
             if sub.first_block + sub.blocks.data > cores:
-                out.append(f"placement: {name} sub-task {sub.ident} runs on [{sub.first_block}, "
+                out.append(f"placement: {name} sub-task {sk.positions()[sub]} runs on [{sub.first_block}, "
                            f"{sub.first_block + sub.blocks.data}), beyond the SuperKernel's {cores}")
             want.update(_expected(sk, sub, kernel))
         source = sources.get(name)

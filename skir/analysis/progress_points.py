@@ -108,16 +108,17 @@ def lines(sk: SuperKernelOp) -> tuple[int, int]:
     return cores[CoreType.AIV], cores[CoreType.AIV] + cores[CoreType.AIC]
 
 
-def _subtask(op: SubtaskOp) -> dict[str, Any]:
-    return {"subtask": op.ident, "kernel": op.kernel.root_reference.data, "stream": op.stream.root_reference.data,
+def _subtask(op: SubtaskOp, place: int) -> dict[str, Any]:
+    return {"subtask": place, "kernel": op.kernel.root_reference.data, "stream": op.stream.root_reference.data,
             "seq": op.seq.data}
 
 
 def _after(program: list[SkProgramOp], index: int, cores: tuple[CoreType, ...]) -> dict[str, Any] | None:
     """The last sub-task before `program[index]` that one of `cores` runs (what a set there signals)."""
-    for op in reversed(program[:index]):
+    for place in range(index - 1, -1, -1):
+        op = program[place]
         if isinstance(op, SubtaskOp) and set(op.core_set()) & set(cores):
-            return _subtask(op)
+            return _subtask(op, place)
     return None
 
 
@@ -134,7 +135,7 @@ def _notifiers(model: ModelOp, sks: list[SuperKernelOp]) -> dict[str, list[dict[
         program = sk.program()
         for i, op in enumerate(program):
             if isinstance(op, NotifyOp):
-                entry: dict[str, Any] = {"by": "notify", "superkernel": sk.sym_name.data, "id": op.ident, "index": i,
+                entry: dict[str, Any] = {"by": "notify", "superkernel": sk.sym_name.data, "id": i, "index": i,
                                          "on": sorted(c.value for c in op.core_set())}
                 after = _after(program, i, op.core_set())
                 if after is not None:
@@ -163,10 +164,10 @@ def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
             state = point_state(op)
             if state is None:
                 continue
-            entry: dict[str, Any] = {"point": op.ident, "index": i, "state": state,
+            entry: dict[str, Any] = {"point": i, "index": i, "state": state,
                                      "on": sorted(c.value for c in op.core_set())}
             if isinstance(op, SubtaskOp):
-                entry.update(_subtask(op))
+                entry.update(_subtask(op, i))
             elif isinstance(op, WaitFlagOp):
                 entry["flag"] = op.flag.data
                 guard = op.guard()
@@ -178,7 +179,7 @@ def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
                 if n <= len(found):
                     k = found[n - 1]
                     set_op = program[k]
-                    entry["set"] = {"id": set_op.ident, "index": k, "on": sorted(c.value for c in set_op.core_set()),
+                    entry["set"] = {"id": k, "index": k, "on": sorted(c.value for c in set_op.core_set()),
                                     "after": _after(program, k, set_op.core_set())}
             elif isinstance(op, WaitLockOp):
                 cell = op.cell.root_reference.data

@@ -81,7 +81,7 @@ class FillPlan:
     """The self-test after one mixed sub-task: what skir's own sync has pending there, the fill."""
 
     subtask: int
-    """The sub-task's id."""
+    """The sub-task's place in the program."""
     pending: dict[Counter, int]
     """Credits skir's own sync has pending on each counter at the point (0 where absent)."""
     fill: dict[Counter, int]
@@ -125,7 +125,7 @@ def plan_fills(program: Iterable[SkProgramOp], mixed: Callable[[SubtaskOp], bool
     pending: dict[Counter, int] = {}
     mode0: set[Counter] = set()
     plans: list[FillPlan] = []
-    for op in program:
+    for place, op in enumerate(program):
         if isinstance(op, SetFlagOp):
             counter = (op.credited(), op.flag.data)
             pending[counter] = pending.get(counter, 0) + 1
@@ -136,5 +136,5 @@ def plan_fills(program: Iterable[SkProgramOp], mixed: Callable[[SubtaskOp], bool
             pending[counter] = pending.get(counter, 0) - 1
         elif isinstance(op, SubtaskOp) and mixed(op):
             inexact = [c for c in mode0 if pending.get(c, 0) != 0]
-            plans.append(plan_point(op.ident, dict(pending), inexact))
+            plans.append(plan_point(place, dict(pending), inexact))
     return plans

@@ -112,9 +112,10 @@ def _check_local(report: CheckReport, sk: SuperKernelOp) -> None:
         separated = True
         for op in sk.program_for(core):
             if isinstance(op, SubtaskOp):
-                if last is not None and not separated and last.ident in op.dep_ids:
+                if last is not None and not separated and last in op.dep_subtasks():
+                    place = sk.positions()  # on a violation only
                     report.violations.append(
-                        f"{sk.sym_name.data} {core.value}: sub-task {op.ident} follows sub-task {last.ident}, "
+                        f"{sk.sym_name.data} {core.value}: sub-task {place[op]} follows sub-task {place[last]}, "
                         "which it depends on, with no barrier between them"
                     )
                 last, separated = op, False
@@ -146,20 +147,20 @@ class _Members:
 
     def __init__(self, machine: SyncMachine, sks: dict[str, SuperKernelOp]):
         self.machine = machine
-        self.of_seq: dict[int, tuple[int, int]] = {}
-        self.index: dict[tuple[int, CoreType, int], tuple[int, SubtaskOp]] = {}
+        self.of_seq: dict[int, tuple[int, SubtaskOp]] = {}
+        self.index: dict[tuple[int, CoreType, SubtaskOp], tuple[int, SubtaskOp]] = {}
         for k, name in enumerate(machine.names):
             sk = sks[name]
             for core in CoreType:
                 for i, op in enumerate(sk.program_for(core)):
                     if isinstance(op, SubtaskOp):
-                        self.of_seq[op.seq.data] = (k, op.ident)
-                        self.index[(k, core, op.ident)] = (i, op)
+                        self.of_seq[op.seq.data] = (k, op)
+                        self.index[(k, core, op)] = (i, op)
 
     def places(self, seq: int) -> list[tuple[int, CoreType, int, SubtaskOp]]:
         """Its SuperKernel, each core type that runs it, its position in that type's program and the op."""
-        k, ident = self.of_seq[seq]
-        return [(k, core, *self.index[(k, core, ident)]) for core in CoreType if (k, core, ident) in self.index]
+        k, sub = self.of_seq[seq]
+        return [(k, core, *self.index[(k, core, sub)]) for core in CoreType if (k, core, sub) in self.index]
 
 
 def _check_blocks(report: CheckReport, model: ModelOp, sks: dict[str, SuperKernelOp]) -> None:
@@ -184,7 +185,7 @@ def _check_blocks(report: CheckReport, model: ModelOp, sks: dict[str, SuperKerne
             want = shape.cores_of(kernel.type) if kernel.scales_up else launch.blocks.data
             if sub.blocks.data != want:
                 report.violations.append(
-                    f"blocks: {sk.sym_name.data} sub-task {sub.ident} (@{sub.stream.root_reference.data} seq "
+                    f"blocks: {sk.sym_name.data} sub-task {sk.positions()[sub]} (@{sub.stream.root_reference.data} seq "
                     f"{sub.seq.data}) runs on {sub.blocks.data} blocks; its launch asked for {launch.blocks.data}"
                     + (f" and it scales up to the SuperKernel's {want}" if kernel.scales_up else "")
                 )
@@ -232,8 +233,8 @@ def _check_edges(report: CheckReport, model: ModelOp, graph: TaskGraph, machine:
 
     def starts(seq: int) -> list[np.ndarray] | None:
         if seq in members.of_seq:
-            k, ident = members.of_seq[seq]
-            found = [a.starts[ident] for (sk, _, _), a in machine.agents.items() if sk == k and ident in a.starts]
+            k, sub = members.of_seq[seq]
+            found = [a.starts[sub] for (sk, _, _), a in machine.agents.items() if sk == k and sub in a.starts]
             return found if found else None
         start = machine.task_start.get(node[seq])
         return None if start is None else [start]

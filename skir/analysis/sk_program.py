@@ -10,8 +10,10 @@ then the resets at exit. A lock access runs on block 0 of the member's class (th
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+
+from xdsl.ir import Operation
 
 from skir.analysis.boundary import SkPlan
 from skir.analysis.happens_before import HappensBefore
@@ -117,17 +119,23 @@ def queue_nodes(steps: list[tuple[int, ProgramStep]], types_of: Callable[[int], 
 _LOCK_KIND = {NotifyOp: "notify", WaitLockOp: "wait", ResetLockOp: "reset"}
 
 
-def program_nodes(ops: Sequence[SubtaskOp | LockOp]) -> list[Node]:
+def program_nodes(ops: Sequence[SubtaskOp | LockOp], pos: Mapping[Operation, int]) -> list[Node]:
     """The dependency nodes of a built queue program (its sub-tasks and lock ops, in program
-    order), keyed by their ids; a sub-task runs on the core types its `on` class names."""
-    by_id = {op.ident: op for op in ops}
-    steps = [(op.ident, ProgramStep("subtask", member=op.ident, deps=op.dep_ids) if isinstance(op, SubtaskOp)
-              else ProgramStep(_LOCK_KIND[type(op)], op.core.data, deps=op.dep_ids)) for op in ops]
-
-    def subtask(ident: int) -> SubtaskOp:
-        op = by_id[ident]
-        assert isinstance(op, SubtaskOp)
-        return op
-
-    return queue_nodes(steps, lambda ident: class_types(subtask(ident).cores.data),
-                       lambda ident: subtask(ident).stream.root_reference.data)
+    order), keyed by their places in the program (`pos`); a sub-task runs on the core types its
+    `on` class names, a lock wait holds back the sub-tasks that name its token."""
+    subtasks: dict[int, SubtaskOp] = {}
+    steps: list[tuple[int, ProgramStep]] = []
+    for op in ops:
+        key = pos[op]
+        if isinstance(op, SubtaskOp):
+            subtasks[key] = op
+            steps.append((key, ProgramStep("subtask", member=key, deps=tuple(pos[d] for d in op.dep_subtasks()))))
+        elif isinstance(op, WaitLockOp):
+            held = sorted(pos[use.operation] for use in op.token.uses)
+            steps.append((key, ProgramStep("wait", op.core.data, deps=tuple(held))))
+        elif isinstance(op, NotifyOp):
+            steps.append((key, ProgramStep("notify", op.core.data, deps=tuple(pos[d] for d in op.dep_subtasks()))))
+        else:
+            steps.append((key, ProgramStep(_LOCK_KIND[type(op)], op.core.data)))
+    return queue_nodes(steps, lambda key: class_types(subtasks[key].cores.data),
+                       lambda key: subtasks[key].stream.root_reference.data)

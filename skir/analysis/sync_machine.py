@@ -95,11 +95,11 @@ class CoreAgent:
     block0: np.ndarray
     pc: int = 0
     done: bool = False
-    starts: dict[int, np.ndarray] = field(default_factory=dict)
-    """Sub-task id -> the common knowledge when it starts."""
+    starts: dict[SkProgramOp, np.ndarray] = field(default_factory=dict)
+    """Sub-task -> the common knowledge when it starts."""
     early_sent: int = -1
     """The pc of the early-start wait whose direct wait and send have run (its `via` wait may block)."""
-    skips: set[int] = field(default_factory=set)
+    skips: set[SkProgramOp] = field(default_factory=set)
     """Ids of the ops its cores do not run (a guard or a sub-task's range leaves them out)."""
 
 
@@ -148,7 +148,7 @@ class SyncMachine:
         """(SuperKernel, core type) -> the early-start sets of that type its direct waits took."""
         self.early_relays: dict[tuple[int, CoreType], deque[np.ndarray]] = defaultdict(deque)
         """(SuperKernel, core type) -> the other type's early-start mode-2 sets not yet waited on."""
-        self.sync_all: dict[tuple[int, int], dict] = defaultdict(dict)  # type: ignore[type-arg]
+        self.sync_all: dict[tuple[int, SkProgramOp], dict] = defaultdict(dict)  # type: ignore[type-arg]
         self.notify_names = {o.notify.data for o in graph.ops if isinstance(o, OpaqueOp) and o.notify is not None
                              and o.kind.data is OpaqueKind.NOTIFY_RECORD} if graph is not None else set()
         self.alone = graph is None
@@ -223,7 +223,8 @@ class SyncMachine:
         for agent in self.agents.values():
             if not agent.done:
                 op = agent.ops[agent.pc]
-                out.append(Blocked(self.agent_name(agent), f"{op.name} id {op.ident}"))
+                place = self.sks[self.names[agent.sk]].positions()[op]  # on a deadlock only
+                out.append(Blocked(self.agent_name(agent), f"{op.name} {place}"))
         return out
 
     def _stream_wait_reason(self, n: int) -> str:
@@ -325,7 +326,7 @@ class SyncMachine:
                 ops = sk.program_for(core)
                 agent = CoreAgent(k, core, part, span, ops, clock.copy(), clock.copy())
                 if self.split[k]:  # every range keeps the type's program, so positions agree; it skips the rest
-                    agent.skips = {op.ident for op in ops if not self._runs(k, core, part, span, op)}
+                    agent.skips = {op for op in ops if not self._runs(k, core, part, span, op)}
                 self.agents[(k, core, part)] = agent
                 if ops:
                     self.running[(k, core, part)] = agent
@@ -371,10 +372,10 @@ class SyncMachine:
 
     def _execute(self, a: CoreAgent, op: SkProgramOp) -> bool:
         k, core = a.sk, a.core
-        if op.ident in a.skips:
+        if op in a.skips:
             return True
         if isinstance(op, SubtaskOp):
-            a.starts[op.ident] = a.common.copy()
+            a.starts[op] = a.common.copy()
         elif isinstance(op, BarrierOp):
             kind = op.kind.data
             if kind is BarrierKind.SYNC_ALL:
@@ -482,7 +483,7 @@ class SyncMachine:
         """A barrier: every range of `types` meets (`SyncAll<false>` both types, an all-core barrier
         its own); each leaves knowing what all knew on arrival, block 0's knowledge and each
         range's arrival point included."""
-        state = self.sync_all[(a.sk, op.ident)]
+        state = self.sync_all[(a.sk, op)]
         key = (a.core, a.part)
         if key not in state:
             state[key] = (a.pc, a.common.copy(), a.block0.copy())

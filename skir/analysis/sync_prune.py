@@ -29,6 +29,8 @@ import bisect
 from collections import defaultdict
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
+
 from skir.analysis.sk_program import program_nodes
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import class_types
@@ -67,6 +69,11 @@ class PruneResult:
     subtasks: int
 
 
+Pair = tuple[Operation, Operation]
+"""The set and the wait of one cross-core flag pair."""
+Candidate = tuple[int, int, int, Pair]
+"""A flag pair in one direction: (wait position, producer position, set position, (set, wait))."""
+
 _SYNC_KINDS = frozenset({BarrierOp, SetFlagOp, WaitFlagOp, EarlyStartSetOp, EarlyStartWaitOp})
 """The sync op classes (compared by type: an `isinstance` miss on an op class costs an ABC check)."""
 
@@ -83,8 +90,8 @@ def count_syncs(sk: SuperKernelOp) -> tuple[int, int]:
     return syncs, subtasks
 
 
-def implied_syncs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
-    """The ids of the syncs of `sk` that the others imply (`sk-prune-sync` erases them)."""
+def implied_syncs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[Operation]:
+    """The syncs of `sk` that the others imply (`sk-prune-sync` erases them)."""
     if sk.form.data is SkForm.CHAIN:
         return _prune_chain(sk)
     return _prune_queue(sk, kernels)
@@ -93,8 +100,8 @@ def implied_syncs(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
 # ---- chain --------------------------------------------------------------------------------
 
 
-def _prune_chain(sk: SuperKernelOp) -> set[int]:
-    drop: set[int] = set()
+def _prune_chain(sk: SuperKernelOp) -> set[Operation]:
+    drop: set[Operation] = set()
     gap: list[SkProgramOp] = []
     for op in [*sk.program(), None]:
         if op is None or isinstance(op, SubtaskOp):
@@ -105,14 +112,14 @@ def _prune_chain(sk: SuperKernelOp) -> set[int]:
     return drop
 
 
-def _redundant_in_gap(gap: list[SkProgramOp]) -> set[int]:
+def _redundant_in_gap(gap: list[SkProgramOp]) -> set[Operation]:
     """Barriers of one gap between sub-tasks that another barrier of the gap repeats.
 
     Backwards: a barrier a later one covers, with no notify between (the notify needs the
     earlier one). Forwards: a barrier an earlier one covers with only notifies between
     (nothing that must be ordered before the next sub-task ran since).
     """
-    drop: set[int] = set()
+    drop: set[Operation] = set()
     later: frozenset[CoreType] = frozenset()  # core types of the barriers after, up to a notify
     for op in reversed(gap):
         if isinstance(op, NotifyOp):
@@ -120,15 +127,15 @@ def _redundant_in_gap(gap: list[SkProgramOp]) -> set[int]:
         elif isinstance(op, BarrierOp):
             cores = _BARRIER_CORES[op.kind.data]
             if cores and cores <= later:
-                drop.add(op.ident)
+                drop.add(op)
             else:
                 later = later | cores
     earlier: frozenset[CoreType] = frozenset()
     for op in gap:
-        if isinstance(op, BarrierOp) and op.ident not in drop:
+        if isinstance(op, BarrierOp) and op not in drop:
             cores = _BARRIER_CORES[op.kind.data]
             if cores and cores <= earlier:
-                drop.add(op.ident)
+                drop.add(op)
             else:
                 earlier = earlier | cores
         elif not isinstance(op, NotifyOp | BarrierOp):
@@ -144,19 +151,19 @@ class _Queues:
 
     def __init__(self, sk: SuperKernelOp):
         self.ops: dict[CoreType, list[SkProgramOp]] = {core: sk.program_for(core) for core in CoreType}
-        self.pos: dict[CoreType, dict[int, int]] = {}
+        self.pos: dict[CoreType, dict[Operation, int]] = {}
         for core, ops in self.ops.items():
-            self.pos[core] = {op.ident: i for i, op in enumerate(ops) if isinstance(op, SubtaskOp | LockOp)}
+            self.pos[core] = {op: i for i, op in enumerate(ops) if isinstance(op, SubtaskOp | LockOp)}
 
-    def pairs(self) -> list[tuple[CoreType, int, int, int, int]]:
-        """(source, set position, wait position, set id, wait id) of every flag pair, by FIFO order."""
-        sets: dict[tuple[CoreType, int], list[tuple[int, int]]] = defaultdict(list)
+    def pairs(self) -> list[tuple[CoreType, int, int, Pair]]:
+        """(source, set position, wait position, (set, wait)) of every flag pair, by FIFO order."""
+        sets: dict[tuple[CoreType, int], list[tuple[int, Operation]]] = defaultdict(list)
         for core, ops in self.ops.items():
             for i, op in enumerate(ops):
                 if type(op) is SetFlagOp:
-                    sets[(core, op.flag.data)].append((i, op.ident))
+                    sets[(core, op.flag.data)].append((i, op))
         taken: dict[tuple[CoreType, int], int] = defaultdict(int)
-        out = []
+        out: list[tuple[CoreType, int, int, Pair]] = []
         for core, ops in self.ops.items():
             source = CoreType.AIV if core is CoreType.AIC else CoreType.AIC
             for i, op in enumerate(ops):
@@ -165,46 +172,46 @@ class _Queues:
                     k = taken[key]
                     taken[key] += 1
                     if k < len(sets[key]):
-                        set_pos, set_id = sets[key][k]
-                        out.append((source, set_pos, i, set_id, op.ident))
+                        set_pos, set_op = sets[key][k]
+                        out.append((source, set_pos, i, (set_op, op)))
         return out
 
 
-def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[int]:
+def _prune_queue(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> set[Operation]:
     q = _Queues(sk)
     program = [op for op in sk.program() if isinstance(op, SubtaskOp | LockOp)]
-    by_id = {op.ident: op for op in program}
+    by_key = dict(enumerate(program))
 
     intervals: dict[CoreType, list[tuple[int, int]]] = defaultdict(list)
     points: dict[tuple[CoreType, CoreType], list[tuple[int, int]]] = defaultdict(list)
-    for node in program_nodes(program):
+    for node in program_nodes(program, {op: key for key, op in by_key.items()}):
         for dep in node.deps:
-            for x in _types_of(by_id[dep]):
+            for x in _types_of(by_key[dep]):
                 for y in node.types:
-                    u, v = q.pos[x][dep], q.pos[y][node.key]
+                    u, v = q.pos[x][by_key[dep]], q.pos[y][by_key[node.key]]
                     if x is y:
                         intervals[x].append((u, v))
                     else:
                         points[(x, y)].append((u, v))
-    keep: set[int] = set()
+    keep: set[Operation] = set()
     chosen_barriers: dict[CoreType, list[int]] = {core: [] for core in CoreType}
-    candidates = defaultdict(list)  # (x, y) -> [(wait pos, producer pos, set pos, ids)]
-    for source, set_pos, wait_pos, set_id, wait_id in q.pairs():
+    candidates: dict[tuple[CoreType, CoreType], list[Candidate]] = defaultdict(list)
+    for source, set_pos, wait_pos, pair in q.pairs():
         target = CoreType.AIV if source is CoreType.AIC else CoreType.AIC
         producer = _last_node_before(q, source, set_pos)
-        candidates[(source, target)].append((wait_pos, producer, set_pos, set_id, wait_id))
+        candidates[(source, target)].append((wait_pos, producer, set_pos, pair))
     for direction, pts in points.items():
-        for _, set_pos, set_id, wait_id in _dominating_pairs(pts, candidates[direction]):
-            keep.update((set_id, wait_id))
+        for _, set_pos, pair in _dominating_pairs(pts, candidates[direction]):
+            keep.update(pair)
             barrier = _barrier_before(q, direction[0], set_pos)
             if barrier is not None:
                 chosen_barriers[direction[0]].append(barrier)
     for core, ivs in intervals.items():
         chosen_barriers[core] = _stab(ivs, _barrier_positions(q, core), chosen_barriers[core])
     for core in CoreType:
-        keep.update(q.ops[core][i].ident for i in chosen_barriers[core])
-    return {op.ident for ops in q.ops.values() for op in ops
-            if isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp) and op.ident not in keep}
+        keep.update(q.ops[core][i] for i in chosen_barriers[core])
+    return {op for ops in q.ops.values() for op in ops
+            if isinstance(op, BarrierOp | SetFlagOp | WaitFlagOp) and op not in keep}
 
 
 def _types_of(op: SubtaskOp | LockOp) -> tuple[CoreType, ...]:
@@ -235,14 +242,13 @@ def _barrier_positions(q: _Queues, core: CoreType) -> list[int]:
     return [i for i, op in enumerate(q.ops[core]) if isinstance(op, BarrierOp)]
 
 
-def _dominating_pairs(points: list[tuple[int, int]],
-                      pairs: list[tuple[int, int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """A least set of pairs (wait, producer, set, ids) such that each point (u, v) has one with
-    producer >= u and wait < v."""
-    pairs = sorted(pairs)
-    chosen: list[tuple[int, int, int, int]] = []
+def _dominating_pairs(points: list[tuple[int, int]], pairs: list[Candidate]) -> list[tuple[int, int, Pair]]:
+    """A least set of pairs (wait, producer, set, ops) such that each point (u, v) has one with
+    producer >= u and wait < v; returns (producer, set, ops) of each chosen."""
+    pairs = sorted(pairs, key=lambda c: c[:3])
+    chosen: list[tuple[int, int, Pair]] = []
     best_kept = -1  # the latest producer of a chosen pair (all wait before every later point)
-    best: tuple[int, int, int, int, int] | None = None  # prefix maximum by producer
+    best: Candidate | None = None  # prefix maximum by producer
     i = 0
     for u, v in sorted(points, key=lambda p: p[1]):
         while i < len(pairs) and pairs[i][0] < v:

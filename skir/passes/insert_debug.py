@@ -90,11 +90,11 @@ _AIC, _AIV = CoreType.AIC, CoreType.AIV
 def _set(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
     """`n` mode-2 sets of `flag` from `core` to the other type of its block (PIPE_MTE3 from the
     AIVs, PIPE_FIX from the AIC)."""
-    return [SetFlagOp(0, 2, flag, CORE_FACTS[core].flag_pipe, core) for _ in range(n)]
+    return [SetFlagOp(2, flag, CORE_FACTS[core].flag_pipe, core) for _ in range(n)]
 
 
 def _wait(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
-    return [WaitFlagOp(0, flag, core) for _ in range(n)]
+    return [WaitFlagOp(flag, core) for _ in range(n)]
 
 
 def self_test(flags: tuple[int, ...] = SELF_TEST_FLAGS) -> list[Operation]:
@@ -202,20 +202,20 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         before = kernel.dcci_before is not None or _named(kernel, options.dcci_before_kernel_start)
         after = kernel.dcci_after is not None or _named(kernel, options.dcci_after_kernel_end)
         if before and not disabled:
-            out += [DcciOp(0, core) for core in cores]
+            out += [DcciOp(core) for core in cores]
         if options.feed_sync_all and needs_feed(sk, kernel, op.blocks.data):
             updates[op] = {"feed": int_attr(fed)}
             fed += 1
         out.append(op)
         if (after or options.debug_dcci_all) and not disabled:
-            out += [DcciOp(0, core) for core in cores]
-        if op.ident in fills:
-            out += self_test() + fill_test(fills[op.ident])
+            out += [DcciOp(core) for core in cores]
+        if i in fills:
+            out += self_test() + fill_test(fills[i])
         if options.debug_sync_all:
             if not chain:
                 for core in cores:
-                    out += [BarrierOp(0, BarrierKind.PIPE_ALL, types_class((core,))),
-                            BarrierOp(0, CORE_FACTS[core].barrier)]
+                    out += [BarrierOp(BarrierKind.PIPE_ALL, types_class((core,))),
+                            BarrierOp(CORE_FACTS[core].barrier)]
                 continue
             following = next_sub.get(i)
             waits_next = following is not None and kernels[
@@ -223,7 +223,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
             ].early_start_wait is not None
             if early and (kernel.early_start_set is not None or waits_next):
                 continue
-            out.append(BarrierOp(0, _sk_barrier(sk)))
+            out.append(BarrierOp(_sk_barrier(sk)))
     if len(out) != len(program) or fed:
         rebuild(sk, out, updates=updates)
 

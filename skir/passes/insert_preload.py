@@ -63,7 +63,7 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         return
     program: Program = list(sk.program())
     if options.preload_code == "max":
-        rebuild(sk, [PreloadOp(0, core) for core in sk.core_types()] + program)
+        rebuild(sk, [PreloadOp(core) for core in sk.core_types()] + program)
         return
     # For each core type: its sub-tasks in order, as indexes into `program`.
     order: dict[CoreType, list[int]] = {core: [] for core in CoreType}
@@ -78,7 +78,7 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         sub = program[index]
         assert isinstance(sub, SubtaskOp)
         kernel = kernels[sub.kernel.root_reference.data]
-        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data,
+        return PreloadOp(core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data,
                          sub.first_block)
 
     def kernel_of(index: int) -> str:

@@ -176,8 +176,8 @@ class _Outliner:
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
         program: list[SubtaskStep | LockStep] = []
-        # each step's index is its id; a lock wait names sub-tasks that come after it
-        sub_id = {step.member: ident for ident, step in enumerate(steps) if step.kind == "subtask"}
+        # deps name steps by their index; a lock wait names sub-tasks that come after it
+        sub_id = {step.member: index for index, step in enumerate(steps) if step.kind == "subtask"}
         for step in steps:
             if step.kind == "subtask":
                 m = step.member

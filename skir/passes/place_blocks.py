@@ -81,10 +81,10 @@ def form_lanes(sk: SuperKernelOp, regions: list[Region]) -> tuple[SuperKernelOp,
     lane's sub-tasks at its first core, the early arrivals before each region, the rounds in
     place of its barriers, the drains after it. Returns the new kernel and the (stream, seq) of
     every sub-task in a lane."""
-    arrive_at: dict[int, list[SkProgramOp]] = {}
-    drain_at: dict[int, list[SkProgramOp]] = {}
-    rounds: dict[int, list[SkProgramOp]] = {}
-    first: dict[int, int] = {}
+    arrive_at: dict[SkProgramOp, list[SkProgramOp]] = {}
+    drain_at: dict[SkProgramOp, list[SkProgramOp]] = {}
+    rounds: dict[SkProgramOp, list[SkProgramOp]] = {}
+    first: dict[SubtaskOp, int] = {}
     for region in regions:
         arrive, replaced, drain = lane_ops(region)
         arrive_at[region.start], drain_at[region.end] = arrive, drain
@@ -93,18 +93,18 @@ def form_lanes(sk: SuperKernelOp, regions: list[Region]) -> tuple[SuperKernelOp,
     out: list[SkProgramOp] = []
     updates: dict[Operation, dict[str, Attribute]] = {}
     lanes: set[tuple[str, int]] = set()
-    members = {ident for region in regions for lane in region.lanes for ident in lane.ids}
+    members = {sub for region in regions for lane in region.lanes for sub in lane.subtasks}
     for op in sk.program():
-        out += arrive_at.get(op.ident, [])
-        if op.ident in rounds:
-            out += rounds[op.ident]
+        out += arrive_at.get(op, [])
+        if op in rounds:
+            out += rounds[op]
             continue
         out.append(op)
-        if isinstance(op, SubtaskOp) and op.ident in members:
+        if isinstance(op, SubtaskOp) and op in members:
             lanes.add((op.stream.root_reference.data, op.seq.data))
-            if op.ident in first:
-                updates[op] = {"first": int_attr(first[op.ident])}
-        out += drain_at.get(op.ident, [])
+            if op in first:
+                updates[op] = {"first": int_attr(first[op])}
+        out += drain_at.get(op, [])
     return rebuild(sk, list(out), updates=updates), lanes
 
 
@@ -138,7 +138,7 @@ class PlaceBlocksPass(OptionsPass):
             in_lanes: set[tuple[str, int]] = set()
             if regions:
                 sk, in_lanes = form_lanes(sk, regions)
-            first = {ident: f for group in plan_placement(sk, kernels, duration, costs.placement_us, in_lanes)
-                     for ident, f in zip(group.ids, group.first)}
+            first = {sub: f for group in plan_placement(sk, kernels, duration, costs.placement_us, in_lanes)
+                     for sub, f in zip(group.subtasks, group.first)}
             if first:
-                rewrite_ops([s for s in sk.subtasks() if s.ident in first], [PlaceSubtask(first)])
+                rewrite_ops([s for s in sk.subtasks() if s in first], [PlaceSubtask(first)])

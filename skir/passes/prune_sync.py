@@ -56,7 +56,7 @@ def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
         raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: {err}; run sk-place-sync and sk-lower-sync "
                                   "first") from None
     if implied:
-        ops = [op for op in sk.body.block.ops if op.ident in implied]
+        ops = [op for op in sk.body.block.ops if op in implied]
         rewrite_ops(ops, [EraseImpliedSync(implied)])
 
 

@@ -27,11 +27,11 @@ from skir.dialects.syntax import int_attr
 class PlaceSubtask(RewritePattern):
     """A sub-task the analysis placed → its `at` set to the first core of its range."""
 
-    first: dict[int, int]
+    first: dict[SubtaskOp, int]
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: SubtaskOp, rewriter: PatternRewriter) -> None:
-        first = self.first.get(op.ident)
+        first = self.first.get(op)
         if first is None or first == op.first_block:
             return
         op.properties["first"] = int_attr(first)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from skir.dialects.superkernel import BarrierOp, SetFlagOp, WaitFlagOp
@@ -29,11 +30,11 @@ from skir.dialects.superkernel import BarrierOp, SetFlagOp, WaitFlagOp
 
 @dataclass
 class EraseImpliedSync(RewritePattern):
-    """A barrier or cross-core flag op whose id the analysis found implied → erased."""
+    """A barrier or cross-core flag op the analysis found implied → erased."""
 
-    implied: set[int]
+    implied: set[Operation]
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BarrierOp | SetFlagOp | WaitFlagOp, rewriter: PatternRewriter) -> None:
-        if op.ident in self.implied:
+        if op in self.implied:
             rewriter.erase(op)

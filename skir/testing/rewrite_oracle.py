@@ -91,12 +91,12 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
     deps: dict[str, dict[int, set[int]]] = {}
     for sk in after.body.block.ops:
         if isinstance(sk, SuperKernelOp):
-            by_id = {sub.ident: sub.seq.data for sub in sk.subtasks()}
             closure: dict[int, set[int]] = {}
-            for sub in sk.subtasks():  # id order is a topological order
+            for sub in sk.subtasks():  # program order is a topological order
                 assert sub.seq.data not in fused, f"seq {sub.seq.data} fused twice"
                 fused[sub.seq.data] = sk.sym_name.data
-                closure[sub.seq.data] = set().union(*([{by_id[d]} | closure[by_id[d]] for d in sub.dep_ids] or [set()]))
+                closure[sub.seq.data] = set().union(
+                    *([{d.seq.data} | closure[d.seq.data] for d in sub.dep_subtasks()] or [set()]))
             deps[sk.sym_name.data] = closure
     old_ops = {op.seq.data: op for s in streams_before.values() for op in s.body.block.ops}
     new_ops = {op.seq.data: op for s in streams_after.values() for op in s.body.block.ops}
