@@ -12,8 +12,8 @@ and an AIC range of several blocks has the AIVs of exactly one AIV range.
 
 ```
 sk.kernel @k aiv_only blocks 48 queue ...      // AIV ranges [0, 8), [8, 48)
-  sk.subtask id 0 @a blocks 8 ... on aiv
-  sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8
+  %0 = sk.subtask @a blocks 8 ... on aiv
+  sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8
 ```
 """
 

@@ -383,7 +383,10 @@ class SuperKernelOp(IRDLOperation):
         for value in op.operands:
             dep = value.owner if isinstance(value, OpResult) else None
             if dep not in seen or not isinstance(dep, allowed):
-                named = "a block argument" if dep is None else f"{dep.name}"
+                block = op.parent_block()
+                place = {o: i for i, o in enumerate(block.ops)} if block is not None else {}  # on an error only
+                named = "a block argument" if dep is None else \
+                    f"{dep.name} {place[dep]}" if dep in place else f"{dep.name} outside the program"
                 raise TaskVerifyException(
                     op, f"{where}: {op.name} {pos} depends on {named}, which is not {what} of its program")
 

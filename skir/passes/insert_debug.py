@@ -29,29 +29,29 @@ Per sub-task, on each core type it runs on:
   after its sub-task (docs/design.md §3).
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 ```
 becomes with `debug-dcci-all=1:debug-sync-all=1` (in a `mix_aiv_1_0` chain SuperKernel)
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.dcci id 1 on aiv
-sk.barrier id 2 all_aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.dcci on aiv
+sk.barrier all_aiv
 ```
 and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each, then
 the fill; ids 0-3 are the quiet ids r, q, s, t the fill signals on)
 ```mlir
-sk.subtask id 0 @mm blocks 24 offset 1 from @s0 seq 0 on mix
-sk.set_flag id 1 mode 2 flag 0 pipe mte3 on aiv
-sk.set_flag id 2 mode 2 flag 0 pipe fix on aic
-sk.wait_flag id 3 flag 0 on aic
-sk.wait_flag id 4 flag 0 on aiv
+%0 = sk.subtask @mm blocks 24 offset 1 from @s0 seq 0 on mix
+sk.set_flag mode 2 flag 0 pipe mte3 on aiv
+sk.set_flag mode 2 flag 0 pipe fix on aic
+sk.wait_flag flag 0 on aic
+sk.wait_flag flag 0 on aiv
 ...                                    // the same for flags 1-10 and 15
-sk.set_flag id 49 mode 2 flag 0 pipe mte3 on aiv    // the handshake: the AIVs signal r, q
-sk.set_flag id 50 mode 2 flag 1 pipe mte3 on aiv
-sk.wait_flag id 51 flag 0 on aic
-sk.wait_flag id 52 flag 1 on aic
+sk.set_flag mode 2 flag 0 pipe mte3 on aiv    // the handshake: the AIVs signal r, q
+sk.set_flag mode 2 flag 1 pipe mte3 on aiv
+sk.wait_flag flag 0 on aic
+sk.wait_flag flag 1 on aic
 ...                                    // the AIC signals r, q
-sk.set_flag id 57 mode 2 flag 2 pipe mte3 on aiv    // step 1: 15 sets of each id but r, q
+sk.set_flag mode 2 flag 2 pipe mte3 on aiv    // step 1: 15 sets of each id but r, q
 ...                                    // the AIVs signal r, q; the AIC drains; steps 2-4
 ```
 """

@@ -13,17 +13,17 @@
 Preloads change no order; `sk-check` ignores them.
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+%2 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 becomes (`a` declares `code_bytes 3000`, `b` `code_bytes 9000`)
 ```mlir
-sk.preload id 0 @a units 2 blocks 48 on aiv
-sk.preload id 1 @b units 5 blocks 8 on aiv
-sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 3 all_aiv
-sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [2]
+sk.preload @a units 2 blocks 48 on aiv
+sk.preload @b units 5 blocks 8 on aiv
+%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+%4 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
 ```
 """
 

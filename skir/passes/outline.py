@@ -26,8 +26,8 @@ aclgraph.stream @s0 slots 2 {
   aclgraph.disabled seq 1 was launch @b blocks 8 args(@y, @z)
 }
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  %1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 }
 ```
 """

@@ -20,14 +20,14 @@ it takes the ids of the ops its rule gives); `sk-lower-sync` then replaces each 
 of its rule, and `sk-prune-sync` drops every sync the others imply.
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 becomes
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.depend_barrier id 1 aiv -> aiv on aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.depend_barrier aiv -> aiv on aiv
+%2 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 """
 

@@ -8,18 +8,18 @@ SuperKernel loses the barriers a later, at least as wide barrier of the same gap
 With `stats=true` it prints the syncs per sub-task before and after on stderr.
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.notify id 2 @c slot 3 on aiv
-sk.barrier id 3 all_aiv
-sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+sk.notify @c slot 3 on aiv
+sk.barrier all_aiv
+%4 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
 ```
 becomes
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.notify id 2 @c slot 3 on aiv
-sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+sk.notify @c slot 3 on aiv
+%4 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
 ```
 (the barrier after the notify repeats the one before it: nothing ran in between).
 """

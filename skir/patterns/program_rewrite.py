@@ -54,9 +54,8 @@ def program_block(plan: ProgramPlan, old: SuperKernelOp) -> Block:
     keep = {id(op) for op in plan.program}  # by id: an op's hash is a Python call
     dropped = [op for op in block.ops if id(op) not in keep]
     for op in dropped:
-        op.drop_all_references()
-    for op in dropped:
         block.detach_op(op)
+    for op in reversed(dropped):  # a user after its definition: erased first
         op.erase()
     at = block.first_op
     for op in plan.program:

@@ -11,8 +11,8 @@ slots); the patterns replace each staged op by its statements, op by op:
 ```mlir
 ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
   ascendc.ffts_base
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.barrier id 1 all_aiv
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.barrier all_aiv
 }
 ```
 becomes (`LowerSubtask`, `LowerBarrier`)

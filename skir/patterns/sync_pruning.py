@@ -5,16 +5,16 @@ and flag pairs of a lowered SuperKernel the others imply; the pattern erases eac
 of those ids:
 
 ```mlir
-sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
-sk.barrier id 1 all_aic
-sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
-sk.wait_flag id 3 flag 15 on aiv
-sk.subtask id 4 @v blocks 48 offset 4 from @s1 seq 1 on aiv after [0]
+%0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+sk.barrier all_aic
+sk.set_flag mode 2 flag 15 pipe fix on aic
+sk.wait_flag flag 15 on aiv
+%4 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
 with the implied ids {1, 2, 3} (another pair, say, already orders @c before @v) becomes
 ```mlir
-sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
-sk.subtask id 4 @v blocks 48 offset 4 from @s1 seq 1 on aiv after [0]
+%0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+%4 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
 """
 

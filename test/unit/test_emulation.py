@@ -269,6 +269,6 @@ def test_a_wait_lock_the_stream_resets_may_stay_set(tmp_path: Path) -> None:
     result = skir.compile(data).check().emulate()
     assert result.proof.ok and all(e.ok for e in result.emulation)
     text = str(result.module)
-    assert "sk.wait_lock id 22 @e1_cell slot 13" in text
+    assert "%22 = sk.wait_lock @e1_cell slot 13" in text
     assert not any("reset_lock" in line and "@e1_cell" in line for line in text.splitlines())  # no clear
     assert "aclgraph.value_write seq 47 @e1_cell value 0 was reset @e1" in text  # the stream's own reset

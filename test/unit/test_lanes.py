@@ -159,9 +159,9 @@ def test_a_deadlock_names_the_range_that_waits() -> None:
     text = """aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in) sk_system_args
   sk.kernel @m_sk0 aiv_only blocks 48 queue slots 2 {
-    sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 on aiv
-    sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
-    sk.wait_flag id 2 flag 10 on aiv blocks 8 at 0
+    %0 = sk.subtask @a blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
+    sk.wait_flag flag 10 on aiv blocks 8 at 0
   }
 }"""
     sk = the_sk(parse(text))
@@ -218,9 +218,9 @@ def test_core_ranges_are_no_coarser_than_a_brute_force_reading() -> None:
   aclgraph.kernel @a aiv_only params(in) sk_system_args
   aclgraph.kernel @c mix_aic_1_2 params(in) sk_system_args
   sk.kernel @k mix_aic_1_2 blocks 24 queue slots 3 {{
-    sk.subtask id 0 @c blocks 4 at {sub_first} offset 1 from @s0 seq 0 on mix
-    sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks {n} at {first}
-    sk.wait_flag id 2 flag 10 on aiv blocks {n} at {first}
+    %0 = sk.subtask @c blocks 4 at {sub_first} offset 1 from @s0 seq 0 on mix
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks {n} at {first}
+    sk.wait_flag flag 10 on aiv blocks {n} at {first}
   }}
 }}"""
         sk = the_sk(parse(text))
@@ -362,12 +362,12 @@ def test_a_set_nobody_completes_or_takes_is_a_leftover(guarded: bool, expect: li
 
     # an AIV-only SuperKernel: a mode-2 set toward the AICs it does not launch, and (guarded) a
     # mode-0 set that AIVs 4-7 never join
-    round_set = "    sk.set_flag id 2 mode 0 flag 9 pipe mte3 on aiv blocks 4 at 0\n" if guarded else ""
+    round_set = "    sk.set_flag mode 0 flag 9 pipe mte3 on aiv blocks 4 at 0\n" if guarded else ""
     text = f"""aclgraph.model @m cores(aic = 24, aiv = 48) {{
   aclgraph.kernel @a aiv_only params(in)
   sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 2 {{
-    sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 on aiv
-    sk.set_flag id 1 mode 2 flag 10 pipe mte3 on aiv
+    %0 = sk.subtask @a blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag mode 2 flag 10 pipe mte3 on aiv
 {round_set}  }}
 }}"""
     machine = SyncMachine.isolated(the_sk(parse(text)))

@@ -39,10 +39,10 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @c aic_only params 0
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-    sk.barrier id 2 sync_all
-    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 on mix after [1]
+    %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+    %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+    sk.barrier sync_all
+    %3 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
   }
 }
 """
@@ -51,10 +51,10 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 # order and the deps with them (@c after @a: 0; @x after @c: 1).
 REBUILT = """\
 sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-  sk.dcci id 2 on aiv
-  sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 on mix after [1]
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+  sk.dcci on aiv
+  %3 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
 }"""
 
 
