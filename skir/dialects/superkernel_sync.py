@@ -9,7 +9,7 @@ sk.barrier all_aiv                             // every AIV reaches it (mode-0 f
 sk.early_start_set on aiv idle 8               // SetNextTaskStart on blocks >= 8
 sk.early_start_wait cfg 5 on aiv               // WaitPreTaskEndImpl<5>
 sk.notify @cell slot 4 on aiv after %2         // block 0 stores 1 to a GM lock (after: its deps)
-%5 = sk.wait_lock @cell slot 5 on aic          // block 0 polls it (sub-tasks name %5 to wait)
+%0 = sk.wait_lock @cell slot 5 on aic          // block 0 polls it (sub-tasks name %5 to wait)
 sk.reset_lock @cell slot 5 on aic              // block 0 stores 0 at exit
 sk.preload @rms_norm units 3 blocks 48 on aiv
 sk.dcci on aiv                                 // pipe barrier + whole data-cache clean
@@ -180,7 +180,7 @@ class WaitLockOp(LockOp):
     A barrier of the consumer's class follows, so every core of it waits (docs/design.md §3 (g)).
     In a queue SuperKernel the sub-task after it depends on it, and so does each sub-task that
     names its token in `after`: a wait that precedes members of several streams
-    (`%4 = sk.wait_lock @e_cell slot 1 on aiv` ... `sk.subtask ... after %4`).
+    (`%0 = sk.wait_lock @e_cell slot 1 on aiv` ... `sk.subtask ... after %4`).
     """
 
     name = "sk.wait_lock"

@@ -15,7 +15,7 @@ Preloads change no order; `sk-check` ignores them.
 ```mlir
 %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.barrier all_aiv
-%2 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 becomes (`a` declares `code_bytes 3000`, `b` `code_bytes 9000`)
 ```mlir
@@ -23,7 +23,7 @@ sk.preload @a units 2 blocks 48 on aiv
 sk.preload @b units 5 blocks 8 on aiv
 %2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.barrier all_aiv
-%4 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
+%3 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
 ```
 """
 

@@ -25,9 +25,9 @@ of its rule, and `sk-prune-sync` drops every sync the others imply.
 ```
 becomes
 ```mlir
-%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.depend_barrier aiv -> aiv on aiv
-%2 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
+%3 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
 ```
 """
 

@@ -12,14 +12,14 @@ With `stats=true` it prints the syncs per sub-task before and after on stderr.
 sk.barrier all_aiv
 sk.notify @c slot 3 on aiv
 sk.barrier all_aiv
-%4 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
+%1 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
 ```
 becomes
 ```mlir
-%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.barrier all_aiv
 sk.notify @c slot 3 on aiv
-%4 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
+%3 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %2
 ```
 (the barrier after the notify repeats the one before it: nothing ran in between).
 """

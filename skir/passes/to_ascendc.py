@@ -20,7 +20,7 @@ in one sweep (`apply_lowering`); a compiler of its own can put its patterns besi
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 {
   %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
   sk.barrier all_aiv
-  %2 = sk.subtask @b blocks 8 offset 2 from @s0 seq 1 on aiv after %0
+  %1 = sk.subtask @b blocks 8 offset 2 from @s0 seq 1 on aiv after %0
 }
 ```
 adds

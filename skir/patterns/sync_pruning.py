@@ -9,12 +9,12 @@ of those ids:
 sk.barrier all_aic
 sk.set_flag mode 2 flag 15 pipe fix on aic
 sk.wait_flag flag 15 on aiv
-%4 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
+%1 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
 with the implied ids {1, 2, 3} (another pair, say, already orders @c before @v) becomes
 ```mlir
-%0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
-%4 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
+%2 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+%3 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %2
 ```
 """
 

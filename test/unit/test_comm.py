@@ -281,9 +281,9 @@ def test_sk_check_proves_a_fused_layer_and_finds_a_neighbour_it_cannot_hold() ->
 
 def test_sk_check_finds_collectives_of_one_group_the_superkernel_leaves_unordered() -> None:
     text = _rewritten_text()
-    unordered = text.replace("from @s0 seq 2 on aic after [4]", "from @s0 seq 2 on aic").replace(
-        "from @s0 seq 3 on aiv after [6]", "from @s0 seq 3 on aiv")
-    assert unordered.count(" after [") == text.count(" after [") - 2
+    unordered = text.replace("from @s0 seq 2 on aic after %1", "from @s0 seq 2 on aic").replace(
+        "from @s0 seq 3 on aiv after %2", "from @s0 seq 3 on aiv")
+    assert unordered.count(" after %") == text.count(" after %") - 2
     assert any("comm_order: sub-tasks 4 and 8 of group tp0 are not ordered" in v for v in _violations(unordered))
     # the sync that keeps them ordered: without it the proof of the dependencies fails
     without_sync = text.replace("      sk.barrier sync_all\n", "")
@@ -302,7 +302,7 @@ def test_emulation_holds_a_collectives_blocks_at_a_rendezvous(tmp_path: Path) ->
     result = skir.compile(copy.deepcopy(TP_LAYER)).emulate()
     assert all(e.ok for e in result.emulation)
     assert result.original is not None
-    text = str(result.module).replace("%8 = sk.subtask @ar blocks 16", "sk.subtask id 8 @ar blocks 32").replace(
+    text = str(result.module).replace("sk.subtask @ar blocks 16 offset 6", "sk.subtask @ar blocks 32 offset 6").replace(
         'ascendc.guarded_call "ar_middle" offset 6 copies 4 on aiv logical 16',
         'ascendc.guarded_call "ar_middle" offset 6 copies 4 on aiv logical 32')
     (spec,) = emulation_specs(skir.parse(text), result.original)

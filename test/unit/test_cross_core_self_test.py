@@ -188,9 +188,9 @@ aclgraph.model @straddle cores(aic = 24, aiv = 48) {
     %0 = sk.subtask @c blocks 4 offset 1 from @s1 seq 0 on aic
     sk.barrier all_aic
     sk.set_flag mode 2 flag 15 pipe fix on aic
-    %3 = sk.subtask @mm blocks 4 offset 3 from @s0 seq 1 on mix
+    %1 = sk.subtask @mm blocks 4 offset 3 from @s0 seq 1 on mix
     sk.wait_flag flag 15 on aiv
-    %5 = sk.subtask @v blocks 8 offset 6 from @s1 seq 2 on aiv after %0
+    %2 = sk.subtask @v blocks 8 offset 6 from @s1 seq 2 on aiv after %0
   }
 }
 """
@@ -313,10 +313,10 @@ aclgraph.model @few cores(aic = 24, aiv = 48) {
   sk.kernel @few_sk0 mix_aic_1_2 blocks 4 queue slots 8 options "debug-cross-core-sync-check=1" {
     %0 = sk.subtask @c blocks 4 offset 1 from @s1 seq 0 on aic
     sk.barrier all_aic
-""" + "".join(f"    sk.set_flag id {2 + i} mode 2 flag {f} pipe fix on aic\n" for i, f in enumerate(_HELD)) + """
-    %11 = sk.subtask @mm blocks 4 offset 3 from @s0 seq 1 on mix
-""" + "".join(f"    sk.wait_flag id {12 + i} flag {f} on aiv\n" for i, f in enumerate(_HELD)) + """
-    %21 = sk.subtask @v blocks 8 offset 6 from @s1 seq 2 on aiv after %0
+""" + "".join(f"    sk.set_flag mode 2 flag {f} pipe fix on aic\n" for f in _HELD) + """
+    %1 = sk.subtask @mm blocks 4 offset 3 from @s0 seq 1 on mix
+""" + "".join(f"    sk.wait_flag flag {f} on aiv\n" for f in _HELD) + """
+    %2 = sk.subtask @v blocks 8 offset 6 from @s1 seq 2 on aiv after %0
   }
 }
 """

@@ -74,11 +74,12 @@ def test_two_chains_run_as_two_lanes() -> None:
     from skir.targets.sk_meta import sk_meta
 
     meta = sk_meta(result.module)["superkernels"][0]["lanes"]
+    place = sk.positions()
     assert meta == [
         {"core": "aiv", "flag": 15, "first": 0, "cores": 8, "rounds": 2,
-         "subtasks": [subs[q].ident for q in (2, 3, 4)]},
+         "subtasks": [place[subs[q]] for q in (2, 3, 4)]},
         {"core": "aiv", "flag": 10, "first": 8, "cores": 16, "rounds": 2,
-         "subtasks": [subs[k].ident for k in (6, 7, 10)]},
+         "subtasks": [place[subs[k]] for k in (6, 7, 10)]},
     ]
 
 
@@ -133,10 +134,10 @@ def _without(text: str, pattern: str) -> str:
 
 
 @pytest.mark.parametrize(("pattern", "expect"), [
-    (r"sk\.wait_flag id \d+ flag 15 on aiv blocks 8 at 0$", "edge not enforced"),  # a round's wait
-    (r"sk\.set_flag id \d+ mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0$", "deadlock"),  # a round's set
-    (r"sk\.set_flag id \d+ mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24$", "deadlock"),  # an early arrival
-    (r"sk\.wait_flag id \d+ flag 10 on aiv blocks 8 at 0$", "leftover"),  # a drain
+    (r"sk\.wait_flag flag 15 on aiv blocks 8 at 0$", "edge not enforced"),  # a round's wait
+    (r"sk\.set_flag mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0$", "deadlock"),  # a round's set
+    (r"sk\.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24$", "deadlock"),  # an early arrival
+    (r"sk\.wait_flag flag 10 on aiv blocks 8 at 0$", "leftover"),  # a drain
 ])
 def test_deleting_a_lane_sync_fails_the_proof(pattern: str, expect: str) -> None:
     module = parse(_without(_rewritten(), pattern))
@@ -168,24 +169,25 @@ def test_a_deadlock_names_the_range_that_waits() -> None:
     machine = SyncMachine.isolated(sk)
     blocked = machine.run()
     # AIVs [8, 48) never set, so the round never completes: [0, 8) waits for ever
-    assert [(b.agent, b.what) for b in blocked] == [("m_sk0 aiv [0, 8)", "sk.wait_flag id 2")]
+    assert [(b.agent, b.what) for b in blocked] == [("m_sk0 aiv [0, 8)", "sk.wait_flag 2")]
 
 
 def _brute_ranges(sk: SuperKernelOp) -> dict[CoreType, list[range]]:
     """Cores of a type that run the same flag ops and sub-task calls, by comparing each core's
     program, and pairing whole ranges across the types (a block's AIC and its AIVs together)."""
     cores, r = sk.cores(), max(1, sk.cores()[CoreType.AIV] // sk.blocks.data)
+    place = sk.positions()
 
     def signature(core: CoreType, i: int) -> tuple[int, ...]:
         out = []
         for op in sk.program_for(core):
             if isinstance(op, SetFlagOp | WaitFlagOp) and op.guard() is not None:
-                out.append(op.ident if i in op.guard() else -1)  # type: ignore[operator]
+                out.append(place[op] if i in op.guard() else -1)  # type: ignore[operator]
             elif isinstance(op, SubtaskOp):
                 first, n = op.first_block, op.blocks.data
                 if core is CoreType.AIV and op.cores.data.value != "aiv":
                     first, n = first * r, n * r
-                out.append(op.ident if first <= i < first + n else -1)
+                out.append(place[op] if first <= i < first + n else -1)
         return tuple(out)
 
     def block_signature(b: int) -> tuple[object, ...]:
@@ -346,7 +348,7 @@ def test_chains_mixing_core_types_run_as_lanes_by_blocks() -> None:
     assert result.check().proof is not None and result.proof.ok, result.proof.violations
     # deleting one of lane 1's rounds on the AICs breaks an edge of its chain
     text = str(result.module)
-    broken = _without(text, r"sk\.wait_flag id \d+ flag \d+ on aic blocks 8 at 4$")
+    broken = _without(text, r"sk\.wait_flag flag \d+ on aic blocks 8 at 4$")
     report = check_module(parse(broken))
     assert any("edge not enforced" in v or "leftover" in v for v in report.violations), report.violations
 
@@ -404,7 +406,9 @@ def test_each_barrier_is_charged_its_core_types_cost() -> None:
     base = region(0.3, 0.3)
     d_aic, d_aiv = region(0.3 + eps, 0.3), region(0.3, 0.3 + eps)
     assert (d_aic.start, d_aic.end, d_aiv.start, d_aiv.end) == (base.start, base.end, base.start, base.end)
-    window = [op for op in sk.program() if base.start <= op.ident <= base.end and isinstance(op, BarrierOp)]
+    place = sk.positions()
+    window = [op for op in sk.program()
+              if place[base.start] <= place[op] <= place[base.end] and isinstance(op, BarrierOp)]
     n_aic = sum(1 for op in window if op.kind.data.value == "all_aic")
     n_aiv = sum(1 for op in window if op.kind.data.value == "all_aiv")
     assert n_aic and n_aiv

@@ -56,9 +56,9 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
     %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
     sk.depend_barrier aiv -> aic on mix
-    %2 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+    %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
     sk.depend_early_start aic -> mix set_idle 24 of aic wait_idle 16 on mix
-    %6 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %2
+    %2 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
     sk.depend_lock_release mix on mix
   }
 }
@@ -67,16 +67,16 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 # Written by hand from the rules (docs/design.md §3): aiv -> aic is sync_all; the handshake
 # aic -> mix sets on the AIC only (from block 24: the AIC sub-task sets itself), waits on both
 # with cfg 4*0 + 2 = 2 (from block 16 on, the mix sub-task waits itself); a lock release after a
-# mix sub-task is sync_all. The handshake's three ops take ids 3 (set), 4 and 5 (the waits).
+# mix sub-task is sync_all. The handshake is three ops: the set, then the two waits.
 EXPECTED = """\
 sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
   %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
   sk.barrier sync_all
-  %2 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+  %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
   sk.early_start_set on aic idle 24
   sk.early_start_wait cfg 2 on aic idle 16
   sk.early_start_wait cfg 2 on aiv idle 16
-  %6 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %2
+  %2 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
   sk.barrier sync_all
 }"""
 
@@ -101,7 +101,7 @@ def test_sync_patterns_one_at_a_time_in_any_order_agree() -> None:
     one_by_one = [["LowerLockRelease"], ["LowerEarlyStartHandshake"], ["LowerClassBarrier"]]
     assert _lowered(one_by_one) == EXPECTED
     partial = _lowered([["LowerClassBarrier"]])  # the other depends stay
-    assert "sk.barrier sync_all" in partial and "sk.depend_early_start id 3" in partial
+    assert "sk.barrier sync_all" in partial and "sk.depend_early_start aic -> mix" in partial
 
 
 def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
@@ -129,7 +129,7 @@ def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
     expected = """sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 attributes {sk.label = ["layer0"]} {
       %0 = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
       sk.notify @e_cell slot 2 on aiv
-      %2 = sk.subtask @v blocks 4 offset 3 from @s0 seq 2 on aiv after %0
+      %1 = sk.subtask @v blocks 4 offset 3 from @s0 seq 2 on aiv after %0
   }"""
     flat = "\n".join(line.strip() for line in text.splitlines())
     assert "\n".join(line.strip() for line in expected.splitlines()) in flat, text
