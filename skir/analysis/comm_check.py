@@ -6,7 +6,7 @@
   its launch fit the device, per core type (every node is looked at: a brute force, where
   formation searches windows per stream);
 - **order**: two communication sub-tasks of one group are ordered by the SuperKernel's own
-  dependencies (`after [ids]`, which the rest of sk-check proves its syncs keep), so every run,
+  dependencies (`after %t`, which the rest of sk-check proves its syncs keep), so every run,
   and every rank, runs them in one order.
 """
 

@@ -8,8 +8,8 @@ with `on aic|aiv|mix`).
 sk.barrier all_aiv                             // every AIV reaches it (mode-0 flag 14)
 sk.early_start_set on aiv idle 8               // SetNextTaskStart on blocks >= 8
 sk.early_start_wait cfg 5 on aiv               // WaitPreTaskEndImpl<5>
-sk.notify @cell slot 4 on aiv after %2         // block 0 stores 1 to a GM lock (after: its deps)
-%0 = sk.wait_lock @cell slot 5 on aic          // block 0 polls it (sub-tasks name %5 to wait)
+sk.notify @cell slot 4 on aiv after %a         // block 0 stores 1 to a GM lock (after: its deps)
+%w = sk.wait_lock @cell slot 5 on aic          // block 0 polls it (a sub-task names %w to wait)
 sk.reset_lock @cell slot 5 on aic              // block 0 stores 0 at exit
 sk.preload @rms_norm units 3 blocks 48 on aiv
 sk.dcci on aiv                                 // pipe barrier + whole data-cache clean
@@ -161,7 +161,7 @@ class NotifyOp(LockOp):
     It follows a full barrier of the producing sub-task's class (docs/design.md §3 (f)). In a
     queue SuperKernel it depends on the sub-task before it in the program, or, with `after %a,
     %b`, on those sub-tasks: a record that follows members of several streams that do not
-    follow one another (`sk.notify @e_cell slot 1 on aiv after %2, %3`).
+    follow one another (`sk.notify @e_cell slot 1 on aiv after %a, %b`).
     """
 
     name = "sk.notify"
@@ -180,7 +180,7 @@ class WaitLockOp(LockOp):
     A barrier of the consumer's class follows, so every core of it waits (docs/design.md §3 (g)).
     In a queue SuperKernel the sub-task after it depends on it, and so does each sub-task that
     names its token in `after`: a wait that precedes members of several streams
-    (`%0 = sk.wait_lock @e_cell slot 1 on aiv` ... `sk.subtask ... after %4`).
+    (`%w = sk.wait_lock @e_cell slot 1 on aiv` ... `sk.subtask ... after %w`).
     """
 
     name = "sk.wait_lock"

@@ -33,14 +33,14 @@ Per sub-task, on each core type it runs on:
 ```
 becomes with `debug-dcci-all=1:debug-sync-all=1` (in a `mix_aiv_1_0` chain SuperKernel)
 ```mlir
-%1 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.dcci on aiv
 sk.barrier all_aiv
 ```
 and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each, then
 the fill; ids 0-3 are the quiet ids r, q, s, t the fill signals on)
 ```mlir
-%2 = sk.subtask @mm blocks 24 offset 1 from @s0 seq 0 on mix
+%0 = sk.subtask @mm blocks 24 offset 1 from @s0 seq 0 on mix
 sk.set_flag mode 2 flag 0 pipe mte3 on aiv
 sk.set_flag mode 2 flag 0 pipe fix on aic
 sk.wait_flag flag 0 on aic

@@ -21,9 +21,9 @@ becomes (`a` declares `code_bytes 3000`, `b` `code_bytes 9000`)
 ```mlir
 sk.preload @a units 2 blocks 48 on aiv
 sk.preload @b units 5 blocks 8 on aiv
-%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.barrier all_aiv
-%3 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 """
 

@@ -18,25 +18,25 @@ replaced by a round per lane (a mode-0 set and wait guarded to the lane's cores)
 cores' early arrivals before the region and their drains after it:
 
 ```mlir
-%0 = sk.subtask @q blocks 8 offset 2 from @s0 seq 1 on aiv after %0
-%1 = sk.subtask @k blocks 16 offset 4 from @s1 seq 3 on aiv after %0
+%q1 = sk.subtask @q blocks 8 offset 2 from @s0 seq 1 on aiv after %ln
+%k1 = sk.subtask @k blocks 16 offset 4 from @s1 seq 3 on aiv after %ln
 sk.barrier all_aiv
-%2 = sk.subtask @q blocks 8 offset 3 from @s0 seq 2 on aiv after %0
-%3 = sk.subtask @k blocks 16 offset 5 from @s1 seq 4 on aiv after %1
+%q2 = sk.subtask @q blocks 8 offset 3 from @s0 seq 2 on aiv after %q1
+%k2 = sk.subtask @k blocks 16 offset 5 from @s1 seq 4 on aiv after %k1
 ```
 becomes (q on AIVs 0-7 with flag 15, k on 8-23 with flag 10)
 ```mlir
 sk.set_flag mode 0 flag 15 pipe mte3 on aiv blocks 40 at 8
 sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
 sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24
-%4 = sk.subtask @q blocks 8 offset 2 from @s0 seq 1 on aiv after %0
-%5 = sk.subtask @k blocks 16 at 8 offset 4 from @s1 seq 3 on aiv after %0
+%q1 = sk.subtask @q blocks 8 offset 2 from @s0 seq 1 on aiv after %ln
+%k1 = sk.subtask @k blocks 16 at 8 offset 4 from @s1 seq 3 on aiv after %ln
 sk.set_flag mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0
 sk.wait_flag flag 15 on aiv blocks 8 at 0
 sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 16 at 8
 sk.wait_flag flag 10 on aiv blocks 16 at 8
-%6 = sk.subtask @q blocks 8 offset 3 from @s0 seq 2 on aiv after %4
-%7 = sk.subtask @k blocks 16 at 8 offset 5 from @s1 seq 4 on aiv after %5
+%q2 = sk.subtask @q blocks 8 offset 3 from @s0 seq 2 on aiv after %q1
+%k2 = sk.subtask @k blocks 16 at 8 offset 5 from @s1 seq 4 on aiv after %k1
 sk.wait_flag flag 15 on aiv blocks 40 at 8
 sk.wait_flag flag 10 on aiv blocks 8 at 0
 sk.wait_flag flag 10 on aiv blocks 24 at 24
@@ -45,15 +45,15 @@ sk.barrier all_aiv
 
 ```mlir
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 7 {
-  %8 = sk.subtask @rope_q blocks 40 offset 1 from @s0 seq 3 on aiv
-  %9 = sk.subtask @rope_k blocks 8 offset 4 from @s1 seq 4 on aiv
+  %0 = sk.subtask @rope_q blocks 40 offset 1 from @s0 seq 3 on aiv
+  %1 = sk.subtask @rope_k blocks 8 offset 4 from @s1 seq 4 on aiv
   sk.barrier all_aiv
-  %10 = sk.subtask @attn blocks 48 offset 5 from @s0 seq 6 on aiv after %8, %9
+  %2 = sk.subtask @attn blocks 48 offset 5 from @s0 seq 6 on aiv after %0, %1
 }
 ```
 becomes (rope_k on AIVs 40-47, beside rope_q on 0-39)
 ```mlir
-  %11 = sk.subtask @rope_k blocks 8 at 40 offset 4 from @s1 seq 4 on aiv
+  %1 = sk.subtask @rope_k blocks 8 at 40 offset 4 from @s1 seq 4 on aiv
 ```
 """
 

@@ -15,8 +15,8 @@ each producer, and a mode-2 cross-core flag pair for every dependency across cor
 GM locks get the barriers of docs/design.md §3 (f)-(g): an in-kernel notify follows a full barrier of
 the producer's class; an in-kernel wait is followed by a barrier of the consumer's class.
 
-The pass places one `sk.depend_<rule>` op per obligation (`skir.dialects.superkernel_depend`;
-it takes the ids of the ops its rule gives); `sk-lower-sync` then replaces each by the sync ops
+The pass places one `sk.depend_<rule>` op per obligation (`skir.dialects.superkernel_depend`,
+in the place of the ops its rule gives); `sk-lower-sync` then replaces each by the sync ops
 of its rule, and `sk-prune-sync` drops every sync the others imply.
 
 ```mlir
@@ -25,9 +25,9 @@ of its rule, and `sk-prune-sync` drops every sync the others imply.
 ```
 becomes
 ```mlir
-%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.depend_barrier aiv -> aiv on aiv
-%3 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 """
 
@@ -301,7 +301,7 @@ class _Placement:
 def plan_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
                      launches: dict[int, LaunchOp] | None = None) -> SuperKernelOp:
     """Place a depend op for every dependency of one SuperKernel (see the module docstring;
-    each takes the ids of the ops its rule gives); `launches` (the model's launches by seq) lets
+    each in the place of the ops its rule gives); `launches` (the model's launches by seq) lets
     `sync-mode=data` read buffer args. Returns the `sk.kernel` that replaced `sk`."""
     placement = _Placement(sk, kernels, options, launches)
     placement.run()

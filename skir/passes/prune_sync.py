@@ -16,10 +16,10 @@ sk.barrier all_aiv
 ```
 becomes
 ```mlir
-%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.barrier all_aiv
 sk.notify @c slot 3 on aiv
-%3 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %2
+%1 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
 ```
 (the barrier after the notify repeats the one before it: nothing ran in between).
 """

@@ -5,11 +5,11 @@ hb-unordered sub-tasks run side by side and the first core of each; the pattern 
 the sub-task's `at`:
 
 ```mlir
-%0 = sk.subtask @rope_k blocks 8 offset 7 from @s1 seq 7 on aiv after %1
+%3 = sk.subtask @rope_k blocks 8 offset 7 from @s1 seq 7 on aiv after %1
 ```
 with the decision {3: 40} becomes
 ```mlir
-%1 = sk.subtask @rope_k blocks 8 at 40 offset 7 from @s1 seq 7 on aiv after %1
+%3 = sk.subtask @rope_k blocks 8 at 40 offset 7 from @s1 seq 7 on aiv after %1
 ```
 """
 

@@ -13,9 +13,9 @@ the sub-tasks' dependencies follow them:
 ```
 with the plan [sub-task @a, dcci on aiv, sub-task @b, dcci on aiv] becomes
 ```mlir
-%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.dcci on aiv
-%3 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %2
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 sk.dcci on aiv
 ```
 """

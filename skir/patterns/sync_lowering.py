@@ -14,11 +14,11 @@ sk.depend_early_start aiv -> aic on mix
 becomes (`LowerEarlyStartHandshake`: the AIVs, which ran the sub-task before, set; both core
 types wait with cfg 4 x aiv + aic = 4)
 ```mlir
-%2 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 sk.early_start_set on aiv
 sk.early_start_wait cfg 4 on aic
 sk.early_start_wait cfg 4 on aiv
-%3 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %2
+%1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
 ```
 The rules (docs/design.md §3): the class-pair barrier of a chain (aiv → aiv an all-AIV barrier,
 aic → aic an all-AIC barrier, any other pair `SyncAll`); a queue's producer barrier (the same

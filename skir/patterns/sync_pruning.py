@@ -1,8 +1,8 @@
 """`EraseImpliedSync`: erase the synchronisation the rest of a SuperKernel already implies.
 
 `sk-prune-sync`'s analysis (`skir.analysis.sync_prune.implied_syncs`) decides which barriers
-and flag pairs of a lowered SuperKernel the others imply; the pattern erases each op with one
-of those ids:
+and flag pairs of a lowered SuperKernel the others imply; the pattern erases each op of that
+set:
 
 ```mlir
 %0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
@@ -11,10 +11,10 @@ sk.set_flag mode 2 flag 15 pipe fix on aic
 sk.wait_flag flag 15 on aiv
 %1 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
-with the implied ids {1, 2, 3} (another pair, say, already orders @c before @v) becomes
+with the barrier and the flag pair found implied (another pair, say, already orders @c before @v) becomes
 ```mlir
-%2 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
-%3 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %2
+%0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+%1 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
 """
 

@@ -7,7 +7,7 @@
   the device's cores of that type.
 
 No dispatch, sync or cache cost enters a bound. For one SuperKernel the same over its
-members, with the sub-tasks' `after [...]` dependencies as the DAG.
+members, with the sub-tasks' `after %t` dependencies as the DAG.
 """
 
 from __future__ import annotations
