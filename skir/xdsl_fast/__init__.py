@@ -88,8 +88,8 @@ def probe() -> None:
     if not callable(getattr(ModuleOp, "get_irdl_definition", None)):
         raise _fail("IRDLOperation.get_irdl_definition")
     printer = Printer()
-    for field in ("_print_new_line", "_print_results", "_current_column", "_current_line", "_indent", "_next_line_callback",
-                  "indent_num_spaces", "diagnostic"):
+    for field in ("_print_new_line", "_print_results", "_current_column", "_current_line", "_indent",
+                  "_next_line_callback", "indent_num_spaces", "diagnostic"):
         if not hasattr(printer, field):
             raise _fail(f"the Printer member '{field}'")
     inner = ModuleOp([])
