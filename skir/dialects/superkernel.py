@@ -254,7 +254,8 @@ class SubtaskOp(SkProgramOp):
 class SuperKernelOp(IRDLOperation):
     """One SuperKernel: its type, launch blocks, form, arg-table size and program.
 
-    The program is one region in program order; each op says which core types run it, and `program_for(core)` is what one core type runs.
+    The program is one region in program order; each op says which core types run it, and
+    `program_for(core)` is what one core type runs.
     """
 
     name = "sk.kernel"

@@ -382,8 +382,8 @@ class LowerLock(SkOpLowering):
         low = self.lowering
         lock: Operation = kind(op.slot.data)
         if kind is CWait and low.timeout_cycles > 0 and low.progress_slot is not None:
-            lock = WaitLockBoundedOp(op.slot.data, low.progress_slot, encode(low.progress_id, low.number[op], "timeout"),
-                                     low.timeout_cycles)
+            word = encode(low.progress_id, low.number[op], "timeout")
+            lock = WaitLockBoundedOp(op.slot.data, low.progress_slot, word, low.timeout_cycles)
         prof = low.prof_slot
         if prof is None or kind is CReset:
             return [lock]
