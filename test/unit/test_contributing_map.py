@@ -1,6 +1,6 @@
 """CONTRIBUTING.md's "Where things live" names every module under `skir/`, and every path
-CONTRIBUTING.md names exists (docs/design.md §2 "Layout and dependencies" is the layers; the
-map is where each file of them is)."""
+CONTRIBUTING.md names exists (docs/design.md §2 gives the layers; the map is where each file
+of them is)."""
 
 from __future__ import annotations
 
