@@ -23,7 +23,7 @@ takes the sets of its own type in order, and the other type's relayed knowledge 
 recipe passes it); GM locks
 carry block 0's knowledge through the cell. Stream tasks: event waits need a record of
 their epoch, value waits their rule; a SuperKernel launch blocks its stream until both
-agents finish.
+agents finish (the streams' half is `skir.analysis.sync_streams`).
 
 Waits only ever become satisfiable (a reset is always ordered after the waits it could
 starve), so one schedule decides deadlock: the machine runs a worklist until nothing can
@@ -40,17 +40,11 @@ import numpy as np
 
 from skir.analysis.core_ranges import core_ranges, range_label, ratio_of, subtask_range
 from skir.analysis.flag_counters import FlagCounters
+from skir.analysis.sync_streams import StreamSteps
 from skir.analysis.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     LaunchSkOp,
-    OpaqueOp,
-    RecordOp,
-    StreamActiveOp,
-    ValueWaitOp,
-    ValueWriteOp,
-    WaitOp,
 )
-from skir.dialects.aclgraph_enums import OpaqueKind, rule_holds
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
     BarrierKind,
@@ -103,39 +97,27 @@ class CoreAgent:
     """Ids of the ops its cores do not run (a guard or a sub-task's range leaves them out)."""
 
 
-class SyncMachine:
-    """Runs the rewritten model once (see the module docstring)."""
+class SyncMachine(StreamSteps):
+    """Runs the rewritten model once (see the module docstring); its streams step as
+    `skir.analysis.sync_streams.StreamSteps` says."""
 
     def __init__(self, graph: TaskGraph | None, superkernels: dict[str, SuperKernelOp],
                  release: Callable[[int, CoreType, int, int], bool] | None = None):
-        self.graph = graph
         self.names = list(superkernels)
         self.sks = superkernels
         self.sk_index = {name: i for i, name in enumerate(self.names)}
-        self.n_streams = len(graph.streams) if graph is not None else 0
         self.ranges: list[dict[CoreType, list[range]]] = [core_ranges(superkernels[n]) for n in self.names]
         """Per SuperKernel, the core ranges of each type it launches (`skir.analysis.core_ranges`)."""
         self.split = [any(len(r) > 1 for r in ranges.values()) for ranges in self.ranges]
         self._entry: dict[tuple[int, CoreType, int], int] = {}
-        width = self.n_streams
+        width = len(graph.streams) if graph is not None else 0
         for k, ranges in enumerate(self.ranges):
             for core in _TYPES:
                 for part in range(len(ranges.get(core, [range(0)]))):
                     self._entry[(k, core, part)] = width
                     width += 1
-        self.width = width
+        super().__init__(graph, width)
         self.release = release
-        self.stream_clock = [self.zero() for _ in range(self.n_streams)]
-        self.stream_pc = [0] * self.n_streams
-        self.task_start: dict[int, np.ndarray] = {}
-        """Node of a stream task -> knowledge when it starts."""
-        self.recorded: dict[int, np.ndarray] = {}
-        """Record node -> knowledge it published."""
-        self.cells: dict[str, tuple[int, np.ndarray]] = {}
-        self.notifies: dict[str, list[np.ndarray]] = defaultdict(list)
-        self.notify_waits: dict[str, int] = defaultdict(int)
-        self.activated: dict[int, np.ndarray] = {}
-        """Stream activated by a `stream_active` task that has run -> the knowledge it passed on."""
         self.agents: dict[tuple[int, CoreType, int], CoreAgent] = {}
         """(SuperKernel, core type, range index) -> its agent, once the SuperKernel has started."""
         self.running: dict[tuple[int, CoreType, int], CoreAgent] = {}
@@ -149,22 +131,11 @@ class SyncMachine:
         self.early_relays: dict[tuple[int, CoreType], deque[np.ndarray]] = defaultdict(deque)
         """(SuperKernel, core type) -> the other type's early-start mode-2 sets not yet waited on."""
         self.sync_all: dict[tuple[int, SkProgramOp], dict] = defaultdict(dict)  # type: ignore[type-arg]
-        self.notify_names = {o.notify.data for o in graph.ops if isinstance(o, OpaqueOp) and o.notify is not None
-                             and o.kind.data is OpaqueKind.NOTIFY_RECORD} if graph is not None else set()
         self.alone = graph is None
         """A machine of one SuperKernel without its model (`isolated`): its lock waits pass."""
         self.errors: list[str] = []
 
-    @property
-    def model_graph(self) -> TaskGraph:
-        """The model's task graph; only stream code reads it, and an isolated machine has no stream."""
-        assert self.graph is not None, "an isolated SuperKernel's machine has no streams"
-        return self.graph
-
     # ---- knowledge ---------------------------------------------------------------------
-
-    def zero(self) -> np.ndarray:
-        return np.zeros(self.width, dtype=np.int64)
 
     def entry(self, sk: int, core: CoreType, part: int = 0) -> int:
         """The knowledge entry of one core range of a SuperKernel (how far its cores have got)."""
@@ -214,12 +185,7 @@ class SyncMachine:
         return self.blocked()
 
     def blocked(self) -> list[Blocked]:
-        out: list[Blocked] = []
-        for s in range(self.n_streams):
-            g = self.model_graph
-            if self.stream_pc[s] < g.start[s + 1] - g.start[s]:
-                n = g.start[s] + self.stream_pc[s]
-                out.append(Blocked(g.name(n), self._stream_wait_reason(n), n))
+        out = [Blocked(name, what, n) for name, what, n in self.blocked_streams()]
         for agent in self.agents.values():
             if not agent.done:
                 op = agent.ops[agent.pc]
@@ -227,95 +193,18 @@ class SyncMachine:
                 out.append(Blocked(self.agent_name(agent), f"{op.name} {place}"))
         return out
 
-    def _stream_wait_reason(self, n: int) -> str:
-        op = self.model_graph.ops[n]
-        if isinstance(op, LaunchSkOp):
-            return f"launch_sk @{op.sk.root_reference.data} (the SuperKernel has not finished)"
-        if isinstance(op, ValueWaitOp):
-            cell = op.cell.root_reference.data
-            value = self.cells.get(cell, (0, None))[0]
-            return f"value_wait @{cell} {op.rule.data.value} {op.value.data} (cell is {value})"
-        if isinstance(op, WaitOp):
-            return f"wait @{op.event.root_reference.data} (not recorded in its epoch)"
-        s = self.model_graph.stream_of[n]
-        if n == self.model_graph.start[s] and s in self.model_graph.activator and s not in self.activated:
-            return f"activation by {self.model_graph.name(self.model_graph.activator[s])}"
-        return op.name
-
-    def _step_stream(self, s: int) -> bool:
-        g = self.model_graph
-        if self.stream_pc[s] >= g.start[s + 1] - g.start[s]:
-            return False
-        n = g.start[s] + self.stream_pc[s]
-        op = g.ops[n]
-        clock = self.stream_clock[s]
-        if n not in self.task_start:
-            if not self._stream_ready(n, op, clock):
-                return False
-            self.task_start[n] = clock.copy()
-            if isinstance(op, LaunchSkOp):
-                self._launch(n, op, clock)
-                return True
-        if isinstance(op, LaunchSkOp):
-            k = self.sk_index[op.sk.root_reference.data]
-            if k not in self.finished:
-                return False
-            for agent in self.finished[k]:
-                np.maximum(clock, agent.common, out=clock)
-                np.maximum(clock, agent.block0, out=clock)
-                clock[self.entry(k, agent.core, agent.part)] = 2 * len(agent.ops)
-        clock[s] = self.stream_pc[s] + 1
-        self._complete_stream_task(n, op, clock)
-        self.stream_pc[s] += 1
-        return True
-
-    def _stream_ready(self, n: int, op: object, clock: np.ndarray) -> bool:
-        g = self.model_graph
-        s = g.stream_of[n]
-        if n == g.start[s] and s in g.activator:  # a cascade stream starts once it is activated
-            knowledge = self.activated.get(s)
-            if knowledge is None:
-                return False
-            np.maximum(clock, knowledge, out=clock)
-        if isinstance(op, WaitOp):
-            epoch = g.epoch_of[n]
-            if op.external is not None and not epoch.records:
-                return True
-            done = [r for r in epoch.records if r in self.recorded]
-            if not done:
-                return False
-            if epoch.single_record:
-                np.maximum(clock, self.recorded[done[0]], out=clock)
-            return True
-        if isinstance(op, ValueWaitOp):
-            cell = op.cell.root_reference.data
-            value, knowledge = self.cells.get(cell, (0, None))
-            if not rule_holds(op.rule.data, value, op.value.data):
-                # an external wait that nothing of the model satisfies is satisfied from outside
-                return op.external is not None and not self.model_graph.cells[cell].satisfying
-            if knowledge is not None:
-                np.maximum(clock, knowledge, out=clock)
-            return True
-        if isinstance(op, OpaqueOp) and op.notify is not None and op.kind.data is OpaqueKind.NOTIFY_WAIT:
-            name = op.notify.data
-            if not self.notifies[name] and name in self.notify_names:
-                return False
-            for knowledge in self.notifies[name]:
-                np.maximum(clock, knowledge, out=clock)
-        return True
-
-    def _complete_stream_task(self, n: int, op: object, clock: np.ndarray) -> None:
-        if isinstance(op, RecordOp):
-            self.recorded[n] = clock.copy()
-        elif isinstance(op, ValueWriteOp):
-            self.cells[op.cell.root_reference.data] = (op.value.data, clock.copy())
-        elif isinstance(op, OpaqueOp) and op.notify is not None and op.kind.data is OpaqueKind.NOTIFY_RECORD:
-            self.notifies[op.notify.data].append(clock.copy())
-        elif type(op) is StreamActiveOp:
-            self.activated[self.model_graph.activates[n]] = clock.copy()
-
-    def _launch(self, n: int, op: LaunchSkOp, clock: np.ndarray) -> None:
+    def start_superkernel(self, op: LaunchSkOp, clock: np.ndarray) -> None:
         self.start(self.sk_index[op.sk.root_reference.data], clock)
+
+    def join(self, op: LaunchSkOp, clock: np.ndarray) -> bool:
+        k = self.sk_index[op.sk.root_reference.data]
+        if k not in self.finished:
+            return False
+        for agent in self.finished[k]:
+            np.maximum(clock, agent.common, out=clock)
+            np.maximum(clock, agent.block0, out=clock)
+            clock[self.entry(k, agent.core, agent.part)] = 2 * len(agent.ops)
+        return True
 
     def start(self, k: int, clock: np.ndarray) -> None:
         """Start SuperKernel `k`'s core agents with the launching stream's knowledge."""

@@ -31,7 +31,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // -----
 
 // A queue group over two streams: the record / wait pair becomes a dependency of the sub-tasks
-// (@proj after [0, 2]); both streams keep their slots.
+// (@proj after the tokens of both earlier sub-tasks); both streams keep their slots.
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out) code_bytes 4096
   aclgraph.kernel @proj aic_only params(in, out) code_bytes 8192
