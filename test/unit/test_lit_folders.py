@@ -12,7 +12,8 @@ _ERROR_CHECK = re.compile(r"^// CHECK(-NEXT|-SAME)?: .*error: ", re.MULTILINE)
 
 
 def _folders() -> list[Path]:
-    return sorted(path for path in PASSES.iterdir() if path.is_dir())
+    """The pass folders (not lit's `Output` folder, which a lit run leaves beside them)."""
+    return sorted(path for path in PASSES.iterdir() if path.is_dir() and path.name != "Output")
 
 
 def test_every_pass_folder_has_an_invalid_file_run_with_verify_diagnostics() -> None:
