@@ -8,7 +8,7 @@ hang says where every core is:
 ```
 bits 56-63  magic 0x5C (a word the entry wrote; an untouched line is 0)
 bits 40-55  the SuperKernel's progress id (its index among the module's SuperKernels by name)
-bits 24-39  the point: the id of the `sk` program op the core is at (0xFFFF: the entry's end)
+bits 24-39  the point: the place in its program of the `sk` op the core is at (0xFFFF: the entry's end)
 bits 16-23  the state: 1 in a sub-task, 2 waiting on a cross-core flag, 3 waiting on a GM lock,
             4 in a barrier, 5 in an early-start wait, 6 done, 7 a bounded lock wait timed out,
             8 entered (the entry's first store, before any point)
@@ -146,7 +146,8 @@ def _notifiers(model: ModelOp, sks: list[SuperKernelOp]) -> dict[str, list[dict[
 
 def points(model: ModelOp) -> dict[str, list[dict[str, Any]]]:
     """SuperKernel name -> its progress points in program order (SK meta's `points`): per point
-    its id, state, core types and what it is or waits for, located in the original model."""
+    its place in the program (`point`, `index`), state, core types and what it is or waits for,
+    located in the original model."""
     sks = [op for op in model.body.block.ops if isinstance(op, SuperKernelOp)]
     notifiers = _notifiers(model, sks)
     out: dict[str, list[dict[str, Any]]] = {}
