@@ -141,7 +141,7 @@ class ResultData:
     original: ModuleOp | None = None
     """The verified input module, before any rewrite (used to prove the result)."""
     proof: Any = None
-    """The `skir.analysis.sk_check.CheckReport`, once `check()` ran."""
+    """The `skir.analysis.proof.sk_check.CheckReport`, once `check()` ran."""
     report: Any = None
     """The `skir.sim.Report` (timeline estimate of every mode), once `simulate()` ran."""
     vendor_compare: dict[str, Any] | None = None

@@ -146,10 +146,10 @@ def _verify_quietly(module: ModuleOp, model: ModelOp) -> None:
     types, and the task ops' own verifiers check only what the importer already checked
     (blocks range, notify kinds), so tasks are not re-verified one by one. Everything else
     runs as in `module.verify()`: each declaration and stream op's verifier, then the
-    model's whole-model check (`skir.analysis.model_check`), then the module's. The tests
+    model's whole-model check (`skir.analysis.proof.model_check`), then the module's. The tests
     run the full `module.verify()` on imported models.
     """
-    from skir.analysis.model_check import install
+    from skir.analysis.proof.model_check import install
 
     install()
     for op in model.body.block.ops:

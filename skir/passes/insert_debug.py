@@ -24,7 +24,7 @@ Per sub-task, on each core type it runs on:
   credit. The round is balanced; a sub-kernel that leaked an unmatched wait on one of these
   ids takes the round's credit, and the core hangs in the self-test right after that
   sub-task instead of in a later sub-kernel that uses the id. Then the fill
-  (`skir.analysis.self_test_fill` decides it): each counter goes to exactly 15 credits, less
+  (`skir.analysis.sync.self_test_fill` decides it): each counter goes to exactly 15 credits, less
   what skir's own sync has pending there, and is drained, so a leaked set overflows it right
   after its sub-task (docs/design.md §3).
 
@@ -65,7 +65,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
-from skir.analysis.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
+from skir.analysis.sync.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
 from skir.dialects.hardware import CORE_FACTS, CoreType
@@ -128,7 +128,7 @@ def _fill_step(plan: FillPlan, setter: CoreType, flags: list[int], signal: tuple
 
 
 def fill_test(plan: FillPlan) -> list[Operation]:
-    """The fill after the balanced round (`skir.analysis.self_test_fill`): with the quiet ids
+    """The fill after the balanced round (`skir.analysis.sync.self_test_fill`): with the quiet ids
     `r, q, s, t`, a handshake on `r, q`; the AIVs fill every id but `r, q`, signal `r, q`; the AIC
     the same; the AIVs fill `r, q`, signal `s, t`; the AIC the same; a last AIV signal on `s, t`."""
     if plan.handshake is None:

@@ -1,7 +1,7 @@
 """`sk-place-blocks`: run hb-unordered sub-tasks side by side on disjoint core ranges.
 
 With `placement=auto` (skir's key; default `off`, the vendor's behaviour: every sub-task on
-cores `[0, n)`), for each queue SuperKernel `skir.analysis.placement.plan_placement` finds the
+cores `[0, n)`), for each queue SuperKernel `skir.analysis.placement.placement.plan_placement` finds the
 runs of sub-tasks nothing separates in their core types' programs, pairwise unordered, whose
 kernels take `sk::SkSystemArgs`, and places them on disjoint ranges where its cost model
 (the simulator's durations and `placement_us`) predicts the busiest core gains;
@@ -11,7 +11,7 @@ synchronisation, lanes replace their regions' barriers by rounds, which pruning 
 (`sk-prune-sync` refuses a program holding them; docs/design.md §3 "Placement"). The lanes'
 cost model charges each all-core barrier at its core type's cost (`CoreFacts.barrier_cost`).
 
-Before the groups, `skir.analysis.lanes.plan_lanes` finds the regions whose independent chains
+Before the groups, `skir.analysis.placement.lanes.plan_lanes` finds the regions whose independent chains
 run as lanes on disjoint cores (docs/design.md §3 "Lanes"): the program is rebuilt
 (`ReplaceProgram`) with each lane's sub-tasks at its first core, each barrier of the region
 replaced by a round per lane (a mode-0 set and wait guarded to the lane's cores), the other
@@ -65,8 +65,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
-from skir.analysis.lanes import LaneCosts, Region, lane_ops, plan_lanes
-from skir.analysis.placement import plan_placement
+from skir.analysis.placement.lanes import LaneCosts, Region, lane_ops, plan_lanes
+from skir.analysis.placement.placement import plan_placement
 from skir.dialects.hardware import CORE_FACTS, CoreType
 from skir.dialects.superkernel import SkProgramOp, SubtaskOp, SuperKernelOp
 from skir.dialects.syntax import int_attr
@@ -77,7 +77,7 @@ from skir.xdsl_fast.sweep import rewrite_ops
 
 
 def form_lanes(sk: SuperKernelOp, regions: list[Region]) -> tuple[SuperKernelOp, set[tuple[str, int]]]:
-    """Rebuild `sk`'s program with its regions split into lanes (`skir.analysis.lanes`): each
+    """Rebuild `sk`'s program with its regions split into lanes (`skir.analysis.placement.lanes`): each
     lane's sub-tasks at its first core, the early arrivals before each region, the rounds in
     place of its barriers, the drains after it. Returns the new kernel and the (stream, seq) of
     every sub-task in a lane."""

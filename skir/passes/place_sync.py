@@ -10,7 +10,7 @@ class(prev) + class(cur), aic 0 / aiv 1 / mix 2).
 
 *Queue* SuperKernels (stream fusion) get one queue per core type: an all-core barrier after
 each producer, and a mode-2 cross-core flag pair for every dependency across core types
-(`skir.analysis.queue_plan`); no `SyncAll<false>`, no early-start.
+(`skir.analysis.formation.queue_plan`); no `SyncAll<false>`, no early-start.
 
 GM locks get the barriers of docs/design.md §3 (f)-(g): an in-kernel notify follows a full barrier of
 the producer's class; an in-kernel wait is followed by a barrier of the consumer's class.
@@ -40,9 +40,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.data_deps import Access, launch_access, launches_by_seq
-from skir.analysis.queue_plan import FlagsExhausted, plan_queues
-from skir.analysis.sk_program import program_nodes
+from skir.analysis.formation.queue_plan import FlagsExhausted, plan_queues
+from skir.analysis.formation.sk_program import program_nodes
+from skir.analysis.graph.data_deps import Access, launch_access, launches_by_seq
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, class_types, core_class, types_class

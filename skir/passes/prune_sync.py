@@ -1,6 +1,6 @@
 """`sk-prune-sync`: drop every synchronisation the others already imply.
 
-Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync_prune` has the rules and
+Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync.sync_prune` has the rules and
 decides; `skir.patterns.sync_pruning.EraseImpliedSync` erases):
 a queue SuperKernel keeps the least set of flag pairs that dominates every cross-core
 dependency and the least set of barriers that separates every same-type one; a chain
@@ -33,7 +33,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.sync_prune import PruneResult, UnsyncedQueue, count_syncs, implied_syncs
+from skir.analysis.sync.sync_prune import PruneResult, UnsyncedQueue, count_syncs, implied_syncs
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SetFlagOp, SuperKernelOp, WaitFlagOp
 from skir.passes.common import OptionsPass, kernel_table, models, reject_depends

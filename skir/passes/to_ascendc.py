@@ -50,7 +50,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.progress_points import END_POINT, MAX_FIELD, encode, progress_ids, wants_progress
+from skir.analysis.sync.progress_points import END_POINT, MAX_FIELD, encode, progress_ids, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.ascendc import (
     CoreFunctionOp,

@@ -1,6 +1,6 @@
 """`PlaceSubtask`: run a sub-task on the core range placement chose for it.
 
-`sk-place-blocks`' analysis (`skir.analysis.placement.plan_placement`) decides which
+`sk-place-blocks`' analysis (`skir.analysis.placement.placement.plan_placement`) decides which
 hb-unordered sub-tasks run side by side and the first core of each; the pattern records it as
 the sub-task's `at`:
 

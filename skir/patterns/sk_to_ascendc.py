@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from skir.analysis.progress_points import encode, point_state
+from skir.analysis.sync.progress_points import encode, point_state
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.ascendc import CallOp, CommentOp, CoreFunctionOp, IfBlockOp, IfCoreOp, IfIdleOp, PreloadAllOp
@@ -128,7 +128,7 @@ class AscendcLowering:
     progress_slot: int | None = None
     """The arg slot of the progress area (`debug-progress=1`, docs/design.md §6)."""
     progress_id: int = 0
-    """The SuperKernel's progress id (`skir.analysis.progress_points.progress_ids`)."""
+    """The SuperKernel's progress id (`skir.analysis.sync.progress_points.progress_ids`)."""
     timeout_cycles: int = 0
     """`debug-wait-timeout-cycles`: the bound of every GM lock wait (0: unbounded)."""
 

@@ -1,6 +1,6 @@
 """`EraseImpliedSync`: erase the synchronisation the rest of a SuperKernel already implies.
 
-`sk-prune-sync`'s analysis (`skir.analysis.sync_prune.implied_syncs`) decides which barriers
+`sk-prune-sync`'s analysis (`skir.analysis.sync.sync_prune.implied_syncs`) decides which barriers
 and flag pairs of a lowered SuperKernel the others imply; the pattern erases each op of that
 set:
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import core_demand

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-from skir.analysis.progress_points import point_state, wants_progress
+from skir.analysis.sync.progress_points import point_state, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_demand
 from skir.dialects.hardware import BARRIER_TYPE, CORE_FACTS, EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores

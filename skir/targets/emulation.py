@@ -14,9 +14,9 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.analysis.data_deps import launch_access
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.data_deps import launch_access
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp

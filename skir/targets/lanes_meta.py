@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from skir.analysis.core_ranges import subtask_range
+from skir.analysis.placement.core_ranges import subtask_range
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SkProgramOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 

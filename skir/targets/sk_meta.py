@@ -62,10 +62,10 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
-from skir.analysis.fail_reasons import FailReason
-from skir.analysis.original import unreset_by_superkernel
-from skir.analysis.progress_points import LINE_BYTES, lines, points, progress_ids, wants_progress
-from skir.analysis.self_test_fill import plan_fills
+from skir.analysis.formation.fail_reasons import FailReason
+from skir.analysis.proof.original import unreset_by_superkernel
+from skir.analysis.sync.progress_points import LINE_BYTES, lines, points, progress_ids, wants_progress
+from skir.analysis.sync.self_test_fill import plan_fills
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class

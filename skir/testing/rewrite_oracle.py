@@ -28,8 +28,8 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.api import load_model, make_context, the_model
 from skir.dialects.aclgraph import (
     DisabledOp,
@@ -161,7 +161,7 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
 def cells_left_at_one(original: ModuleOp, rewritten: ModuleOp) -> set[str]:
     """The cells the rewrite added that hold 1 once the rewritten model has run to its end on
     sk-check's abstract machine (which must not deadlock)."""
-    from skir.analysis.sync_machine import SyncMachine
+    from skir.analysis.proof.sync_machine import SyncMachine
     from skir.dialects.aclgraph_decls import CellOp
 
     model = the_model(rewritten)
@@ -177,7 +177,7 @@ def check_unreset_warnings(original: ModuleOp, rewritten: ModuleOp) -> None:
     """Every cell the rewrite added that ends the model at 1 has an `unreset_event` warning (of
     the SuperKernels, as SK meta and the summary give them), and every warning names such a
     cell: the run decides, the warning's static reading of the converted epochs is checked."""
-    from skir.analysis.original import unreset_by_superkernel
+    from skir.analysis.proof.original import unreset_by_superkernel
 
     at_one = cells_left_at_one(original, rewritten)
     unreset = unreset_by_superkernel(the_model(rewritten), the_model(original))

@@ -19,8 +19,8 @@ import pytest
 
 import skir
 import skir.passes.place_sync
-from skir.analysis.original import unreset_by_superkernel
-from skir.analysis.sk_check import check_module
+from skir.analysis.proof.original import unreset_by_superkernel
+from skir.analysis.proof.sk_check import check_module
 from skir.api import the_model
 from skir.dialects.aclgraph import StreamOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.hardware import EARLY_CLASS_TYPES, EARLY_WAIT_RECIPES, CoreType, early_ordered_types
@@ -282,7 +282,7 @@ def test_a_notify_after_two_unordered_members_waits_for_both() -> None:
 
 
 def test_without_the_notify_deps_sk_check_rejects_the_fork(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skir.analysis.boundary as boundary
+    import skir.analysis.formation.boundary as boundary
 
     original = boundary._Planner._members_before
 
@@ -319,7 +319,7 @@ def test_a_lock_wait_before_two_unordered_members_holds_both() -> None:
 
 
 def test_without_the_wait_deps_sk_check_rejects_the_join(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skir.analysis.boundary as boundary
+    import skir.analysis.formation.boundary as boundary
 
     original = boundary._Planner._members_after
 

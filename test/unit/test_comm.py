@@ -202,7 +202,7 @@ MIXED = model([[kernel(0, "mm", 24, ["x", "y"]), kernel(1, "ar", 16, ["y"], AR),
 
 @pytest.mark.parametrize("options", ["fuse-comm=0", "stream-fusion=0", "select=gain", "early-start=1"])
 def test_ranks_compiled_differently_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str], options: str) -> None:
-    from skir.analysis.rank_order import collective_sequences
+    from skir.analysis.comm.rank_order import collective_sequences
     from skir.tools import sk_check_ranks
 
     path = tmp_path / "tp.json"
@@ -261,7 +261,7 @@ def _rewritten_text() -> str:
 
 
 def _violations(text: str) -> list[str]:
-    from skir.analysis.sk_check import check_module
+    from skir.analysis.proof.sk_check import check_module
 
     return check_module(skir.parse(text)).violations
 

@@ -17,9 +17,9 @@ import pytest
 from xdsl.parser import Parser
 
 import skir
-from skir.analysis.self_test_fill import SELF_TEST_FLAGS, plan_fills
-from skir.analysis.sk_check import CheckReport, _check_pending
-from skir.analysis.sync_machine import SyncMachine
+from skir.analysis.proof.sk_check import CheckReport, _check_pending
+from skir.analysis.proof.sync_machine import SyncMachine
+from skir.analysis.sync.self_test_fill import SELF_TEST_FLAGS, plan_fills
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 from skir.hostsim.runner import emulate

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import skir
-from skir.analysis.core_ranges import core_ranges
-from skir.analysis.sk_check import check_module
-from skir.analysis.sync_machine import SyncMachine
+from skir.analysis.placement.core_ranges import core_ranges
+from skir.analysis.proof.sk_check import check_module
+from skir.analysis.proof.sync_machine import SyncMachine
 from skir.api import parse
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import BarrierOp, SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
@@ -360,7 +360,7 @@ def test_chains_mixing_core_types_run_as_lanes_by_blocks() -> None:
             "mode-2 pairing, never completes)"]),
 ])
 def test_a_set_nobody_completes_or_takes_is_a_leftover(guarded: bool, expect: list[str]) -> None:
-    from skir.analysis.sk_check import CheckReport, _check_leftovers
+    from skir.analysis.proof.sk_check import CheckReport, _check_leftovers
 
     # an AIV-only SuperKernel: a mode-2 set toward the AICs it does not launch, and (guarded) a
     # mode-0 set that AIVs 4-7 never join
@@ -383,7 +383,7 @@ def test_each_barrier_is_charged_its_core_types_cost() -> None:
     """A region's time charges an all-core barrier of the AICs `barrier_all_aic_us` and one of the
     AIVs `barrier_all_aiv_us` (docs/design.md §3 "Lanes"): the derivative of the region's time
     in each cost counts the barriers of that type, read off the program by hand."""
-    from skir.analysis.lanes import LaneCosts, plan_lanes
+    from skir.analysis.placement.lanes import LaneCosts, plan_lanes
     from skir.options import SkOptions
     from skir.passes.common import superkernels
     from skir.sim.costs import default_costs

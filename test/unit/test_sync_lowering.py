@@ -18,7 +18,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import skir
-from skir.analysis.sk_check import check_model, check_module
+from skir.analysis.proof.sk_check import check_model, check_module
 from skir.api import the_model
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
@@ -163,7 +163,7 @@ def test_corpus_emulates_clean(case: Case, tmp_path: Path) -> None:
 def test_every_compile_in_the_suite_is_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     """The suite's fixture proves every `skir.compile` on the side (the result's `proof` stays
     the test's own): a proof that fails fails the compile."""
-    from skir.analysis import sk_check
+    from skir.analysis.proof import sk_check
 
     assert skir.compile(ROOT / "examples" / "chain.mlir").proof is None
     real = sk_check.check_module
@@ -176,7 +176,7 @@ def test_every_compile_in_the_suite_is_proved(monkeypatch: pytest.MonkeyPatch) -
 def test_tiling_params_are_read_only() -> None:
     """docs/design.md §3: a `tiling` param is read, never written, so two readers of one tiling buffer
     are independent and only a writer of it orders them (hand-derived access sets)."""
-    from skir.analysis.data_deps import launch_access
+    from skir.analysis.graph.data_deps import launch_access
     from skir.api import load_model
     from skir.dialects.aclgraph import LaunchOp
     from skir.passes.common import kernel_table

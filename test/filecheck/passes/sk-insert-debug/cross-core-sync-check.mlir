@@ -29,7 +29,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:  sk.set_flag mode 2 flag 15 pipe fix on aic
 // CHECK-NEXT:  sk.wait_flag flag 15 on aic
 // CHECK-NEXT:  sk.wait_flag flag 15 on aiv
-// The fill (skir.analysis.self_test_fill): nothing of skir's own is pending, ids 0, 1, 2, 3
+// The fill (skir.analysis.sync.self_test_fill): nothing of skir's own is pending, ids 0, 1, 2, 3
 // are r, q, s, t. The handshake: the AIVs signal r, q (both), then the AIC.
 // CHECK-NEXT:  sk.set_flag mode 2 flag 0 pipe mte3 on aiv
 // CHECK-NEXT:  sk.set_flag mode 2 flag 1 pipe mte3 on aiv
