@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from skir import progress, provenance
-from skir.analysis.comm_rule import comm_hazards
+from skir.analysis.comm.comm_rule import comm_hazards
 from skir.api_arguments import check_arguments
 from skir.compile_result import CompileResult
 from skir.diagnostics import located_message
@@ -166,7 +166,7 @@ def summarize(
 ) -> tuple[list[SuperKernelInfo], list[Unfused], list[CutInfo], list[SkWarning]]:
     """The SuperKernels, unfused kernels, detailed cuts and warnings of a compiled module
     (`original`, the input before rewriting, saves rebuilding it from the rewritten slots)."""
-    from skir.analysis.original import unreset_by_superkernel
+    from skir.analysis.proof.original import unreset_by_superkernel
 
     superkernels: list[SuperKernelInfo] = []
     unfused: list[Unfused] = []

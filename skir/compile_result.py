@@ -100,7 +100,7 @@ class CompileResult(ResultData):
     def check(self) -> CompileResult:
         """Prove the result with sk-check (order kept, no deadlock, credits): `self.proof`; a
         violation raises `CheckFailedError` naming the first."""
-        from skir.analysis.sk_check import check_module
+        from skir.analysis.proof.sk_check import check_module
 
         with progress.phase("sk-check"):
             self.proof = check_module(self.module)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skir.analysis.progress_points import END_POINT, LINE_BYTES, decode
+from skir.analysis.sync.progress_points import END_POINT, LINE_BYTES, decode
 from skir.errors import SkirError
 
 _ADDRESS = re.compile(r"^\s*(?:0x)?[0-9a-fA-F]+\s*:")

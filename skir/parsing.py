@@ -65,7 +65,7 @@ def verify_located(module: Operation) -> None:
     re-raised as a `TaskVerifyException` naming the failing op, so that drivers can add its
     `file:line:col`. Finding the op costs one more walk, only on failure. The whole-model rules
     are installed first (an explicit verification step)."""
-    from skir.analysis.model_check import install
+    from skir.analysis.proof.model_check import install
 
     install()
     try:

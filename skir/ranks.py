@@ -5,7 +5,7 @@ report = skir.check_ranks(["out/rank0", "out/rank1"])    # folders, rewritten .m
 report.ok, report.difference
 ```
 A folder is an `sk-compile` output folder (its `model.rewritten.mlir`); see
-`skir.analysis.rank_order` for what is compared.
+`skir.analysis.comm.rank_order` for what is compared.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.analysis.rank_order import RanksReport
-from skir.analysis.rank_order import check_ranks as _check
+from skir.analysis.comm.rank_order import RanksReport
+from skir.analysis.comm.rank_order import check_ranks as _check
 from skir.errors import SkirError
 
 

@@ -22,9 +22,9 @@ if TYPE_CHECKING:  # the registry itself imports no xDSL module: `sk-opt --versi
 
 
 def install_model_rules() -> None:
-    """Install the model verifier's whole-model rules (`skir.analysis.model_check.install`):
+    """Install the model verifier's whole-model rules (`skir.analysis.proof.model_check.install`):
     explicitly, when a context that can parse `aclgraph` is made, never as an import side effect."""
-    from skir.analysis.model_check import install
+    from skir.analysis.proof.model_check import install
 
     install()
 

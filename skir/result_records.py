@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from xdsl.dialects.builtin import ModuleOp
 
 if TYPE_CHECKING:
-    from skir.analysis.task_graph import TaskGraph
+    from skir.analysis.graph.task_graph import TaskGraph
     from skir.dialects.aclgraph import ModelOp
 
 
@@ -145,7 +145,7 @@ class ResultData:
     original: ModuleOp | None = None
     """The verified input module, before any rewrite (used to prove the result)."""
     proof: Any = None
-    """The `skir.analysis.sk_check.CheckReport`, once `check()` ran."""
+    """The `skir.analysis.proof.sk_check.CheckReport`, once `check()` ran."""
     report: Any = None
     """The `skir.sim.Report` (timeline estimate of every mode), once `simulate()` ran."""
     vendor_compare: dict[str, Any] | None = None
@@ -172,7 +172,7 @@ class ResultData:
         """The task graph of `model`, a model of `original`: the top model's is built once per
         compile and kept (the model hazards, the prediction, the simulation and the vendor fail
         log read it), a sub-model's each time it is asked for."""
-        from skir.analysis.task_graph import TaskGraph
+        from skir.analysis.graph.task_graph import TaskGraph
 
         if self.original is None or model.parent_op() is not self.original:
             return TaskGraph(model)

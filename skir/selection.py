@@ -10,7 +10,7 @@ durations), and drops one whose predicted gain is below `select-min-gain-us` (de
 below 3 % of that span: its members stay unfused with reason `no_gain` (detail: the prediction)
 and the pipeline runs again on the input, until every SuperKernel left pays (a drop can change
 what forms around it). The options are each SuperKernel's own (scope options apply). Then each
-of `VARIANTS` (two options, two cuts: `skir.analysis.cut_points`) is tried on every SuperKernel
+of `VARIANTS` (two options, two cuts: `skir.analysis.formation.cut_points`) is tried on every SuperKernel
 kept, and each gets the one predicted fastest for its members, if any. A SuperKernel keeps its
 name from round to round (`sk.select_name` on the members when compiling again): a name is
 judged once per round and never reused by another SuperKernel after a drop.
@@ -30,9 +30,9 @@ from typing import Protocol
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 
-from skir.analysis.cut_points import CutPoints, Member, cut_points
-from skir.analysis.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR, SELECT_NAME_ATTR
-from skir.analysis.scopes import VARIANT_ATTR
+from skir.analysis.formation.cut_points import CutPoints, Member, cut_points
+from skir.analysis.formation.fail_reasons import NO_GAIN_ATTR, SELECT_CUT_ATTR, SELECT_NAME_ATTR
+from skir.analysis.formation.scopes import VARIANT_ATTR
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.options_attr import SkOptionsAttr
 from skir.dialects.superkernel import SuperKernelOp
@@ -44,7 +44,7 @@ MAX_ROUNDS = 64
 """A bound on the rounds (each drops at least one SuperKernel, so a model converges long before)."""
 VARIANTS = ("early-start=1", "sync-mode=data", "cut=batch", "cut=width")
 """The variants tried on every SuperKernel kept (docs/design.md §3, "Selection"): two options,
-and cuts at the cut points of `skir.analysis.cut_points`."""
+and cuts at the cut points of `skir.analysis.formation.cut_points`."""
 CUT_DETAIL = {"cut=batch": "select=gain cut beside a batch kernel",
               "cut=width": "select=gain cut where the hb width changes"}
 """The detail of a selection cut (in `cuts[]` and on a part's lone kernel)."""

@@ -95,7 +95,7 @@ def _vendor_makespan(original: ModuleOp, vendor: VendorResult, options: SkOption
     """The superkernel-mode makespan of the vendor's grouping, rewritten by skir's passes."""
     from xdsl.utils.exceptions import DiagnosticException
 
-    from skir.analysis.sk_check import check_module
+    from skir.analysis.proof.sk_check import check_module
     from skir.errors import SkirError
     from skir.passes.pipeline import pipeline_passes
     from skir.registry import make_context
@@ -125,9 +125,9 @@ def _tag_vendor_groups(model: ModelOp, vendor: VendorResult) -> int:
     per member stream from its first to its last member, a non-host stream grown by its
     boundary events (`joined_range`). Returns how many vendor SuperKernels of one kernel were
     left as launches."""
-    from skir.analysis.range_join import joined_range
-    from skir.analysis.scopes import Runs
-    from skir.analysis.task_graph import TaskGraph
+    from skir.analysis.formation.range_join import joined_range
+    from skir.analysis.formation.scopes import Runs
+    from skir.analysis.graph.task_graph import TaskGraph
     from skir.dialects.formation_attrs import GROUP_ATTR
     from skir.passes.common import i64
 

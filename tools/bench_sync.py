@@ -27,8 +27,8 @@ sys.path.insert(0, str(HERE))
 
 from gen_model import generate  # type: ignore[import-not-found]  # noqa: E402
 
-from skir.analysis.sk_check import check_module  # noqa: E402
-from skir.analysis.sync_prune import count_syncs  # noqa: E402
+from skir.analysis.proof.sk_check import check_module  # noqa: E402
+from skir.analysis.sync.sync_prune import count_syncs  # noqa: E402
 from skir.api import make_context, the_model  # noqa: E402
 from skir.dialects.superkernel import SuperKernelOp  # noqa: E402
 from skir.frontends.capture import from_dict  # noqa: E402

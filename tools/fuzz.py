@@ -194,7 +194,7 @@ def classify(case: Case, code: int, stdout: str, stderr: str, work: Path, root_b
 
 def _product_problem(case: Case, stdout: str, work: Path) -> str | None:
     import skir
-    from skir.analysis.sk_check import check_module
+    from skir.analysis.proof.sk_check import check_module
 
     out = work / "out"
     try:

@@ -49,7 +49,7 @@ def main() -> int:
 
     warnings.filterwarnings("ignore", message="option '.*' names no kernel of model")  # sampled kernel names
     import skir
-    from skir.analysis.sk_check import check_module
+    from skir.analysis.proof.sk_check import check_module
     from skir.errors import SkirError
     from skir.testing import random_model
     from skir.testing.fork_models import fork_model

@@ -26,7 +26,7 @@ aclgraph.model @decode cores(aic = 24, aiv = 48) soc "Ascend910_9391" {
 ```
 
 Whole-model invariants (symbols, seq order, scope markers, happens-before) are
-checked in one sweep by the model's verifier (`skir.analysis.model_check`, which installs itself
+checked in one sweep by the model's verifier (`skir.analysis.proof.model_check`, which installs itself
 as the verifier's rule: `install_model_rule`).
 
 The containers live in `skir.dialects.aclgraph_model`, the task base in

@@ -16,7 +16,7 @@ aclgraph.cond seq 5 if @flag {
 non-zero) or `switch` (two or more, the cell's value picks one). `cell` holds the condition's
 64-bit value (a kernel of the model, or the host, writes it). Each region holds one sub-model:
 an `aclgraph.model` of its own streams, which declares the kernels, buffers, events and cells it
-uses as the parent declares them (`skir.analysis.model_check` checks that, and that seqs are
+uses as the parent declares them (`skir.analysis.proof.model_check` checks that, and that seqs are
 unique across the parent and every sub-model). SuperKernels form inside each sub-model on its
 own; on its stream a condition task is a breaker, never fused.
 """

@@ -2,7 +2,7 @@
 
 Part of the `aclgraph` dialect (`skir.dialects.aclgraph` defines the dialect and re-exports
 these). A model's whole-model invariants are checked by the rules installed with
-`install_model_rule` (`skir.analysis.model_check.install`, called by `make_context()` and the
+`install_model_rule` (`skir.analysis.proof.model_check.install`, called by `make_context()` and the
 verifying entry points, installs its check).
 """
 
@@ -106,13 +106,14 @@ class ModelOp(IRDLOperation):
         if not _MODEL_RULES:
             raise TaskVerifyException(
                 self, f"@{self.sym_name.data}: the whole-model rules are not installed; use "
-                "skir.make_context() (or call skir.analysis.model_check.install()) before verifying an aclgraph.model")
+                "skir.make_context() (or call skir.analysis.proof.model_check.install()) "
+                "before verifying an aclgraph.model")
         for rule in _MODEL_RULES:
             rule(self)
 
 
 _MODEL_RULES: list[Callable[[ModelOp], None]] = []
-"""The whole-model rules the model's verifier runs; `skir.analysis.model_check.install` adds its
+"""The whole-model rules the model's verifier runs; `skir.analysis.proof.model_check.install` adds its
 check (the analysis sits above the dialect, so the dialect does not import it)."""
 
 

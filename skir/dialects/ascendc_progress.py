@@ -2,7 +2,7 @@
 
 Each core owns one 64-byte line of the progress area (the arg slot `slot`): AIVs at their
 logical block index, AICs from `aiv_lines` on. `ascendc.progress` stores one word there and
-cleans the line (one store and one `dcci`); the word is `skir.analysis.progress_points.encode`
+cleans the line (one store and one `dcci`); the word is `skir.analysis.sync.progress_points.encode`
 of the SuperKernel, the program point and the state, ORed with the line index at run time.
 `ascendc.wait_lock_bounded` is the GM lock wait of `debug-wait-timeout-cycles=N`: after N
 system cycles without the lock it writes its timeout word and traps.

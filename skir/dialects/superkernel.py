@@ -1,7 +1,7 @@
 """The `sk` dialect: the program of one SuperKernel.
 
 An `sk.kernel` lives in the `aclgraph.model` after the declarations and streams. Its one
-region holds its program in order, ids increasing along it; each op says which core types run
+region holds its program in order; each op says which core types run
 it (`on aic|aiv|mix` on a sub-task: the class of its kernel; a barrier by its kind; a sync op
 by its `on`). The program each core type runs is the sub-sequence of the ops it runs
 (`SuperKernelOp.program_for`). In a `chain` SuperKernel both core types follow that one order
@@ -10,20 +10,24 @@ against the other's by cross-core flag pairs.
 
 ```mlir
 sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 2 on aiv
-  sk.barrier id 1 sync_all
-  sk.subtask id 2 @matmul blocks 24 offset 4 from @s0 seq 3 on aic after [0]
+  %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 2 on aiv
+  sk.barrier sync_all
+  %1 = sk.subtask @matmul blocks 24 offset 4 from @s0 seq 3 on aic after %0
 }
 ```
+
+A sub-task (and a lock wait) yields a `!sk.token`; a dependency is an operand naming one
+(`after %0`), and the order of the program is the order of the region: no op carries an id.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import auto
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import IntAttr, StringAttr, SymbolRefAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Block, Dialect, Operation, OpResult, Region, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -31,7 +35,9 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     region_def,
+    result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -49,7 +55,17 @@ from skir.dialects.aclgraph_enums import (
 )
 from skir.dialects.hardware import BarrierKind, CoreType, Pipe, index_type
 from skir.dialects.options_attr import SkOptionsAttr, parse_options_literal
-from skir.dialects.superkernel_base import CLASS_ATTRS, SkClassAttr, SkCoreAttr, SkProgramOp, parse_on_class
+from skir.dialects.superkernel_base import (
+    CLASS_ATTRS,
+    TOKEN,
+    SkClassAttr,
+    SkCoreAttr,
+    SkProgramOp,
+    TokenType,
+    parse_on_class,
+    parse_tokens,
+    print_tokens,
+)
 from skir.dialects.superkernel_depend import (
     DEPEND_OPS,
     DependBarrierOp,
@@ -79,7 +95,6 @@ from skir.dialects.superkernel_sync import (
 )
 from skir.dialects.syntax import (
     build_op,
-    dep_ids,
     int_attr,
     new_op,
     parse_body,
@@ -89,7 +104,6 @@ from skir.dialects.syntax import (
     print_symbol,
     quoted,
     symbol_ref,
-    with_deps,
 )
 from skir.errors import TaskVerifyException, task_path
 from skir.options import SkOptions
@@ -124,6 +138,7 @@ __all__ = [
     "SkProgramOp",
     "SubtaskOp",
     "SuperKernelOp",
+    "TokenType",
     "WaitFlagOp",
     "WaitLockOp",
 ]
@@ -146,16 +161,21 @@ _FORMS = {form: SkFormAttr(form) for form in SkForm}
 
 @irdl_op_definition
 class SubtaskOp(SkProgramOp):
-    """A call of one original kernel task.
+    """A call of one original kernel task; it yields a token that later ops name to depend on it.
 
     `@kernel` is the `aclgraph.kernel`, `blocks` the task's blocks (the call is guarded
     to them), `at F` (placement, a kernel that takes `sk::SkSystemArgs`) that they are the
     cores `[F, F + blocks)` of its index instead of `[0, blocks)` (AIV index for an aiv-class
     kernel, block index otherwise), `offset` the first arg-table slot of its params, `from @stream seq N` the
-    original task, `on` the class of its kernel (the core types that run it), `after [ids]`
-    the sub-tasks it directly depends on, `feed N` (with
-    feed-sync-all) that the sub-kernel calls `SyncAll` on fewer cores than the SuperKernel
+    original task, `on` the class of its kernel (the core types that run it), `after %a, %b`
+    the earlier sub-tasks it directly depends on and the lock waits that hold it back, `feed N`
+    (with feed-sync-all) that the sub-kernel calls `SyncAll` on fewer cores than the SuperKernel
     has, so the idle cores mirror its rounds, with config slot N of the workspace.
+
+    ```mlir
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 2 on aiv
+    %1 = sk.subtask @matmul blocks 24 offset 4 from @s0 seq 3 on aic after %0
+    ```
     """
 
     name = "sk.subtask"
@@ -166,16 +186,16 @@ class SubtaskOp(SkProgramOp):
     stream = prop_def(SymbolRefAttr)
     seq = prop_def(IntAttr)
     cores = prop_def(SkClassAttr)
-    deps = opt_prop_def(ArrayAttr[IntAttr])
     feed = opt_prop_def(IntAttr)
     first = opt_prop_def(IntAttr)
+    deps = var_operand_def(TokenType)
+    token = result_def(TokenType)
 
     def __init__(
-        self, ident: int, kernel: str, blocks: int, offset: int, stream: str, seq: int, cores: CoreClass,
-        deps: list[int],
+        self, kernel: str, blocks: int, offset: int, stream: str, seq: int, cores: CoreClass,
+        deps: Sequence[SSAValue] = (),
     ):
         props: dict[str, Attribute] = {
-            "id": int_attr(ident),
             "kernel": symbol_ref(kernel),
             "blocks": int_attr(blocks),
             "offset": int_attr(offset),
@@ -183,11 +203,15 @@ class SubtaskOp(SkProgramOp):
             "seq": int_attr(seq),
             "cores": CLASS_ATTRS[cores],
         }
-        build_op(self, with_deps(props, tuple(deps)))
+        build_op(self, props, operands=deps, result_types=(TOKEN,))
 
-    @property
-    def dep_ids(self) -> tuple[int, ...]:
-        return dep_ids(self.deps)
+    def after(self) -> tuple[Operation, ...]:
+        """The ops it names in `after`: earlier sub-tasks and lock waits, in the order given."""
+        return tuple(v.owner for v in self.operands if isinstance(v, OpResult))
+
+    def dep_subtasks(self) -> tuple[SubtaskOp, ...]:
+        """The earlier sub-tasks it directly depends on."""
+        return tuple(op for op in self.after() if type(op) is SubtaskOp)
 
     @property
     def first_block(self) -> int:
@@ -196,9 +220,7 @@ class SubtaskOp(SkProgramOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> SubtaskOp:
-        parser.parse_keyword("id")
-        props: dict[str, Attribute] = {"id": int_attr(parse_int_in(parser, 0, 1 << 31, "id"))}
-        props["kernel"] = parse_symbol(parser)
+        props: dict[str, Attribute] = {"kernel": parse_symbol(parser)}
         parser.parse_keyword("blocks")
         props["blocks"] = int_attr(parse_int_in(parser, 1, MAX_BLOCKS, "blocks"))
         if parser.parse_optional_keyword("at"):
@@ -210,25 +232,19 @@ class SubtaskOp(SkProgramOp):
         parser.parse_keyword("seq")
         props["seq"] = int_attr(parse_int_in(parser, 0, (1 << 63) - 1, "seq"))
         props["cores"] = CLASS_ATTRS[parse_on_class(parser)]
-        if parser.parse_optional_keyword("after"):
-            deps = parser.parse_comma_separated_list(
-                Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")
-            )
-            props["deps"] = ArrayAttr(int_attr(d) for d in deps)
+        deps = parse_tokens(parser, "after")
         if parser.parse_optional_keyword("feed"):
             props["feed"] = int_attr(parse_int_in(parser, 0, 1 << 31, "feed config slot"))
         attrs = parser.parse_optional_attr_dict_with_keyword()
-        return new_op(cls, props, attributes=attrs.data if attrs else None)
+        return new_op(cls, props, attributes=attrs.data if attrs else None, operands=deps, result_types=(TOKEN,))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data}")
         print_symbol(printer, self.kernel)
         at = "" if self.first is None else f" at {self.first.data}"
         printer.print_string(f" blocks {self.blocks.data}{at} offset {self.offset.data} from")
         print_symbol(printer, self.stream)
         printer.print_string(f" seq {self.seq.data} on {self.cores.data.value}")
-        if self.deps is not None:
-            printer.print_string(" after [" + ", ".join(str(d.data) for d in self.deps) + "]")
+        print_tokens(printer, "after", self.operands)
         if self.feed is not None:
             printer.print_string(f" feed {self.feed.data}")
         printer.print_op_attributes(self.attributes, print_keyword=True)
@@ -238,8 +254,8 @@ class SubtaskOp(SkProgramOp):
 class SuperKernelOp(IRDLOperation):
     """One SuperKernel: its type, launch blocks, form, arg-table size and program.
 
-    The program is one region in program order (ids increase along it); each op says which
-    core types run it, and `program_for(core)` is what one core type runs.
+    The program is one region in program order; each op says which core types run it, and
+    `program_for(core)` is what one core type runs.
     """
 
     name = "sk.kernel"
@@ -294,7 +310,7 @@ class SuperKernelOp(IRDLOperation):
         return core_types(self.type)
 
     def program(self) -> list[SkProgramOp]:
-        """The program, in order (ids increase along it)."""
+        """The program, in order."""
         return list(self.body.block.ops)  # type: ignore[arg-type]  # the verifier admits program ops only
 
     def program_for(self, core: CoreType) -> list[SkProgramOp]:
@@ -333,45 +349,47 @@ class SuperKernelOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
+    def positions(self) -> dict[Operation, int]:
+        """Each op of the program and its place in it (from 0): the name messages give an op."""
+        return {op: i for i, op in enumerate(self.body.block.ops)}
+
     def verify_(self) -> None:
         where = task_path(self)
         launched = set(self.core_types())
-        before: dict[int, Operation] = {}
-        last = -1
-        for op in self.body.block.ops:
+        seen: set[Operation] = set()
+        for pos, op in enumerate(self.body.block.ops):
             if not isinstance(op, SkProgramOp):
                 raise TaskVerifyException(op, f"{where}: '{op.name}' cannot appear in a SuperKernel program")
-            ident = op.ident
-            if ident <= last:
-                raise TaskVerifyException(
-                    op, f"{where}: ids must increase along the program (id {ident} after {last})")
-            last = ident
             cores = op.core_set()
             if not cores:
-                raise TaskVerifyException(op, f"{where}: {op.name} {ident} names no core type to run it")
+                raise TaskVerifyException(op, f"{where}: {op.name} {pos} names no core type to run it")
             stray = [c.value for c in cores if c not in launched]
             if stray:
                 raise TaskVerifyException(
-                    op, f"{where}: {op.name} {ident} runs on {', '.join(stray)}, which the "
+                    op, f"{where}: {op.name} {pos} runs on {', '.join(stray)}, which the "
                     f"{self.type.value} SuperKernel does not launch")
             if isinstance(op, SubtaskOp) and op.first is not None:
-                self._check_range(op, where)
+                self._check_range(op, pos, where)
             if isinstance(op, SetFlagOp | WaitFlagOp):
-                self._check_guard(op, where)
-            if isinstance(op, SubtaskOp | NotifyOp):
-                what = "sub-task" if isinstance(op, SubtaskOp) else "notify"
-                for dep in op.dep_ids:
-                    if not isinstance(before.get(dep), SubtaskOp):
-                        raise TaskVerifyException(
-                            op, f"{where}: {what} {ident} depends on id {dep}, which is not an earlier sub-task")
-            before[ident] = op
-        for op in self.body.block.ops:
-            if isinstance(op, WaitLockOp):
-                for dep in op.dep_ids:
-                    if not isinstance(before.get(dep), SubtaskOp) or dep <= op.ident:
-                        raise TaskVerifyException(
-                            op, f"{where}: lock wait {op.ident} precedes id {dep}, which is not a later sub-task")
+                self._check_guard(op, pos, where)
+            if op.operands:
+                self._check_deps(op, pos, seen, where)
+            seen.add(op)
 
+    @staticmethod
+    def _check_deps(op: Operation, pos: int, seen: set[Operation], where: str) -> None:
+        """A sub-task depends on earlier sub-tasks and lock waits, a notify on earlier sub-tasks."""
+        allowed: tuple[type[Operation], ...] = (SubtaskOp, WaitLockOp) if isinstance(op, SubtaskOp) else (SubtaskOp,)
+        what = "an earlier sub-task or lock wait" if isinstance(op, SubtaskOp) else "an earlier sub-task"
+        for value in op.operands:
+            dep = value.owner if isinstance(value, OpResult) else None
+            if dep not in seen or not isinstance(dep, allowed):
+                block = op.parent_block()
+                place = {o: i for i, o in enumerate(block.ops)} if block is not None else {}  # on an error only
+                named = "a block argument" if dep is None else \
+                    f"{dep.name} {place[dep]}" if dep in place else f"{dep.name} outside the program"
+                raise TaskVerifyException(
+                    op, f"{where}: {op.name} {pos} depends on {named}, which is not {what} of its program")
 
     def index_cores(self, cls: CoreClass) -> int:
         """How many cores the index of a sub-task of class `cls` counts: AIVs for the aiv class,
@@ -379,25 +397,25 @@ class SuperKernelOp(IRDLOperation):
         counted = index_type(cls)
         return self.blocks.data if counted is None else self.cores()[counted]
 
-    def _check_guard(self, op: SetFlagOp | WaitFlagOp, where: str) -> None:
+    def _check_guard(self, op: SetFlagOp | WaitFlagOp, pos: int, where: str) -> None:
         guard = op.guard()
         count = self.cores()[op.core.data]
         if guard is not None and guard.stop > count:
             raise TaskVerifyException(
-                op, f"{where}: {op.name} {op.ident} is guarded to cores [{guard.start}, {guard.stop}), beyond the "
+                op, f"{where}: {op.name} {pos} is guarded to cores [{guard.start}, {guard.stop}), beyond the "
                 f"{count} {op.core.data.value.upper()}s of the SuperKernel; lower its 'at' or 'blocks'")
 
-    def _check_range(self, op: SubtaskOp, where: str) -> None:
+    def _check_range(self, op: SubtaskOp, pos: int, where: str) -> None:
         cls = op.cores.data
         count = self.index_cores(cls)
         unit = "AIVs" if cls is CoreClass.AIV else "blocks"
         if op.first_block + op.blocks.data > count:
             raise TaskVerifyException(
-                op, f"{where}: sub-task {op.ident} at {op.first_block} runs on {unit} "
+                op, f"{where}: sub-task {pos} at {op.first_block} runs on {unit} "
                 f"[{op.first_block}, {op.first_block + op.blocks.data}), beyond the {count} {unit} of the SuperKernel; "
                 f"lower its 'at'")
 
 
 SK = Dialect("sk", [SuperKernelOp, SubtaskOp, *SYNC_OPS, *DEPEND_OPS],
-             [SkFormAttr, SkCoreAttr, SkClassAttr, SkOptionsAttr, *SYNC_ATTRS])
+             [SkFormAttr, SkCoreAttr, SkClassAttr, SkOptionsAttr, TokenType, *SYNC_ATTRS])
 fast_verify_all(SK.operations)

@@ -8,17 +8,18 @@ types of its kind (`all_aiv` the AIVs, `all_aic` the AICs, `sync_all` both).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntAttr
+from collections.abc import Sequence
+
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import IRDLOperation, irdl_attr_definition, lazy_traits_def, prop_def
+from xdsl.ir import ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, lazy_traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from skir.dialects.aclgraph_enums import CoreClass, class_types
 from skir.dialects.hardware import CoreType
 from skir.dialects.parent_trait import HasParentNamed
-from skir.dialects.syntax import parse_enum, parse_int_in
+from skir.dialects.syntax import parse_enum
 
 
 @irdl_attr_definition
@@ -33,6 +34,17 @@ class SkClassAttr(EnumAttribute[CoreClass], SpacedOpaqueSyntaxAttribute):
     name = "sk.class"
 
 
+@irdl_attr_definition
+class TokenType(ParametrizedAttribute, TypeAttribute):
+    """`!sk.token`: what a sub-task or a lock wait yields, so that a later op of the program can
+    name it as a dependency (`after %t`): the order of the program is the order of the region, a
+    dependency an operand."""
+
+    name = "sk.token"
+
+
+TOKEN = TokenType()
+
 CORE_ATTRS = {core: SkCoreAttr(core) for core in CoreType}
 CLASS_ATTRS = {cls: SkClassAttr(cls) for cls in CoreClass}
 
@@ -42,20 +54,13 @@ def _kernel_parent() -> tuple[HasParentNamed]:
 
 
 class SkProgramOp(IRDLOperation):
-    """Base of the ops in an `sk.kernel` region: `sk.<op> id N ...`. A copy may also stand in an
-    `ascendc.entry` or `ascendc.core_function`: `sk-to-ascendc` stages it where its statements
-    go, for its pattern (`skir.patterns.sk_to_ascendc`) to replace (with `patterns=` naming only
-    some of them, the others stay staged)."""
-
-    id = prop_def(IntAttr)
+    """Base of the ops in an `sk.kernel` region, which holds the program in its order. A sub-task
+    or a lock wait yields a `!sk.token` that later ops name to depend on it. A copy may also stand
+    in an `ascendc.entry` or `ascendc.core_function`: `sk-to-ascendc` stages it where its
+    statements go, for its pattern (`skir.patterns.sk_to_ascendc`) to replace (with `patterns=`
+    naming only some of them, the others stay staged)."""
 
     traits = lazy_traits_def(_kernel_parent)
-
-    @property
-    def ident(self) -> int:
-        ident = self.properties["id"]  # the property, without its descriptor
-        assert isinstance(ident, IntAttr)
-        return int(ident.data)
 
     def runs_on(self) -> CoreType | None:
         """The core type named by the op (`on aic|aiv`), if it names one."""
@@ -73,9 +78,19 @@ class SkProgramOp(IRDLOperation):
         return ()
 
 
-def parse_id(parser: Parser) -> int:
-    parser.parse_keyword("id")
-    return parse_int_in(parser, 0, 1 << 31, "id")
+def parse_tokens(parser: Parser, keyword: str) -> list[SSAValue]:
+    """`keyword %a, %b, ...`, when the keyword is there: the tokens an op depends on."""
+    if not parser.parse_optional_keyword(keyword):
+        return []
+    unresolved = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    return [parser.resolve_operand(value, TOKEN) for value in unresolved]
+
+
+def print_tokens(printer: Printer, keyword: str, tokens: Sequence[SSAValue]) -> None:
+    """` keyword %a, %b`, or nothing for no tokens."""
+    if tokens:
+        printer.print_string(f" {keyword} ")
+        printer.print_list(tokens, printer.print_operand)
 
 
 def parse_on(parser: Parser) -> CoreType:

@@ -7,20 +7,19 @@ then replaces each by the `sk` sync ops of its rule, one pattern per op
 (`skir.patterns.sync_lowering`). Either step runs on hand-written IR:
 
 ```mlir
-sk.depend_barrier id 8 aiv -> mix on mix      // chain: the class-pair barrier (sync_all here)
-sk.depend_pipe id 8 on aiv                    // sync-mode=data: a local pipe barrier
-sk.depend_early_start id 8 aiv -> aic set_idle 8 of aiv wait_idle 4 on mix
+sk.depend_barrier aiv -> mix on mix      // chain: the class-pair barrier (sync_all here)
+sk.depend_pipe on aiv                    // sync-mode=data: a local pipe barrier
+sk.depend_early_start aiv -> aic set_idle 8 of aiv wait_idle 4 on mix
                                               // the early-start handshake
-sk.depend_lock_release id 8 aiv on aiv        // before a notify: a barrier of the producer's class
-sk.depend_lock_acquire id 8 aic on aic        // after a lock wait: a barrier of the consumer's class
-sk.depend_flag_signal id 8 flag 15 on aiv     // queue: one core type's half of a flag pair, set
-sk.depend_flag_await id 8 flag 15 on aic      //        and taken on the other core type
+sk.depend_lock_release aiv on aiv        // before a notify: a barrier of the producer's class
+sk.depend_lock_acquire aic on aic        // after a lock wait: a barrier of the consumer's class
+sk.depend_flag_signal flag 15 on aiv     // queue: one core type's half of a flag pair, set
+sk.depend_flag_await flag 15 on aic      //        and taken on the other core type
 ```
 
 Classes are the core classes of the sub-tasks ordered (`aic`, `aiv`, `mix`; for a handshake at
-the entry's start or end, the SuperKernel's own). A depend stands for the ops its rule gives,
-numbered from its own id upwards: `sk-place-sync` leaves their ids free after it (a handshake
-of both core types, for instance, takes four).
+the entry's start or end, the SuperKernel's own). A depend stands for the ops its rule gives, in
+its place: lowering one replaces it by them, and nothing else in the program changes.
 """
 
 from __future__ import annotations
@@ -38,7 +37,6 @@ from skir.dialects.superkernel_base import (
     CLASS_ATTRS,
     SkClassAttr,
     SkProgramOp,
-    parse_id,
     parse_on_class,
     print_attrs,
 )
@@ -59,8 +57,8 @@ def _parse_class(parser: Parser) -> CoreClass:
     return parse_enum(parser, CoreClass, "core class")
 
 
-def _props(ident: int, cores: CoreClass, **classes: CoreClass) -> dict[str, Attribute]:
-    props: dict[str, Attribute] = {"id": int_attr(ident), "cores": CLASS_ATTRS[cores]}
+def _props(cores: CoreClass, **classes: CoreClass) -> dict[str, Attribute]:
+    props: dict[str, Attribute] = {"cores": CLASS_ATTRS[cores]}
     props.update({key: CLASS_ATTRS[cls] for key, cls in classes.items()})
     return props
 
@@ -72,35 +70,34 @@ class DependOp(SkProgramOp):
     cores = prop_def(SkClassAttr)
 
     def _print_on(self, printer: Printer, text: str) -> None:
-        printer.print_string(f" id {self.ident}{text} on {self.cores.data.value}")
+        printer.print_string(f"{text} on {self.cores.data.value}")
         print_attrs(printer, self)
 
     def _expect_cores(self, want: CoreClass, why: str) -> None:
         if self.cores.data is not want:
             raise TaskVerifyException(
-                self, f"{self.name} {self.ident}: {why} runs on {want.value}; it says on {self.cores.data.value}")
+                self, f"{self.name}: {why} runs on {want.value}; it says on {self.cores.data.value}")
 
 
 @irdl_op_definition
 class DependBarrierOp(DependOp):
     """The class-pair barrier of a chain, or a queue's producer barrier:
-    `sk.depend_barrier id 8 aiv -> mix on mix`."""
+    `sk.depend_barrier aiv -> mix on mix`."""
 
     name = "sk.depend_barrier"
 
     src = prop_def(SkClassAttr)
     dst = prop_def(SkClassAttr)
 
-    def __init__(self, ident: int, src: CoreClass, dst: CoreClass):
-        build_op(self, _props(ident, pair_class(src, dst), src=src, dst=dst))
+    def __init__(self, src: CoreClass, dst: CoreClass):
+        build_op(self, _props(pair_class(src, dst), src=src, dst=dst))
 
     @classmethod
     def parse(cls, parser: Parser) -> DependBarrierOp:
-        ident = parse_id(parser)
         src = _parse_class(parser)
         parser.parse_punctuation("->")
         dst = _parse_class(parser)
-        op = cls(ident, src, dst)
+        op = cls(src, dst)
         op.properties["cores"] = CLASS_ATTRS[parse_on_class(parser)]
         return with_attrs(parser, op)
 
@@ -115,17 +112,16 @@ class DependBarrierOp(DependOp):
 @irdl_op_definition
 class DependPipeOp(DependOp):
     """`sync-mode=data`: a local pipe barrier on each core type that takes part:
-    `sk.depend_pipe id 8 on aiv`."""
+    `sk.depend_pipe on aiv`."""
 
     name = "sk.depend_pipe"
 
-    def __init__(self, ident: int, cores: CoreClass):
-        build_op(self, _props(ident, cores))
+    def __init__(self, cores: CoreClass):
+        build_op(self, _props(cores))
 
     @classmethod
     def parse(cls, parser: Parser) -> DependPipeOp:
-        ident = parse_id(parser)
-        return with_attrs(parser, cls(ident, parse_on_class(parser)))
+        return with_attrs(parser, cls(parse_on_class(parser)))
 
     def print(self, printer: Printer) -> None:
         self._print_on(printer, "")
@@ -133,7 +129,7 @@ class DependPipeOp(DependOp):
 
 @irdl_op_definition
 class DependEarlyStartOp(DependOp):
-    """The early-start handshake: `sk.depend_early_start id 8 aiv -> aic set_idle 8 of aiv
+    """The early-start handshake: `sk.depend_early_start aiv -> aic set_idle 8 of aiv
     wait_idle 4 on mix`."""
 
     name = "sk.depend_early_start"
@@ -147,9 +143,9 @@ class DependEarlyStartOp(DependOp):
     wait_idle = opt_prop_def(IntAttr)
     """The sub-task after waits itself; the others wait from block `wait_idle` on."""
 
-    def __init__(self, ident: int, cores: CoreClass, src: CoreClass, dst: CoreClass,
+    def __init__(self, cores: CoreClass, src: CoreClass, dst: CoreClass,
                  set_idle: tuple[int, CoreClass] | None = None, wait_idle: int | None = None):
-        props = _props(ident, cores, src=src, dst=dst)
+        props = _props(cores, src=src, dst=dst)
         if set_idle is not None:
             props["set_idle"] = int_attr(set_idle[0])
             props["set_class"] = CLASS_ATTRS[set_idle[1]]
@@ -159,7 +155,6 @@ class DependEarlyStartOp(DependOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> DependEarlyStartOp:
-        ident = parse_id(parser)
         src = _parse_class(parser)
         parser.parse_punctuation("->")
         dst = _parse_class(parser)
@@ -172,7 +167,7 @@ class DependEarlyStartOp(DependOp):
         if parser.parse_optional_keyword("wait_idle"):
             wait_idle = parse_int_in(parser, 1, 1 << 16, "wait_idle")
         cores = parse_on_class(parser)
-        return with_attrs(parser, cls(ident, cores, src, dst, set_idle, wait_idle))
+        return with_attrs(parser, cls(cores, src, dst, set_idle, wait_idle))
 
     def print(self, printer: Printer) -> None:
         text = f" {self.src.data.value} -> {self.dst.data.value}"
@@ -185,23 +180,23 @@ class DependEarlyStartOp(DependOp):
     def verify_(self) -> None:
         if (self.set_idle is None) != (self.set_class is None):
             raise TaskVerifyException(
-                self, f"{self.name} {self.ident}: set_idle needs the class of the setter (of ...)")
+                self, f"{self.name}: set_idle needs the class of the setter (of ...)")
         if not set(class_types(self.src.data)) <= set(self.core_set()):
             raise TaskVerifyException(
-                self, f"{self.name} {self.ident}: the {self.src.data.value} sub-task before sets, so the handshake "
+                self, f"{self.name}: the {self.src.data.value} sub-task before sets, so the handshake "
                 f"runs on {self.src.data.value} too; it says on {self.cores.data.value}")
 
 
 class _LockBarrierOp(DependOp):
     """A lock barrier: a full barrier of one side's class around an in-kernel lock access,
-    `sk.<op> id N <class> on <class>`; the class is in property `SIDE` (`src` or `dst`)."""
+    `sk.<op> <class> on <class>`; the class is in property `SIDE` (`src` or `dst`)."""
 
     SIDE: ClassVar[str]
     ROLE: ClassVar[str]
     """Whose class the barrier covers, for the verifier's message (producer or consumer)."""
 
-    def __init__(self, ident: int, side: CoreClass):
-        build_op(self, _props(ident, side, **{self.SIDE: side}))
+    def __init__(self, side: CoreClass):
+        build_op(self, _props(side, **{self.SIDE: side}))
 
     def side_class(self) -> CoreClass:
         side = self.properties[self.SIDE]
@@ -210,8 +205,7 @@ class _LockBarrierOp(DependOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> _LockBarrierOp:
-        ident = parse_id(parser)
-        op = cls(ident, _parse_class(parser))
+        op = cls(_parse_class(parser))
         op.properties["cores"] = CLASS_ATTRS[parse_on_class(parser)]
         return with_attrs(parser, op)
 
@@ -226,7 +220,7 @@ class _LockBarrierOp(DependOp):
 @irdl_op_definition
 class DependLockReleaseOp(_LockBarrierOp):
     """Before an in-kernel notify: a full barrier of the producer's class:
-    `sk.depend_lock_release id 8 aiv on aiv`."""
+    `sk.depend_lock_release aiv on aiv`."""
 
     name = "sk.depend_lock_release"
     SIDE: ClassVar[str] = "src"
@@ -238,7 +232,7 @@ class DependLockReleaseOp(_LockBarrierOp):
 @irdl_op_definition
 class DependLockAcquireOp(_LockBarrierOp):
     """After an in-kernel lock wait: a barrier of the consumer's class:
-    `sk.depend_lock_acquire id 8 aic on aic`."""
+    `sk.depend_lock_acquire aic on aic`."""
 
     name = "sk.depend_lock_acquire"
     SIDE: ClassVar[str] = "dst"
@@ -252,17 +246,16 @@ class _FlagHalfOp(DependOp):
 
     flag = prop_def(IntAttr)
 
-    def __init__(self, ident: int, flag: int, cores: CoreClass):
-        props = _props(ident, cores)
+    def __init__(self, flag: int, cores: CoreClass):
+        props = _props(cores)
         props["flag"] = int_attr(flag)
         build_op(self, props)
 
     @classmethod
     def parse(cls, parser: Parser) -> _FlagHalfOp:
-        ident = parse_id(parser)
         parser.parse_keyword("flag")
         flag = parse_int_in(parser, 0, MAX_FLAG, "flag")
-        return with_attrs(parser, cls(ident, flag, parse_on_class(parser)))
+        return with_attrs(parser, cls(flag, parse_on_class(parser)))
 
     def print(self, printer: Printer) -> None:
         self._print_on(printer, f" flag {self.flag.data}")
@@ -270,23 +263,23 @@ class _FlagHalfOp(DependOp):
     def verify_(self) -> None:
         if self.cores.data is CoreClass.MIX:
             raise TaskVerifyException(
-                self, f"{self.name} {self.ident}: one core type's half of a flag pair; put it on aic or aiv")
+                self, f"{self.name}: one core type's half of a flag pair; put it on aic or aiv")
         if self.flag.data in RESERVED_FLAGS:
             raise TaskVerifyException(
-                self, f"{self.name} {self.ident}: flag ids 11-14 are reserved for SyncAll, barriers and "
+                self, f"{self.name}: flag ids 11-14 are reserved for SyncAll, barriers and "
                 "early-start; use another")
 
 
 @irdl_op_definition
 class DependFlagSignalOp(_FlagHalfOp):
-    """A queue's flag pair, set after the producer: `sk.depend_flag_signal id 8 flag 15 on aiv`."""
+    """A queue's flag pair, set after the producer: `sk.depend_flag_signal flag 15 on aiv`."""
 
     name = "sk.depend_flag_signal"
 
 
 @irdl_op_definition
 class DependFlagAwaitOp(_FlagHalfOp):
-    """A queue's flag pair, taken before the consumer: `sk.depend_flag_await id 8 flag 15 on aic`."""
+    """A queue's flag pair, taken before the consumer: `sk.depend_flag_await flag 15 on aic`."""
 
     name = "sk.depend_flag_await"
 

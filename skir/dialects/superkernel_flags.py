@@ -5,10 +5,10 @@ all-core barriers and early-start. A set credits a counter (mode 0: every core o
 all have set; mode 2: the other type of its block), a wait takes one credit:
 
 ```mlir
-sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv   // each AIV signals its block's AIC
-sk.wait_flag id 5 flag 15 on aic               // the AIC takes one credit
-sk.set_flag id 6 mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8   // only AIVs 8-47 (a lane's round)
-sk.wait_flag id 7 flag 10 on aiv blocks 40 at 8
+sk.set_flag mode 2 flag 15 pipe mte3 on aiv   // each AIV signals its block's AIC
+sk.wait_flag flag 15 on aic               // the AIC takes one credit
+sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8   // only AIVs 8-47 (a lane's round)
+sk.wait_flag flag 10 on aiv blocks 40 at 8
 ```
 """
 
@@ -22,7 +22,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from skir.dialects.hardware import FLAG_IDS, MAX_CREDITS, RESERVED_FLAGS, CoreType, Pipe
-from skir.dialects.superkernel_base import CORE_ATTRS, SkCoreAttr, SkProgramOp, parse_id, parse_on, print_attrs
+from skir.dialects.superkernel_base import CORE_ATTRS, SkCoreAttr, SkProgramOp, parse_on, print_attrs
 from skir.dialects.syntax import build_op, int_attr, parse_enum, parse_int_in, with_attrs
 from skir.errors import TaskVerifyException
 
@@ -72,12 +72,12 @@ class _GuardedFlagOp(SkProgramOp):
 
     def verify_guard(self) -> None:
         if (self.blocks is None) != (self.first is None):
-            raise TaskVerifyException(self, f"{self.name} {self.ident}: a core guard names both 'blocks n' and 'at F'")
+            raise TaskVerifyException(self, f"{self.name}: a core guard names both 'blocks n' and 'at F'")
 
 
 @irdl_op_definition
 class SetFlagOp(_GuardedFlagOp):
-    """A cross-core set: `sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv`.
+    """A cross-core set: `sk.set_flag mode 2 flag 15 pipe mte3 on aiv`.
 
     Mode 2 from AIVs: the block's AIC gets one credit once every AIV of the block has set;
     from the AIC: each AIV of its block gets one. Mode 0: all cores of the type; mode 1: the
@@ -91,11 +91,10 @@ class SetFlagOp(_GuardedFlagOp):
     pipe = prop_def(SkPipeAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, mode: int, flag: int, pipe: Pipe, core: CoreType, guard: range | None = None):
+    def __init__(self, mode: int, flag: int, pipe: Pipe, core: CoreType, guard: range | None = None):
         build_op(
             self,
             {
-                "id": int_attr(ident),
                 "mode": int_attr(mode),
                 "flag": int_attr(flag),
                 "pipe": _PIPES[pipe],
@@ -106,7 +105,6 @@ class SetFlagOp(_GuardedFlagOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> SetFlagOp:
-        ident = parse_id(parser)
         parser.parse_keyword("mode")
         mode = parse_int_in(parser, 0, 2, "mode")
         parser.parse_keyword("flag")
@@ -114,11 +112,11 @@ class SetFlagOp(_GuardedFlagOp):
         parser.parse_keyword("pipe")
         pipe = parse_enum(parser, Pipe, "pipe")
         core = parse_on(parser)
-        return with_attrs(parser, cls(ident, mode, flag, pipe, core, cls.parse_guard(parser)))
+        return with_attrs(parser, cls(mode, flag, pipe, core, cls.parse_guard(parser)))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(
-            f" id {self.id.data} mode {self.mode.data} flag {self.flag.data} pipe {self.pipe.data.value}"
+            f" mode {self.mode.data} flag {self.flag.data} pipe {self.pipe.data.value}"
             f" on {self.core.data.value}{self.print_guard()}"
         )
         print_attrs(printer, self)
@@ -136,37 +134,36 @@ class SetFlagOp(_GuardedFlagOp):
         self.verify_guard()
         if self.guard() is not None and self.mode.data != 0:
             raise TaskVerifyException(
-                self, f"set_flag {self.ident}: only a mode-0 set may be guarded to a core range (a mode-2 set "
+                self, "set_flag: only a mode-0 set may be guarded to a core range (a mode-2 set "
                 "pairs the AIC and the AIVs of every block); drop 'blocks n at F' or use mode 0")
         if self.mode.data == 1 and self.core.data is not CoreType.AIV:
             raise TaskVerifyException(
-                self, f"set_flag {self.ident}: mode 1 synchronises the AIVs of a block; run it on aiv"
+                self, "set_flag: mode 1 synchronises the AIVs of a block; run it on aiv"
             )
 
 
 @irdl_op_definition
 class WaitFlagOp(_GuardedFlagOp):
-    """Take one credit of a cross-core flag on each core of the type: `sk.wait_flag id 4 flag 15 on aic`."""
+    """Take one credit of a cross-core flag on each core of the type: `sk.wait_flag flag 15 on aic`."""
 
     name = "sk.wait_flag"
 
     flag = prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, flag: int, core: CoreType, guard: range | None = None):
-        build_op(self, {"id": int_attr(ident), "flag": int_attr(flag), "core": CORE_ATTRS[core],
+    def __init__(self, flag: int, core: CoreType, guard: range | None = None):
+        build_op(self, {"flag": int_attr(flag), "core": CORE_ATTRS[core],
                         **self.guard_props(guard)})
 
     @classmethod
     def parse(cls, parser: Parser) -> WaitFlagOp:
-        ident = parse_id(parser)
         parser.parse_keyword("flag")
         flag = parse_int_in(parser, 0, 15, "flag id")
         core = parse_on(parser)
-        return with_attrs(parser, cls(ident, flag, core, cls.parse_guard(parser)))
+        return with_attrs(parser, cls(flag, core, cls.parse_guard(parser)))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} flag {self.flag.data} on {self.core.data.value}{self.print_guard()}")
+        printer.print_string(f" flag {self.flag.data} on {self.core.data.value}{self.print_guard()}")
         print_attrs(printer, self)
 
     def verify_(self) -> None:
@@ -177,5 +174,5 @@ class WaitFlagOp(_GuardedFlagOp):
 def _check_flag(op: SkProgramOp, flag: int) -> None:
     if flag in RESERVED_FLAGS:
         raise TaskVerifyException(
-            op, f"{op.name} {op.ident}: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another"
+            op, f"{op.name}: flag ids 11-14 are reserved for SyncAll, barriers and early-start; use another"
         )

@@ -5,25 +5,26 @@ Each op says the core types that run it (`on aic|aiv`; a barrier by its kind, `p
 with `on aic|aiv|mix`).
 
 ```mlir
-sk.barrier id 3 all_aiv                        // every AIV reaches it (mode-0 flag 14)
-sk.early_start_set id 6 on aiv idle 8          // SetNextTaskStart on blocks >= 8
-sk.early_start_wait id 7 cfg 5 on aiv          // WaitPreTaskEndImpl<5>
-sk.notify id 8 @cell slot 4 on aiv             // block 0 stores 1 to a GM lock (after [ids]: its deps)
-sk.wait_lock id 9 @cell slot 5 on aic          // block 0 polls it (before [ids]: its dependents)
-sk.reset_lock id 10 @cell slot 5 on aic        // block 0 stores 0 at exit
-sk.preload id 0 @rms_norm units 3 blocks 48 on aiv
-sk.dcci id 11 on aiv                           // pipe barrier + whole data-cache clean
+sk.barrier all_aiv                             // every AIV reaches it (mode-0 flag 14)
+sk.early_start_set on aiv idle 8               // SetNextTaskStart on blocks >= 8
+sk.early_start_wait cfg 5 on aiv               // WaitPreTaskEndImpl<5>
+sk.notify @cell slot 4 on aiv after %a         // block 0 stores 1 to a GM lock (after: its deps)
+%w = sk.wait_lock @cell slot 5 on aic          // block 0 polls it (a sub-task names %w to wait)
+sk.reset_lock @cell slot 5 on aic              // block 0 stores 0 at exit
+sk.preload @rms_norm units 3 blocks 48 on aiv
+sk.dcci on aiv                                 // pipe barrier + whole data-cache clean
 ```
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, SymbolRefAttr
+from xdsl.dialects.builtin import IntAttr, SymbolRefAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
-from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def
+from xdsl.ir import Attribute, Operation, OpResult, SpacedOpaqueSyntaxAttribute, SSAValue
+from xdsl.irdl import irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, result_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -32,18 +33,20 @@ from skir.dialects.hardware import BARRIER_TYPE, BarrierKind, CoreType
 from skir.dialects.superkernel_base import (
     CLASS_ATTRS,
     CORE_ATTRS,
+    TOKEN,
     SkClassAttr,
     SkCoreAttr,
     SkProgramOp,
-    parse_id,
+    TokenType,
     parse_on,
     parse_on_class,
+    parse_tokens,
     print_attrs,
+    print_tokens,
 )
 from skir.dialects.superkernel_flags import SetFlagOp, SkPipeAttr, WaitFlagOp
 from skir.dialects.syntax import (
     build_op,
-    dep_ids,
     int_attr,
     parse_enum,
     parse_int_in,
@@ -51,7 +54,6 @@ from skir.dialects.syntax import (
     print_symbol,
     symbol_ref,
     with_attrs,
-    with_deps,
 )
 from skir.errors import TaskVerifyException
 
@@ -71,11 +73,11 @@ _BARRIER_KINDS = {kind: BarrierKindAttr(kind) for kind in BarrierKind}
 
 @irdl_op_definition
 class BarrierOp(SkProgramOp):
-    """A barrier: `sk.barrier id 3 all_aiv`.
+    """A barrier: `sk.barrier all_aiv`.
 
     `all_aiv` runs on the AIVs, `all_aic` on the AICs, `sync_all` on both; `pipe_all`
     (`pipe_barrier(PIPE_ALL)`, one core's pipes only) names the core types that run it:
-    `sk.barrier id 6 pipe_all on mix`.
+    `sk.barrier pipe_all on mix`.
     """
 
     name = "sk.barrier"
@@ -83,8 +85,8 @@ class BarrierOp(SkProgramOp):
     kind = prop_def(BarrierKindAttr)
     cores = opt_prop_def(SkClassAttr)
 
-    def __init__(self, ident: int, kind: BarrierKind, cores: CoreClass | None = None):
-        props: dict[str, Attribute] = {"id": int_attr(ident), "kind": _BARRIER_KINDS[kind]}
+    def __init__(self, kind: BarrierKind, cores: CoreClass | None = None):
+        props: dict[str, Attribute] = {"kind": _BARRIER_KINDS[kind]}
         if cores is not None:
             props["cores"] = CLASS_ATTRS[cores]
         build_op(self, props)
@@ -97,20 +99,19 @@ class BarrierOp(SkProgramOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> BarrierOp:
-        ident = parse_id(parser)
         kind = parse_enum(parser, BarrierKind, "barrier kind")
         cores = parse_on_class(parser) if kind is BarrierKind.PIPE_ALL else None
-        return with_attrs(parser, cls(ident, kind, cores))
+        return with_attrs(parser, cls(kind, cores))
 
     def print(self, printer: Printer) -> None:
         on = f" on {self.cores.data.value}" if self.cores is not None else ""
-        printer.print_string(f" id {self.id.data} {self.kind.data.value}{on}")
+        printer.print_string(f" {self.kind.data.value}{on}")
         print_attrs(printer, self)
 
     def verify_(self) -> None:
         if (self.kind.data is BarrierKind.PIPE_ALL) != (self.cores is not None):
             raise TaskVerifyException(
-                self, f"barrier {self.ident}: a pipe_all barrier, and only it, names its core types (on aic|aiv|mix)")
+                self, "barrier: a pipe_all barrier, and only it, names its core types (on aic|aiv|mix)")
 
 
 BARRIER_TYPES = {**{kind: (core,) for kind, core in BARRIER_TYPE.items()},
@@ -119,55 +120,38 @@ BARRIER_TYPES = {**{kind: (core,) for kind, core in BARRIER_TYPE.items()},
 
 
 class LockOp(SkProgramOp):
-    """Base of the GM-lock ops: `sk.<op> id N @cell slot K on aic|aiv`.
+    """Base of the GM-lock ops: `sk.<op> @cell slot K on aic|aiv`.
 
     `slot` is the arg-table slot holding the cell's address; block 0 of the core type `on`
-    performs the access. A notify may name the sub-tasks it follows (`after [ids]`), a lock
-    wait those that follow it (`before [ids]`): see each op.
+    performs the access. A notify may name the sub-tasks it follows (`after %a, %b`); a lock
+    wait yields a token that the sub-tasks it holds back name: see each op.
     """
 
     cell = prop_def(SymbolRefAttr)
     slot = prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
-    deps = opt_prop_def(ArrayAttr[IntAttr])
 
-    DEPS_KEYWORD: ClassVar[str | None] = None
-    """The keyword of `deps` in the syntax (None: the op takes none)."""
+    def __init__(self, cell: str, slot: int, core: CoreType, deps: Sequence[SSAValue] = ()):
+        props = {"cell": symbol_ref(cell), "slot": int_attr(slot), "core": CORE_ATTRS[core]}
+        build_op(self, props, operands=deps, result_types=self.RESULTS)
 
-    def __init__(self, ident: int, cell: str, slot: int, core: CoreType, deps: tuple[int, ...] = ()):
-        build_op(self, with_deps({"id": int_attr(ident), "cell": symbol_ref(cell), "slot": int_attr(slot),
-                                  "core": CORE_ATTRS[core]}, deps))
-
-    @property
-    def dep_ids(self) -> tuple[int, ...]:
-        """The sub-tasks a notify follows or a lock wait precedes, when the op names them."""
-        return dep_ids(self.deps)
+    RESULTS: ClassVar[tuple[Attribute, ...]] = ()
+    """The types the op yields (a lock wait: one token)."""
 
     @classmethod
     def parse(cls, parser: Parser) -> LockOp:
-        ident = parse_id(parser)
         cell = parse_symbol(parser)
         parser.parse_keyword("slot")
         slot = parse_int_in(parser, 1, 1 << 31, "slot")
         core = parse_on(parser)
-        deps: tuple[int, ...] = ()
-        if cls.DEPS_KEYWORD is not None and parser.parse_optional_keyword(cls.DEPS_KEYWORD):
-            deps = tuple(parser.parse_comma_separated_list(
-                Parser.Delimiter.SQUARE, lambda: parse_int_in(parser, 0, 1 << 31, "id")))
-        return with_attrs(parser, cls(ident, cell.root_reference.data, slot, core, deps))
+        deps = parse_tokens(parser, "after") if cls is NotifyOp else []
+        return with_attrs(parser, cls(cell.root_reference.data, slot, core, deps))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data}")
         print_symbol(printer, self.cell)
         printer.print_string(f" slot {self.slot.data} on {self.core.data.value}")
-        if self.deps is not None:
-            printer.print_string(f" {self.DEPS_KEYWORD} [" + ", ".join(str(d.data) for d in self.deps) + "]")
+        print_tokens(printer, "after", self.operands)
         print_attrs(printer, self)
-
-    def verify_(self) -> None:
-        if self.deps is not None and self.DEPS_KEYWORD is None:
-            raise TaskVerifyException(self, f"{self.name} {self.ident} names sub-tasks; only a notify "
-                                      "(after) and a lock wait (before) take them")
 
 
 @irdl_op_definition
@@ -175,13 +159,18 @@ class NotifyOp(LockOp):
     """Block 0 of the core type stores 1 to the cell and cleans the line (an in-kernel record).
 
     It follows a full barrier of the producing sub-task's class (docs/design.md §3 (f)). In a
-    queue SuperKernel it depends on the sub-task before it in the program, or, with `after
-    [ids]`, on those sub-tasks: a record that follows members of several streams that do not
-    follow one another (`sk.notify id 5 @e_cell slot 1 on aiv after [2, 3]`).
+    queue SuperKernel it depends on the sub-task before it in the program, or, with `after %a,
+    %b`, on those sub-tasks: a record that follows members of several streams that do not
+    follow one another (`sk.notify @e_cell slot 1 on aiv after %a, %b`).
     """
 
     name = "sk.notify"
-    DEPS_KEYWORD: ClassVar[str | None] = "after"
+
+    deps = var_operand_def(TokenType)
+
+    def dep_subtasks(self) -> tuple[Operation, ...]:
+        """The sub-tasks it names in `after`."""
+        return tuple(v.owner for v in self.operands if isinstance(v, OpResult))
 
 
 @irdl_op_definition
@@ -189,13 +178,15 @@ class WaitLockOp(LockOp):
     """Block 0 of the core type polls the cell until it holds 1 (an in-kernel wait).
 
     A barrier of the consumer's class follows, so every core of it waits (docs/design.md §3 (g)).
-    In a queue SuperKernel the sub-task after it depends on it, and, with `before [ids]`, so
-    does each sub-task named: a wait that precedes members of several streams
-    (`sk.wait_lock id 5 @e_cell slot 1 on aiv before [7, 9]`).
+    In a queue SuperKernel the sub-task after it depends on it, and so does each sub-task that
+    names its token in `after`: a wait that precedes members of several streams
+    (`%w = sk.wait_lock @e_cell slot 1 on aiv` ... `sk.subtask ... after %w`).
     """
 
     name = "sk.wait_lock"
-    DEPS_KEYWORD: ClassVar[str | None] = "before"
+
+    token = result_def(TokenType)
+    RESULTS: ClassVar[tuple[Attribute, ...]] = (TOKEN,)
 
 
 @irdl_op_definition
@@ -203,7 +194,6 @@ class ResetLockOp(LockOp):
     """Block 0 of the core type stores 0 to the cell at exit, so the model can be replayed."""
 
     name = "sk.reset_lock"
-
 
 
 def _parse_idle(parser: Parser) -> int | None:
@@ -232,19 +222,17 @@ class EarlyStartSetOp(_EarlyStartOp):
 
     name = "sk.early_start_set"
 
-    def __init__(self, ident: int, core: CoreType, idle: int | None = None):
-        props = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
+    def __init__(self, core: CoreType, idle: int | None = None):
+        props: dict[str, Attribute] = {"core": CORE_ATTRS[core]}
         if idle is not None:
             props["idle"] = int_attr(idle)
         build_op(self, props)
 
     @classmethod
     def parse(cls, parser: Parser) -> EarlyStartSetOp:
-        ident = parse_id(parser)
-        return with_attrs(parser, cls(ident, parse_on(parser), _parse_idle(parser)))
+        return with_attrs(parser, cls(parse_on(parser), _parse_idle(parser)))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data}")
         self.print_tail(printer)
 
 
@@ -256,27 +244,26 @@ class EarlyStartWaitOp(_EarlyStartOp):
 
     cfg = prop_def(IntAttr)
 
-    def __init__(self, ident: int, cfg: int, core: CoreType, idle: int | None = None):
-        props = {"id": int_attr(ident), "cfg": int_attr(cfg), "core": CORE_ATTRS[core]}
+    def __init__(self, cfg: int, core: CoreType, idle: int | None = None):
+        props: dict[str, Attribute] = {"cfg": int_attr(cfg), "core": CORE_ATTRS[core]}
         if idle is not None:
             props["idle"] = int_attr(idle)
         build_op(self, props)
 
     @classmethod
     def parse(cls, parser: Parser) -> EarlyStartWaitOp:
-        ident = parse_id(parser)
         parser.parse_keyword("cfg")
         cfg = parse_int_in(parser, 0, 10, "early-start cfg")
-        return with_attrs(parser, cls(ident, cfg, parse_on(parser), _parse_idle(parser)))
+        return with_attrs(parser, cls(cfg, parse_on(parser), _parse_idle(parser)))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} cfg {self.cfg.data}")
+        printer.print_string(f" cfg {self.cfg.data}")
         self.print_tail(printer)
 
     def verify_(self) -> None:
         if self.cfg.data not in EARLY_START_CFGS:
             raise TaskVerifyException(
-                self, f"early_start_wait {self.ident}: cfg {self.cfg.data} is not 4 x class(prev) + class(cur)"
+                self, f"early_start_wait: cfg {self.cfg.data} is not 4 x class(prev) + class(cur)"
             )
 
 
@@ -284,7 +271,7 @@ class EarlyStartWaitOp(_EarlyStartOp):
 class PreloadOp(SkProgramOp):
     """Prefetch a sub-kernel's code into the instruction cache on its blocks.
 
-    `sk.preload id 0 @k units 3 blocks 48 on aiv`, or `sk.preload id 0 max on aiv` for
+    `sk.preload @k units 3 blocks 48 on aiv`, or `sk.preload max on aiv` for
     `AscendC::PreLoad(8)` at the top of the entry; `blocks 8 at 40` for a placed sub-task's
     cores `[40, 48)`.
     """
@@ -297,9 +284,9 @@ class PreloadOp(SkProgramOp):
     first = opt_prop_def(IntAttr)
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, core: CoreType, kernel: str | None = None, units: int = 0, blocks: int = 0,
+    def __init__(self, core: CoreType, kernel: str | None = None, units: int = 0, blocks: int = 0,
                  first: int = 0):
-        props: dict[str, Attribute] = {"id": int_attr(ident), "core": CORE_ATTRS[core]}
+        props: dict[str, Attribute] = {"core": CORE_ATTRS[core]}
         if kernel is not None:
             props.update(kernel=symbol_ref(kernel), units=int_attr(units), blocks=int_attr(blocks))
             if first:
@@ -313,19 +300,17 @@ class PreloadOp(SkProgramOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> PreloadOp:
-        ident = parse_id(parser)
         if parser.parse_optional_keyword("max"):
-            return with_attrs(parser, cls(ident, parse_on(parser)))
+            return with_attrs(parser, cls(parse_on(parser)))
         kernel = parse_symbol(parser).root_reference.data
         parser.parse_keyword("units")
         units = parse_int_in(parser, 1, 16, "units")
         parser.parse_keyword("blocks")
         blocks = parse_int_in(parser, 1, 65535, "blocks")
         first = parse_int_in(parser, 0, 65535, "first block") if parser.parse_optional_keyword("at") else 0
-        return with_attrs(parser, cls(ident, parse_on(parser), kernel, units, blocks, first))
+        return with_attrs(parser, cls(parse_on(parser), kernel, units, blocks, first))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data}")
         if self.kernel is None:
             printer.print_string(" max")
         else:
@@ -339,33 +324,32 @@ class PreloadOp(SkProgramOp):
     def verify_(self) -> None:
         if (self.kernel is None) != (self.units is None) or (self.kernel is None) != (self.blocks is None) or (
                 self.kernel is None and self.first is not None):
-            raise TaskVerifyException(self, f"preload {self.ident}: give a kernel with units and blocks, or max")
+            raise TaskVerifyException(self, "preload: give a kernel with units and blocks, or max")
         cap = ICACHE_UNITS[self.core.data]
         if self.units is not None and not 1 <= self.units.data <= cap:
             raise TaskVerifyException(
-                self, f"preload {self.ident}: {self.units.data} units do not fit the {self.core.data.value} "
+                self, f"preload: {self.units.data} units do not fit the {self.core.data.value} "
                 f"instruction cache ({cap} units of 2 KiB)"
             )
 
 
 @irdl_op_definition
 class DcciOp(SkProgramOp):
-    """`pipe_barrier(PIPE_ALL)` then a clean and invalidate of the whole data cache: `sk.dcci id 9 on aiv`."""
+    """`pipe_barrier(PIPE_ALL)` then a clean and invalidate of the whole data cache: `sk.dcci on aiv`."""
 
     name = "sk.dcci"
 
     core = prop_def(SkCoreAttr)
 
-    def __init__(self, ident: int, core: CoreType):
-        build_op(self, {"id": int_attr(ident), "core": CORE_ATTRS[core]})
+    def __init__(self, core: CoreType):
+        build_op(self, {"core": CORE_ATTRS[core]})
 
     @classmethod
     def parse(cls, parser: Parser) -> DcciOp:
-        ident = parse_id(parser)
-        return with_attrs(parser, cls(ident, parse_on(parser)))
+        return with_attrs(parser, cls(parse_on(parser)))
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" id {self.id.data} on {self.core.data.value}")
+        printer.print_string(f" on {self.core.data.value}")
         print_attrs(printer, self)
 
 

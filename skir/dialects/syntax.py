@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TypeVar
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.dialects.builtin import IntAttr, StringAttr, SymbolRefAttr
+from xdsl.ir import Block, Operation, Region
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -37,19 +37,6 @@ class NullaryOp(IRDLOperation):
 def int_attr(value: int) -> IntAttr:
     """A shared `IntAttr` for `value`."""
     return IntAttr(value)
-
-
-def with_deps(props: dict[str, Attribute], deps: tuple[int, ...]) -> dict[str, Attribute]:
-    """`props` with a `deps` id list when `deps` names any (the `after [ids]` of sub-tasks and
-    lock ops)."""
-    if deps:
-        props["deps"] = ArrayAttr(int_attr(d) for d in deps)
-    return props
-
-
-def dep_ids(deps: ArrayAttr[IntAttr] | None) -> tuple[int, ...]:
-    """The ids of a `deps` property, or none."""
-    return () if deps is None else tuple(d.data for d in deps)
 
 
 @lru_cache(maxsize=1 << 16)

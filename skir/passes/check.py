@@ -1,6 +1,6 @@
 """`sk-check`: a pass that changes nothing and fails unless the module is proved correct.
 
-It runs `skir.analysis.sk_check` on every model: no core or stream can block for ever, every
+It runs `skir.analysis.proof.sk_check` on every model: no core or stream can block for ever, every
 original happens-before edge still holds, no cross-core credit is left over or piles up
 beyond 15, every cell skir added is 0 at the end, and every stream keeps its slots. A
 violation fails the pass (exit 3), one line each.
@@ -19,7 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from skir.analysis.sk_check import check_module
+from skir.analysis.proof.sk_check import check_module
 from skir.errors import CheckFailedError
 
 

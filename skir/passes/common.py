@@ -46,10 +46,10 @@ def superkernels(module: ModuleOp, base: SkOptions) -> Iterator[tuple[SuperKerne
 
 def reject_depends(sk: SuperKernelOp, pass_name: str) -> None:
     """Fail when a depend is still unlowered (`sk-lower-sync{patterns=...}` left it)."""
-    for op in sk.body.block.ops:
+    for place, op in enumerate(sk.body.block.ops):
         if isinstance(op, DependOp):
             raise PassFailedException(
-                f"{pass_name}: sk.kernel @{sk.sym_name.data}: {op.name} id {op.ident} is not lowered; run "
+                f"{pass_name}: sk.kernel @{sk.sym_name.data}: {op.name} {place} is not lowered; run "
                 "sk-lower-sync with its patterns first")
 
 

@@ -1,6 +1,6 @@
 """`sk-form-scopes`: decide which kernel tasks fuse into which SuperKernel, and why the rest do not.
 
-Runs formation (`skir.analysis.formation`, docs/design.md §3) and records the result as
+Runs formation (`skir.analysis.formation.formation`, docs/design.md §3) and records the result as
 attributes (`skir.patterns.formation_marks.MarkFormation`), so that each rule is visible to
 FileCheck and to `sk-outline`:
 
@@ -37,9 +37,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp
 from xdsl.ir import Attribute
 
-from skir.analysis.formation import Formation, form_superkernels
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.formation.formation import Formation, form_superkernels
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp, ScopeBeginOp, StreamOp, TaskOp
 from skir.dialects.syntax import string_attr
 from skir.names import shown

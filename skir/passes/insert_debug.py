@@ -24,34 +24,34 @@ Per sub-task, on each core type it runs on:
   credit. The round is balanced; a sub-kernel that leaked an unmatched wait on one of these
   ids takes the round's credit, and the core hangs in the self-test right after that
   sub-task instead of in a later sub-kernel that uses the id. Then the fill
-  (`skir.analysis.self_test_fill` decides it): each counter goes to exactly 15 credits, less
+  (`skir.analysis.sync.self_test_fill` decides it): each counter goes to exactly 15 credits, less
   what skir's own sync has pending there, and is drained, so a leaked set overflows it right
   after its sub-task (docs/design.md §3).
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
 ```
 becomes with `debug-dcci-all=1:debug-sync-all=1` (in a `mix_aiv_1_0` chain SuperKernel)
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.dcci id 1 on aiv
-sk.barrier id 2 all_aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.dcci on aiv
+sk.barrier all_aiv
 ```
 and a mix sub-task with `debug-cross-core-sync-check=1` (ids 0-10 and 15, one group each, then
 the fill; ids 0-3 are the quiet ids r, q, s, t the fill signals on)
 ```mlir
-sk.subtask id 0 @mm blocks 24 offset 1 from @s0 seq 0 on mix
-sk.set_flag id 1 mode 2 flag 0 pipe mte3 on aiv
-sk.set_flag id 2 mode 2 flag 0 pipe fix on aic
-sk.wait_flag id 3 flag 0 on aic
-sk.wait_flag id 4 flag 0 on aiv
+%0 = sk.subtask @mm blocks 24 offset 1 from @s0 seq 0 on mix
+sk.set_flag mode 2 flag 0 pipe mte3 on aiv
+sk.set_flag mode 2 flag 0 pipe fix on aic
+sk.wait_flag flag 0 on aic
+sk.wait_flag flag 0 on aiv
 ...                                    // the same for flags 1-10 and 15
-sk.set_flag id 49 mode 2 flag 0 pipe mte3 on aiv    // the handshake: the AIVs signal r, q
-sk.set_flag id 50 mode 2 flag 1 pipe mte3 on aiv
-sk.wait_flag id 51 flag 0 on aic
-sk.wait_flag id 52 flag 1 on aic
+sk.set_flag mode 2 flag 0 pipe mte3 on aiv    // the handshake: the AIVs signal r, q
+sk.set_flag mode 2 flag 1 pipe mte3 on aiv
+sk.wait_flag flag 0 on aic
+sk.wait_flag flag 1 on aic
 ...                                    // the AIC signals r, q
-sk.set_flag id 57 mode 2 flag 2 pipe mte3 on aiv    // step 1: 15 sets of each id but r, q
+sk.set_flag mode 2 flag 2 pipe mte3 on aiv    // step 1: 15 sets of each id but r, q
 ...                                    // the AIVs signal r, q; the AIC drains; steps 2-4
 ```
 """
@@ -65,7 +65,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation
 
-from skir.analysis.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
+from skir.analysis.sync.self_test_fill import SELF_TEST_FLAGS, FillPlan, plan_fills
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class, types_class
 from skir.dialects.hardware import CORE_FACTS, CoreType
@@ -90,11 +90,11 @@ _AIC, _AIV = CoreType.AIC, CoreType.AIV
 def _set(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
     """`n` mode-2 sets of `flag` from `core` to the other type of its block (PIPE_MTE3 from the
     AIVs, PIPE_FIX from the AIC)."""
-    return [SetFlagOp(0, 2, flag, CORE_FACTS[core].flag_pipe, core) for _ in range(n)]
+    return [SetFlagOp(2, flag, CORE_FACTS[core].flag_pipe, core) for _ in range(n)]
 
 
 def _wait(flag: int, core: CoreType, n: int = 1) -> list[Operation]:
-    return [WaitFlagOp(0, flag, core) for _ in range(n)]
+    return [WaitFlagOp(flag, core) for _ in range(n)]
 
 
 def self_test(flags: tuple[int, ...] = SELF_TEST_FLAGS) -> list[Operation]:
@@ -128,7 +128,7 @@ def _fill_step(plan: FillPlan, setter: CoreType, flags: list[int], signal: tuple
 
 
 def fill_test(plan: FillPlan) -> list[Operation]:
-    """The fill after the balanced round (`skir.analysis.self_test_fill`): with the quiet ids
+    """The fill after the balanced round (`skir.analysis.sync.self_test_fill`): with the quiet ids
     `r, q, s, t`, a handshake on `r, q`; the AIVs fill every id but `r, q`, signal `r, q`; the AIC
     the same; the AIVs fill `r, q`, signal `s, t`; the AIC the same; a last AIV signal on `s, t`."""
     if plan.handshake is None:
@@ -202,20 +202,20 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
         before = kernel.dcci_before is not None or _named(kernel, options.dcci_before_kernel_start)
         after = kernel.dcci_after is not None or _named(kernel, options.dcci_after_kernel_end)
         if before and not disabled:
-            out += [DcciOp(0, core) for core in cores]
+            out += [DcciOp(core) for core in cores]
         if options.feed_sync_all and needs_feed(sk, kernel, op.blocks.data):
             updates[op] = {"feed": int_attr(fed)}
             fed += 1
         out.append(op)
         if (after or options.debug_dcci_all) and not disabled:
-            out += [DcciOp(0, core) for core in cores]
-        if op.ident in fills:
-            out += self_test() + fill_test(fills[op.ident])
+            out += [DcciOp(core) for core in cores]
+        if i in fills:
+            out += self_test() + fill_test(fills[i])
         if options.debug_sync_all:
             if not chain:
                 for core in cores:
-                    out += [BarrierOp(0, BarrierKind.PIPE_ALL, types_class((core,))),
-                            BarrierOp(0, CORE_FACTS[core].barrier)]
+                    out += [BarrierOp(BarrierKind.PIPE_ALL, types_class((core,))),
+                            BarrierOp(CORE_FACTS[core].barrier)]
                 continue
             following = next_sub.get(i)
             waits_next = following is not None and kernels[
@@ -223,7 +223,7 @@ def insert_debug(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOpt
             ].early_start_wait is not None
             if early and (kernel.early_start_set is not None or waits_next):
                 continue
-            out.append(BarrierOp(0, _sk_barrier(sk)))
+            out.append(BarrierOp(_sk_barrier(sk)))
     if len(out) != len(program) or fed:
         rebuild(sk, out, updates=updates)
 

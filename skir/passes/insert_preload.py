@@ -13,17 +13,17 @@
 Preloads change no order; `sk-check` ignores them.
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 becomes (`a` declares `code_bytes 3000`, `b` `code_bytes 9000`)
 ```mlir
-sk.preload id 0 @a units 2 blocks 48 on aiv
-sk.preload id 1 @b units 5 blocks 8 on aiv
-sk.subtask id 2 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 3 all_aiv
-sk.subtask id 4 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [2]
+sk.preload @a units 2 blocks 48 on aiv
+sk.preload @b units 5 blocks 8 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 """
 
@@ -63,7 +63,7 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         return
     program: Program = list(sk.program())
     if options.preload_code == "max":
-        rebuild(sk, [PreloadOp(0, core) for core in sk.core_types()] + program)
+        rebuild(sk, [PreloadOp(core) for core in sk.core_types()] + program)
         return
     # For each core type: its sub-tasks in order, as indexes into `program`.
     order: dict[CoreType, list[int]] = {core: [] for core in CoreType}
@@ -78,7 +78,7 @@ def insert_preloads(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: Sk
         sub = program[index]
         assert isinstance(sub, SubtaskOp)
         kernel = kernels[sub.kernel.root_reference.data]
-        return PreloadOp(0, core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data,
+        return PreloadOp(core, kernel.sym_name.data, preload_units(kernel, core), sub.blocks.data,
                          sub.first_block)
 
     def kernel_of(index: int) -> str:

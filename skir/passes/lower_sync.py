@@ -7,15 +7,15 @@ is lowered the same way. `patterns=` names a subset (the depends of the others s
 rule's work in a test; later passes reject them).
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.depend_barrier id 1 aiv -> aiv on aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.depend_barrier aiv -> aiv on aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 becomes
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 """
 

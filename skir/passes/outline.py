@@ -9,7 +9,7 @@ it directly depends on; type and blocks by the vendor table (or `debug-aic-num` 
 params, its notify-lock slots, its wait-lock slots; then the workspace and profiling
 slots); in-kernel `sk.notify` / `sk.wait_lock` / `sk.reset_lock` for boundary events,
 back blocks and front waits. The analysis decides all of it (a `KernelPlan` per group, the slot
-actions `skir.analysis.boundary` plans); `skir.patterns.outline_group.OutlineGroup` builds
+actions `skir.analysis.formation.boundary` plans); `skir.patterns.outline_group.OutlineGroup` builds
 each group's `sk.kernel` and rewrites its slots, `skir.patterns.outline_slots.RewriteSlot` the
 converted event tasks outside every SuperKernel: every stream keeps its slot count and order.
 
@@ -26,8 +26,8 @@ aclgraph.stream @s0 slots 2 {
   aclgraph.disabled seq 1 was launch @b blocks 8 args(@y, @z)
 }
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  %1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 }
 ```
 """
@@ -44,14 +44,14 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.boundary import RewritePlan, SkPlan, plan_rewrite
-from skir.analysis.fail_reasons import SELECT_NAME_ATTR
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.progress_points import wants_progress
-from skir.analysis.scopes import scope_labels, task_options
-from skir.analysis.sk_program import program_steps
-from skir.analysis.superkernel_shape import Demand, ShapeMismatch, launch_shape
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.formation.boundary import RewritePlan, SkPlan, plan_rewrite
+from skir.analysis.formation.fail_reasons import SELECT_NAME_ATTR
+from skir.analysis.formation.scopes import scope_labels, task_options
+from skir.analysis.formation.sk_program import program_steps
+from skir.analysis.formation.superkernel_shape import Demand, ShapeMismatch, launch_shape
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
+from skir.analysis.sync.progress_points import wants_progress
 from skir.dialects.aclgraph import (
     LaunchOp,
     ModelOp,
@@ -176,8 +176,8 @@ class _Outliner:
         chain = all(self.hb.before(a, b) for a, b in pairwise(order))
         slots = self._lock_slots(p, order)
         program: list[SubtaskStep | LockStep] = []
-        # each step's index is its id; a lock wait names sub-tasks that come after it
-        sub_id = {step.member: ident for ident, step in enumerate(steps) if step.kind == "subtask"}
+        # deps name steps by their index; a lock wait names sub-tasks that come after it
+        sub_id = {step.member: index for index, step in enumerate(steps) if step.kind == "subtask"}
         for step in steps:
             if step.kind == "subtask":
                 m = step.member

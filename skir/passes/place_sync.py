@@ -10,24 +10,24 @@ class(prev) + class(cur), aic 0 / aiv 1 / mix 2).
 
 *Queue* SuperKernels (stream fusion) get one queue per core type: an all-core barrier after
 each producer, and a mode-2 cross-core flag pair for every dependency across core types
-(`skir.analysis.queue_plan`); no `SyncAll<false>`, no early-start.
+(`skir.analysis.formation.queue_plan`); no `SyncAll<false>`, no early-start.
 
 GM locks get the barriers of docs/design.md §3 (f)-(g): an in-kernel notify follows a full barrier of
 the producer's class; an in-kernel wait is followed by a barrier of the consumer's class.
 
-The pass places one `sk.depend_<rule>` op per obligation (`skir.dialects.superkernel_depend`;
-it takes the ids of the ops its rule gives); `sk-lower-sync` then replaces each by the sync ops
+The pass places one `sk.depend_<rule>` op per obligation (`skir.dialects.superkernel_depend`,
+in the place of the ops its rule gives); `sk-lower-sync` then replaces each by the sync ops
 of its rule, and `sk-prune-sync` drops every sync the others imply.
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 becomes
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.depend_barrier id 1 aiv -> aiv on aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.depend_barrier aiv -> aiv on aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 """
 
@@ -40,9 +40,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.data_deps import Access, launch_access, launches_by_seq
-from skir.analysis.queue_plan import FlagsExhausted, plan_queues
-from skir.analysis.sk_program import program_nodes
+from skir.analysis.formation.queue_plan import FlagsExhausted, plan_queues
+from skir.analysis.formation.sk_program import program_nodes
+from skir.analysis.graph.data_deps import Access, launch_access, launches_by_seq
 from skir.dialects.aclgraph import LaunchOp, ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, class_types, core_class, types_class
@@ -68,7 +68,7 @@ from skir.dialects.superkernel import (
 from skir.options import SkOptions
 from skir.passes.common import OptionsPass, superkernels
 from skir.passes.program_edit import rebuild
-from skir.patterns.sync_lowering import CLASS_BARRIER, CLASS_CODE, barrier_kind, depend_span
+from skir.patterns.sync_lowering import CLASS_BARRIER, CLASS_CODE, barrier_kind
 
 
 class _Placement:
@@ -103,8 +103,7 @@ class _Placement:
             self.chain(ops)
         else:
             self.queue(ops)
-        types = self.sk.core_types()
-        self.sk = rebuild(self.sk, self.program, lambda op: depend_span(op, types))
+        self.sk = rebuild(self.sk, self.program)
 
     # ---- chain -------------------------------------------------------------------------
 
@@ -133,7 +132,7 @@ class _Placement:
         waited = {(lk.cell.root_reference.data, lk.core.data) for lk in ops if isinstance(lk, WaitLockOp)}
         if any((lk.cell.root_reference.data, other) in waited for lk in resets for other in CoreType
                if other is not lk.core.data):
-            self.emit(DependBarrierOp(0, CoreClass.MIX, CoreClass.MIX))
+            self.emit(DependBarrierOp(CoreClass.MIX, CoreClass.MIX))
         for op in resets:
             self.emit(op)
 
@@ -151,7 +150,7 @@ class _Placement:
         waits_itself = early and cur is not None and self.kernel(cur).early_start_wait is not None
         plain = not notifies and not waits and not sets_itself and not waits_itself
         if plain and prev is not None and cur is not None and self.relaxed(prev, cur):
-            self.emit(DependPipeOp(0, types_class({*class_types(self.cls(prev)), *class_types(self.cls(cur))})))
+            self.emit(DependPipeOp(types_class({*class_types(self.cls(prev)), *class_types(self.cls(cur))})))
             return
         # The first real sync after a run of pipe barriers orders every sub-task of the run.
         prev_cls = self.run_class(prev)
@@ -170,19 +169,19 @@ class _Placement:
             self.early_start(prev, None, prev_cls)
         if notifies:
             if prev_cls is not None:
-                self.emit(DependLockReleaseOp(0, prev_cls))
+                self.emit(DependLockReleaseOp(prev_cls))
             for op in notifies:
                 self.emit(op)
         if prev_cls is not None and cur is not None:
             cur_cls = self.cls(cur)
-            self.emit(DependBarrierOp(0, prev_cls, cur_cls))
+            self.emit(DependBarrierOp(prev_cls, cur_cls))
             self.cover = set(BARRIER_TYPES[barrier_kind(prev_cls, cur_cls)])
         if waits:
             for op in waits:
                 self.emit(op)
             if cur is not None:
                 cur_cls = self.cls(cur)
-                self.emit(DependLockAcquireOp(0, cur_cls))
+                self.emit(DependLockAcquireOp(cur_cls))
                 cores = BARRIER_TYPES[CLASS_BARRIER[cur_cls]]
                 # only cur's types are ordered after the waits: a later sub-task of another type
                 # needs a real barrier, even where sync-mode=data finds no shared buffer
@@ -235,7 +234,7 @@ class _Placement:
         waits_itself = cur is not None and self.kernel(cur).early_start_wait is not None
         set_idle = (prev.blocks.data, self.cls(prev)) if sets_itself and prev is not None else None
         wait_idle = cur.blocks.data if waits_itself and cur is not None else None
-        self.emit(DependEarlyStartOp(0, all_class, prev_cls, cur_cls, set_idle=set_idle,
+        self.emit(DependEarlyStartOp(all_class, prev_cls, cur_cls, set_idle=set_idle,
                            wait_idle=wait_idle))
         return 4 * CLASS_CODE[prev_cls] + CLASS_CODE[cur_cls]
 
@@ -244,8 +243,8 @@ class _Placement:
     def queue(self, ops: list[SkProgramOp]) -> None:
         members = [op for op in ops if isinstance(op, SubtaskOp | LockOp)]
         assert len(members) == len(ops), "a queue program before sync placement holds sub-tasks and lock ops"
-        by_id = {op.ident: op for op in members}
-        nodes = program_nodes(members)
+        by_key = dict(enumerate(members))
+        nodes = program_nodes(members, {op: key for key, op in by_key.items()})
         reserved = {f.data for sub in ops if isinstance(sub, SubtaskOp) for f in (self.kernel(sub).sync_flags or ())}
         try:
             plan = plan_queues(nodes, reserved)
@@ -257,18 +256,18 @@ class _Placement:
             per_core[core] = entries
             for item in plan.queues[core]:
                 if item.kind == "node":
-                    entries.append((by_id[item.key], item.key))  # type: ignore[index]
+                    entries.append((by_key[item.key], item.key))  # type: ignore[index]
                 elif item.kind == "barrier":
                     own = types_class((core,))
-                    entries.append((DependBarrierOp(0, own, own), None))
+                    entries.append((DependBarrierOp(own, own), None))
                 else:
                     half = DependFlagSignalOp if item.kind == "set" else DependFlagAwaitOp
-                    entries.append((half(0, plan.pairs[item.pair].flag, types_class((core,))), None))
+                    entries.append((half(plan.pairs[item.pair].flag, types_class((core,))), None))
         self.merge(ops, per_core)
 
     def merge(self, ops: list[SkProgramOp], per_core: dict[CoreType, list[tuple[Operation, int | None]]]) -> None:
-        """Interleave the two queues along the node order, so that ids follow a topological order."""
-        by_key = {op.ident: op for op in ops}
+        """Interleave the two queues along the node order, so that the program follows a topological order."""
+        by_key = dict(enumerate(ops))
         heads = dict.fromkeys(CoreType, 0)
         next_node: dict[CoreType, list[int | None]] = {}
         for core, entries in per_core.items():
@@ -279,7 +278,7 @@ class _Placement:
                     upcoming = entries[i][1]
                 marks[i] = upcoming
             next_node[core] = marks
-        for key in [*(op.ident for op in ops), None]:
+        for key in [*range(len(ops)), None]:
             cores: list[CoreType] = []
             for core in CoreType:
                 entries, i = per_core[core], heads[core]
@@ -302,7 +301,7 @@ class _Placement:
 def plan_superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions,
                      launches: dict[int, LaunchOp] | None = None) -> SuperKernelOp:
     """Place a depend op for every dependency of one SuperKernel (see the module docstring;
-    each takes the ids of the ops its rule gives); `launches` (the model's launches by seq) lets
+    each in the place of the ops its rule gives); `launches` (the model's launches by seq) lets
     `sync-mode=data` read buffer args. Returns the `sk.kernel` that replaced `sk`."""
     placement = _Placement(sk, kernels, options, launches)
     placement.run()

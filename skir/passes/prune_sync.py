@@ -1,6 +1,6 @@
 """`sk-prune-sync`: drop every synchronisation the others already imply.
 
-Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync_prune` has the rules and
+Runs after `sk-lower-sync` on every SuperKernel (`skir.analysis.sync.sync_prune` has the rules and
 decides; `skir.patterns.sync_pruning.EraseImpliedSync` erases):
 a queue SuperKernel keeps the least set of flag pairs that dominates every cross-core
 dependency and the least set of barriers that separates every same-type one; a chain
@@ -8,18 +8,18 @@ SuperKernel loses the barriers a later, at least as wide barrier of the same gap
 With `stats=true` it prints the syncs per sub-task before and after on stderr.
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.notify id 2 @c slot 3 on aiv
-sk.barrier id 3 all_aiv
-sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+sk.notify @c slot 3 on aiv
+sk.barrier all_aiv
+%1 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
 ```
 becomes
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.barrier id 1 all_aiv
-sk.notify id 2 @c slot 3 on aiv
-sk.subtask id 4 @b blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.barrier all_aiv
+sk.notify @c slot 3 on aiv
+%1 = sk.subtask @b blocks 8 offset 4 from @s0 seq 1 on aiv after %0
 ```
 (the barrier after the notify repeats the one before it: nothing ran in between).
 """
@@ -33,7 +33,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.sync_prune import PruneResult, UnsyncedQueue, count_syncs, implied_syncs
+from skir.analysis.sync.sync_prune import PruneResult, UnsyncedQueue, count_syncs, implied_syncs
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.superkernel import SetFlagOp, SuperKernelOp, WaitFlagOp
 from skir.passes.common import OptionsPass, kernel_table, models, reject_depends
@@ -56,7 +56,7 @@ def erase_implied(sk: SuperKernelOp, kernels: dict[str, KernelOp]) -> None:
         raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: {err}; run sk-place-sync and sk-lower-sync "
                                   "first") from None
     if implied:
-        ops = [op for op in sk.body.block.ops if op.ident in implied]
+        ops = [op for op in sk.body.block.ops if op in implied]
         rewrite_ops(ops, [EraseImpliedSync(implied)])
 
 

@@ -18,9 +18,9 @@ in one sweep (`apply_lowering`); a compiler of its own can put its patterns besi
 
 ```mlir
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.barrier id 1 all_aiv
-  sk.subtask id 2 @b blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.barrier all_aiv
+  %1 = sk.subtask @b blocks 8 offset 2 from @s0 seq 1 on aiv after %0
 }
 ```
 adds
@@ -50,7 +50,7 @@ from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import PassFailedException
 
-from skir.analysis.progress_points import END_POINT, MAX_FIELD, encode, progress_ids, wants_progress
+from skir.analysis.sync.progress_points import END_POINT, MAX_FIELD, encode, progress_ids, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.ascendc import (
     CoreFunctionOp,
@@ -89,6 +89,7 @@ from skir.dialects.superkernel import (
     SuperKernelOp,
     WaitLockOp,
 )
+from skir.dialects.syntax import new_op
 from skir.names import entry_symbol
 from skir.options import SkOptions
 from skir.passes.common import OptionsPass, kernel_table, models, pattern_names, reject_depends
@@ -99,7 +100,6 @@ from skir.patterns.sk_to_ascendc import (
     guarded,
     sk_to_ascendc_patterns,
 )
-from skir.xdsl_fast.clone import clone_tree
 from skir.xdsl_fast.sweep import rewrite_ops
 from skir.xdsl_fast.walk import nested_ops
 
@@ -112,6 +112,7 @@ class _Skeleton:
     def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], options: SkOptions, progress_id: int = 0):
         self.sk = sk
         self.lowering = AscendcLowering(sk, kernels, options.split_mode)
+        self.lowering.number = sk.positions()
         self.workspace: int | None = None
         """The arg slot of the feed-sync-all workspace, when a sub-task is fed."""
         if wants_progress(options):
@@ -119,10 +120,18 @@ class _Skeleton:
             low.progress_slot = sk.arg_slots.data - 1 - options.feed_sync_all - 2 * options.profiling
             low.progress_id = progress_id
             low.timeout_cycles = options.debug_wait_timeout_cycles
-            too_big = max((op.ident for op in sk.program()), default=0)
+            too_big = len(self.lowering.number) - 1
             if too_big >= END_POINT or progress_id > MAX_FIELD:
-                raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: debug-progress: program op id {too_big} or "
+                raise PassFailedException(f"sk.kernel @{sk.sym_name.data}: debug-progress: program op {too_big} or "
                                           f"progress id {progress_id} does not fit the 16 bits of a progress word")
+
+    def stage(self, op: SkProgramOp) -> Operation:
+        """A copy of a program op to stage in the source, under the op's place in the program
+        (without its operands: the dependencies are kept by the sync ops already)."""
+        copy = new_op(type(op), op.properties, (), op.attributes, op.location,
+                      result_types=[r.type for r in op.results])
+        self.lowering.number[copy] = self.lowering.number[op]
+        return copy
 
     def progress_word(self, state: str) -> list[Operation]:
         """The store of the entry's first (`entered`) or last (`done`) progress word."""
@@ -154,7 +163,7 @@ class _Skeleton:
     def profiling_prologue(self, body: Block, program: list[SkProgramOp], subtasks: list[SubtaskOp]) -> list[Operation]:
         """Profiling helpers (returned, for the source) and each core type's init and start record."""
         low = self.lowering
-        low.sub_index = {sub.ident: i + 1 for i, sub in enumerate(subtasks)}
+        low.sub_index = {low.number[sub]: i + 1 for i, sub in enumerate(subtasks)}
         locks = sum(1 for op in program if isinstance(op, NotifyOp | WaitLockOp))
         low.prof_slot = slot = self.sk.arg_slots.data - 2
         records = 2 + 2 * len(subtasks) + 2 * locks
@@ -179,7 +188,7 @@ class _Skeleton:
             self.lowering.scan(ops)
             inner: list[Operation] = [FeedWorkspaceOp(self.workspace)] if self.workspace is not None else []
             inner += self.progress_word("entered")
-            inner += [clone_tree(op) for op in ops]
+            inner += [self.stage(op) for op in ops]
             inner += self.profiling_end()
             inner += self.progress_word("done")
             symbol = f"{entry_symbol(self.sk.sym_name.data)}_{core.value}"
@@ -202,7 +211,7 @@ class _Skeleton:
             self.lowering.plan_chain(program)
             for core in self.sk.core_types() if self.lowering.progress_slot is not None else ():
                 body.add_ops(guarded(core, self.progress_word("entered")))
-            body.add_ops(clone_tree(op) for op in program)
+            body.add_ops(self.stage(op) for op in program)
             for core in self.sk.core_types():
                 ending = [*self.profiling_end(), *self.progress_word("done")]
                 if ending:

@@ -1,6 +1,6 @@
 """`MarkFormation`: record formation's decisions on the tasks, as attributes FileCheck can see.
 
-`sk-form-scopes`' analysis (`skir.analysis.formation`) decides which kernel tasks fuse into
+`sk-form-scopes`' analysis (`skir.analysis.formation.formation`) decides which kernel tasks fuse into
 which SuperKernel and why the rest do not; the pattern records it on each task it concerns,
 replacing whatever an earlier run recorded there (`sk.group`, `sk.label`, `sk.fail` /
 `sk.fail_detail`, `sk.cut` / `sk.cut_detail`):

@@ -15,7 +15,7 @@ aclgraph.stream @s0 slots 3 {
 }
 ```
 with the plan {@m_sk0: mix_aiv_1_0 blocks 8 chain slots 4, steps [sub-task @v offset 1, notify
-@e_cell slot 2 on aiv, sub-task @v offset 3 after [0]]; slots: seq 0 launch, seqs 1 and 2
+@e_cell slot 2 on aiv, sub-task @v offset 3 after step 0]; slots: seq 0 launch, seqs 1 and 2
 disable} becomes
 ```mlir
 aclgraph.stream @s0 slots 3 {
@@ -24,9 +24,9 @@ aclgraph.stream @s0 slots 3 {
   aclgraph.disabled seq 2 was launch @v blocks 4
 }
 sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 {
-  sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
-  sk.notify id 1 @e_cell slot 2 on aiv
-  sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 on aiv after [0]
+  %0 = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
+  sk.notify @e_cell slot 2 on aiv
+  %1 = sk.subtask @v blocks 4 offset 3 from @s0 seq 2 on aiv after %0
 }
 ```
 (the in-kernel notify stands for the disabled record: the SuperKernel writes `@e_cell` itself).
@@ -34,10 +34,11 @@ sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 {
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -46,6 +47,7 @@ from skir.dialects.aclgraph_enums import KernelType, types_class
 from skir.dialects.formation_attrs import LABEL_ATTR
 from skir.dialects.superkernel import (
     CoreType,
+    LockOp,
     NotifyOp,
     ResetLockOp,
     SkForm,
@@ -80,7 +82,7 @@ class LockStep:
     slot: int
     core: CoreType
     deps: tuple[int, ...] = ()
-    """The sub-task ids a notify follows, or a wait precedes, when they do not follow one another."""
+    """The sub-task steps a notify follows, or a wait holds back, when they do not follow one another."""
 
 
 _LOCK_OPS = {"notify": NotifyOp, "wait": WaitLockOp, "reset": ResetLockOp}
@@ -88,7 +90,7 @@ _LOCK_OPS = {"notify": NotifyOp, "wait": WaitLockOp, "reset": ResetLockOp}
 
 @dataclass
 class KernelPlan:
-    """What the analysis decided for one group's `sk.kernel` (program steps in id order)."""
+    """What the analysis decided for one group's `sk.kernel` (program steps in order)."""
 
     name: str
     kernel_type: KernelType
@@ -104,14 +106,25 @@ class KernelPlan:
 
 
 def build_superkernel(plan: KernelPlan) -> SuperKernelOp:
-    """The `sk.kernel` of a plan: each step an op with its index as id, in plan order."""
+    """The `sk.kernel` of a plan: each step an op, in plan order; a sub-task names the tokens of
+    the sub-tasks it depends on and of the lock waits that hold it back."""
     body = Block()
-    for ident, step in enumerate(plan.steps):
+    tokens: dict[int, SSAValue] = {}
+    held: dict[int, list[SSAValue]] = defaultdict(list)  # sub-task step -> the waits that name it
+    for index, step in enumerate(plan.steps):
+        op: SubtaskOp | LockOp
         if isinstance(step, SubtaskStep):
-            body.add_op(SubtaskOp(ident, step.kernel, step.blocks, step.offset, step.stream, step.seq,
-                                  types_class(step.cores), list(step.deps)))
+            deps = [tokens[d] for d in step.deps] + held.pop(index, [])
+            op = SubtaskOp(step.kernel, step.blocks, step.offset, step.stream, step.seq, types_class(step.cores), deps)
+        elif step.kind == "wait":
+            op = WaitLockOp(step.cell, step.slot, step.core)
+            for later in step.deps:
+                held[later].append(op.results[0])
         else:
-            body.add_op(_LOCK_OPS[step.kind](ident, step.cell, step.slot, step.core, step.deps))
+            op = _LOCK_OPS[step.kind](step.cell, step.slot, step.core, [tokens[d] for d in step.deps])
+        if op.results:
+            tokens[index] = op.results[0]
+        body.add_op(op)
     sk = SuperKernelOp(plan.name, plan.kernel_type, plan.blocks, plan.form, plan.arg_slots, plan.options,
                        Region(body))
     if plan.label:

@@ -1,5 +1,5 @@
 """The slot rewrite of `sk-outline` as a RewritePattern: each task slot the boundary plan
-(`skir.analysis.boundary`) names becomes what the plan says, in place.
+(`skir.analysis.formation.boundary`) names becomes what the plan says, in place.
 
 The plan decides, per slot: the host slot of each SuperKernel launches it (`launch_sk`),
 the other slots of its ranges are disabled (they keep the task in `was`), and a boundary event

@@ -4,33 +4,31 @@ The passes that insert into a SuperKernel's program (`sk-lower-sync` its depends
 `sk-insert-preload` the preloads, `sk-insert-debug` the debug syncs and cache cleans) decide
 the whole new program as a list (`skir.passes.program_edit.Program`), each op saying the core
 types that run it. The pattern applies that plan: it replaces the `sk.kernel` by one with the
-same name, shape and attributes whose ops are numbered in list order (an op may take more than
-one id, `span`, for the ops a later pattern will make of it), sub-task deps renumbered with them:
+same name, shape and attributes holding the ops in list order. The ops keep their tokens, so
+the sub-tasks' dependencies follow them:
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.subtask id 1 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
 ```
 with the plan [sub-task @a, dcci on aiv, sub-task @b, dcci on aiv] becomes
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.dcci id 1 on aiv
-sk.subtask id 2 @b blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
-sk.dcci id 3 on aiv
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.dcci on aiv
+%1 = sk.subtask @b blocks 8 offset 3 from @s0 seq 1 on aiv after %0
+sk.dcci on aiv
 ```
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ArrayAttr
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
-from skir.dialects.syntax import int_attr, new_op
+from skir.dialects.superkernel import SuperKernelOp
+from skir.dialects.syntax import new_op
 
 Program = list[Operation]
 
@@ -40,8 +38,6 @@ class ProgramPlan:
     """The planned program of one SuperKernel (and, once applied, the kernel that holds it)."""
 
     program: Program
-    span: Callable[[Operation], int] | None = None
-    """Ids an op takes (default 1)."""
     updates: dict[Operation, dict[str, Attribute]] = field(default_factory=dict)
     """Properties to set on ops of the program (a sub-task's `feed` index)."""
     built: SuperKernelOp | None = field(default=None, init=False)
@@ -51,27 +47,16 @@ def program_block(plan: ProgramPlan, old: SuperKernelOp) -> Block:
     """The block of a plan: `old`'s block, taken out of it (so each insertion's ancestry check
     is one step) and edited in place. An op the plan keeps stays where it is (most of them: a
     plan inserts ops between the old ones), a new op is inserted before the next kept one, an
-    op the plan leaves out is erased."""
-    ids: list[int] = []
-    top = 0
-    for op in plan.program:
-        ids.append(top)
-        top += 1 if plan.span is None else plan.span(op)
-    new_id = {op.ident: ident for ident, op in zip(ids, plan.program) if type(op) is SubtaskOp}
-    updates = plan.updates
-    for ident, op in zip(ids, plan.program):
-        op.properties["id"] = int_attr(ident)
-        if updates:
-            op.properties.update(updates.get(op, ()))
-        if (type(op) is SubtaskOp or type(op) is NotifyOp or type(op) is WaitLockOp) \
-                and op.deps is not None:
-            op.properties["deps"] = ArrayAttr(int_attr(new_id[d]) for d in op.dep_ids)
+    op the plan leaves out is erased (a plan leaves out no op whose token a kept op names)."""
+    for op, props in plan.updates.items():
+        op.properties.update(props)
     block = old.body.detach_block(0)
     keep = {id(op) for op in plan.program}  # by id: an op's hash is a Python call
-    for op in list(block.ops):
-        if id(op) not in keep:
-            block.detach_op(op)
-            op.erase()
+    dropped = [op for op in block.ops if id(op) not in keep]
+    for op in dropped:
+        block.detach_op(op)
+    for op in reversed(dropped):  # a user after its definition: erased first
+        op.erase()
     at = block.first_op
     for op in plan.program:
         if op is at:

@@ -11,8 +11,8 @@ slots); the patterns replace each staged op by its statements, op by op:
 ```mlir
 ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
   ascendc.ffts_base
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.barrier id 1 all_aiv
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.barrier all_aiv
 }
 ```
 becomes (`LowerSubtask`, `LowerBarrier`)
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from skir.analysis.progress_points import encode, point_state
+from skir.analysis.sync.progress_points import encode, point_state
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
 from skir.dialects.ascendc import CallOp, CommentOp, CoreFunctionOp, IfBlockOp, IfCoreOp, IfIdleOp, PreloadAllOp
@@ -109,23 +109,26 @@ class AscendcLowering:
     subtasks: int = 0
     prof_slot: int | None = None
     """The arg slot of the profiling buffer (`profiling=1`)."""
+    number: dict[Operation, int] = field(default_factory=dict)
+    """Each op of the program, and each staged copy of one, -> its place in the program: the
+    key of the decisions below."""
     sub_index: dict[int, int] = field(default_factory=dict)
-    """Sub-task id -> its profiling record index (1, 2, ...; 0 is the SuperKernel)."""
+    """Sub-task place -> its profiling record index (1, 2, ...; 0 is the SuperKernel)."""
     cls_of: dict[int, CoreClass] = field(default_factory=dict)
     idle_cls: dict[int, CoreClass] = field(default_factory=dict)
     """Idle guards: a set follows the sub-task it complements, a wait precedes it."""
     cores: dict[int, list[CoreType]] = field(default_factory=lambda: defaultdict(list))
-    """Op id -> the core types whose programs hold it."""
+    """Op place -> the core types whose programs hold it."""
     notes: dict[int, str] = field(default_factory=dict)
-    """Op id -> its comment in a chain entry (none inside an early-start handshake)."""
+    """Op place -> its comment in a chain entry (none inside an early-start handshake)."""
     configs: dict[int, int] = field(default_factory=dict)
-    """Op id -> the early-start configuration a chain entry sets before it."""
+    """Op place -> the early-start configuration a chain entry sets before it."""
     declared: dict[str, bool] = field(default_factory=dict)
     """Sub-kernel symbols to declare -> whether the kernel takes `sk::SkSystemArgs`."""
     progress_slot: int | None = None
     """The arg slot of the progress area (`debug-progress=1`, docs/design.md §6)."""
     progress_id: int = 0
-    """The SuperKernel's progress id (`skir.analysis.progress_points.progress_ids`)."""
+    """The SuperKernel's progress id (`skir.analysis.sync.progress_points.progress_ids`)."""
     timeout_cycles: int = 0
     """`debug-wait-timeout-cycles`: the bound of every GM lock wait (0: unbounded)."""
 
@@ -134,7 +137,7 @@ class AscendcLowering:
         state = point_state(op) if self.progress_slot is not None else None
         if state is None or self.progress_slot is None:
             return None
-        return ProgressOp(self.progress_slot, encode(self.progress_id, op.ident, state))
+        return ProgressOp(self.progress_slot, encode(self.progress_id, self.number[op], state))
 
     def kernel(self, op: SubtaskOp | PreloadOp) -> KernelOp:
         return self.kernels[op.kernel.root_reference.data]  # type: ignore[union-attr]
@@ -147,32 +150,32 @@ class AscendcLowering:
             kind = type(op)
             if kind is SubtaskOp:
                 assert isinstance(op, SubtaskOp)
-                last = self.cls_of[op.ident] = core_class(self.kernel(op).type)
+                last = self.cls_of[self.number[op]] = core_class(self.kernel(op).type)
                 self.declared.setdefault(self.kernel(op).sub_symbol, self.kernel(op).takes_system_args)
                 for ident in waiting:
                     self.idle_cls[ident] = last
                 waiting = []
             elif kind is EarlyStartSetOp and op.idle is not None and last is not None:  # type: ignore[attr-defined]
-                self.idle_cls[op.ident] = last
+                self.idle_cls[self.number[op]] = last
             elif kind is EarlyStartWaitOp and op.idle is not None:  # type: ignore[attr-defined]
-                waiting.append(op.ident)
+                waiting.append(self.number[op])
 
     def plan_chain(self, program: list[SkProgramOp]) -> None:
         """Each op's core types, comment and early-start configuration in a chain entry."""
         for op in program:
-            self.cores[op.ident] = list(op.core_set())
+            self.cores[self.number[op]] = list(op.core_set())
         config: int | None = None
         in_handshake = False
         for op in program:
             early = isinstance(op, EarlyStartSetOp | EarlyStartWaitOp)
             note = None if early and in_handshake else comment(self, op)
             if note is not None:
-                self.notes[op.ident] = note
+                self.notes[self.number[op]] = note
             in_handshake = early
             if not early:
                 config = None
             elif isinstance(op, EarlyStartWaitOp) and op.cfg.data != config:
-                config = self.configs[op.ident] = op.cfg.data
+                config = self.configs[self.number[op]] = op.cfg.data
 
     def chain_core(self, op: Operation) -> tuple[bool, CoreType | None]:
         """(in a chain entry, the core type of the core function holding `op` if not)."""
@@ -215,8 +218,8 @@ class SkOpLowering(RewritePattern):
     def lower(self, op: SkProgramOp, rewriter: PatternRewriter) -> None:
         low = self.lowering
         in_chain, own_core = low.chain_core(op)
-        note = low.notes.get(op.ident) if in_chain else comment(low, op)
-        on: list[CoreType | None] = list(low.cores[op.ident]) if in_chain else [None]
+        note = low.notes.get(low.number[op]) if in_chain else comment(low, op)
+        on: list[CoreType | None] = list(low.cores[low.number[op]]) if in_chain else [None]
         if not on:
             rewriter.erase(op)
             return
@@ -225,11 +228,11 @@ class SkOpLowering(RewritePattern):
         if first is not None:
             rest = [self.group(op, core, None) for core in on[1:]]
             assert all(g is not None for g in rest), op.name  # a group on one core type is one on each
-            rewriter.replace(op, [first, *(g for g in rest if g is not None)])
+            rewriter.replace(op, [first, *(g for g in rest if g is not None)], [None] * len(op.results))
             return
         out: list[Operation] = [CommentOp(note)] if note is not None else []
-        if in_chain and op.ident in low.configs:
-            out.append(EarlyStartConfigOp(low.configs[op.ident]))
+        if in_chain and low.number[op] in low.configs:
+            out.append(EarlyStartConfigOp(low.configs[low.number[op]]))
         before = [] if store is None else [store]
         if in_chain and isinstance(op, BarrierOp) and op.kind.data is BarrierKind.SYNC_ALL:
             for core in on if store is not None else ():
@@ -243,7 +246,7 @@ class SkOpLowering(RewritePattern):
         else:
             assert own_core is not None
             out += self.wrap(op, own_core, before + self.statements(op, own_core))
-        rewriter.replace(op, out)
+        rewriter.replace(op, out, [None] * len(op.results))
 
 
 @dataclass
@@ -261,17 +264,17 @@ class LowerSubtask(SkOpLowering):
         if op.feed is not None or low.prof_slot is not None or low.kernel(op).takes_system_args:
             return None
         return GuardedCallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies,
-                             block_index(low.cls_of[op.ident]), op.blocks.data, core, note)
+                             block_index(low.cls_of[low.number[op]]), op.blocks.data, core, note)
 
     def statements(self, op: SkProgramOp, core: CoreType) -> list[Operation]:
         assert isinstance(op, SubtaskOp)
         low = self.lowering
-        index = block_index(low.cls_of[op.ident])
+        index = block_index(low.cls_of[low.number[op]])
         first, blocks = op.first_block, op.blocks.data
         call: list[Operation] = [system_args_call(low, op, core)] if low.kernel(op).takes_system_args else [
             CallOp(low.kernel(op).sub_symbol, op.offset.data, low.copies)]
         if low.prof_slot is not None:
-            n = low.sub_index[op.ident]
+            n = low.sub_index[low.number[op]]
             call = [ProfilingRecordOp(low.prof_slot, n, RECORD_TYPES["subtask"], False), *call,
                     ProfilingRecordOp(low.prof_slot, n, RECORD_TYPES["subtask"], True)]
         if op.feed is None:
@@ -286,7 +289,7 @@ def system_args_call(low: AscendcLowering, op: SubtaskOp, core: CoreType) -> Cal
     """The call of a sub-kernel that takes `sk::SkSystemArgs`, on `core`: its logical block index
     counts from the first core of its range. A mix sub-task's range is in blocks; on its AIVs
     the index is the AIV index, so the range and count scale by the SuperKernel's AIVs a block."""
-    cls = low.cls_of[op.ident]
+    cls = low.cls_of[low.number[op]]
     first, count = op.first_block, op.blocks.data
     if cls is CoreClass.MIX and core is CoreType.AIV:
         ratio = max(1, low.sk.cores()[CoreType.AIV] // low.sk.blocks.data)
@@ -360,7 +363,7 @@ class LowerEarlyStart(SkOpLowering):
         body: Operation = SetNextTaskStartOp() if isinstance(op, EarlyStartSetOp) else WaitPreTaskEndOp(op.cfg.data)
         if op.idle is None:
             return [body]
-        cls = self.lowering.idle_cls.get(op.ident, CoreClass.MIX)
+        cls = self.lowering.idle_cls.get(self.lowering.number[op], CoreClass.MIX)
         return [IfIdleOp(block_index(cls), op.idle.data, Region(Block([body])))]
 
 
@@ -379,8 +382,8 @@ class LowerLock(SkOpLowering):
         low = self.lowering
         lock: Operation = kind(op.slot.data)
         if kind is CWait and low.timeout_cycles > 0 and low.progress_slot is not None:
-            lock = WaitLockBoundedOp(op.slot.data, low.progress_slot, encode(low.progress_id, op.ident, "timeout"),
-                                     low.timeout_cycles)
+            word = encode(low.progress_id, low.number[op], "timeout")
+            lock = WaitLockBoundedOp(op.slot.data, low.progress_slot, word, low.timeout_cycles)
         prof = low.prof_slot
         if prof is None or kind is CReset:
             return [lock]

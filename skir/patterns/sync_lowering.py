@@ -4,21 +4,21 @@
 the rule where the synchronisation goes, `on` the core types that take part
 (`skir.dialects.superkernel_depend`); `sk-lower-sync` applies these patterns, selected by op
 type, as xDSL's own conversions are: on what `sk-place-sync` placed or on hand-written IR. The
-ops a pattern builds are numbered from the depend's id upwards, in the order the rule gives:
+ops a pattern builds take the depend's place, in the order the rule gives:
 
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.depend_early_start id 1 aiv -> aic on mix
-sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.depend_early_start aiv -> aic on mix
+%1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
 ```
 becomes (`LowerEarlyStartHandshake`: the AIVs, which ran the sub-task before, set; both core
-types wait with cfg 4 x aiv + aic = 4; the handshake's three ops take ids 1 to 3)
+types wait with cfg 4 x aiv + aic = 4)
 ```mlir
-sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-sk.early_start_set id 1 on aiv
-sk.early_start_wait id 2 cfg 4 on aic
-sk.early_start_wait id 3 cfg 4 on aiv
-sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
+%0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+sk.early_start_set on aiv
+sk.early_start_wait cfg 4 on aic
+sk.early_start_wait cfg 4 on aiv
+%1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
 ```
 The rules (docs/design.md §3): the class-pair barrier of a chain (aiv → aiv an all-AIV barrier,
 aic → aic an all-AIC barrier, any other pair `SyncAll`); a queue's producer barrier (the same
@@ -54,7 +54,6 @@ from skir.dialects.superkernel import (
     WaitFlagOp,
 )
 from skir.dialects.superkernel_depend import pair_class
-from skir.dialects.syntax import int_attr
 
 CLASS_BARRIER = {
     CoreClass.AIV: CORE_FACTS[CoreType.AIV].barrier,
@@ -75,16 +74,8 @@ def depend_kernel(op: DependOp) -> SuperKernelOp:
     """The SuperKernel holding `op`."""
     sk = op.parent_op()
     if not isinstance(sk, SuperKernelOp):
-        raise ValueError(f"{op.name} {op.ident} stands outside an sk.kernel program")
+        raise ValueError(f"{op.name} stands outside an sk.kernel program")
     return sk
-
-
-def depend_span(op: Operation, types: tuple[CoreType, ...]) -> int:
-    """How many ids the ops of a depend's rule take (its sets and waits for a handshake, else one op)."""
-    if type(op) is not DependEarlyStartOp:
-        return 1
-    assert isinstance(op, DependEarlyStartOp)
-    return sum(1 for c in class_types(op.src.data) if c in types) + len(types)
 
 
 def handshake(op: DependEarlyStartOp, types: tuple[CoreType, ...], core: CoreType) -> list[tuple[int, Operation]]:
@@ -96,18 +87,17 @@ def handshake(op: DependEarlyStartOp, types: tuple[CoreType, ...], core: CoreTyp
     if core in setters:
         own = op.set_class is not None and core in class_types(op.set_class.data)
         idle = op.set_idle.data if own and op.set_idle is not None else None
-        out.append((setters.index(core), EarlyStartSetOp(0, core, idle)))
+        out.append((setters.index(core), EarlyStartSetOp(core, idle)))
     own = op.wait_idle is not None and core in class_types(dst)
     idle = op.wait_idle.data if own and op.wait_idle is not None else None
     cfg = 4 * CLASS_CODE[src] + CLASS_CODE[dst]
-    out.append((len(setters) + types.index(core), EarlyStartWaitOp(0, cfg, core, idle)))
+    out.append((len(setters) + types.index(core), EarlyStartWaitOp(cfg, core, idle)))
     return out
 
 
 def _replace(op: DependOp, rewriter: PatternRewriter, ops: list[tuple[int, Operation]]) -> None:
-    for position, new in ops:
-        new.properties["id"] = op.properties["id"] if position == 0 else int_attr(op.ident + position)
-    rewriter.replace(op, [new for _, new in ops])
+    """Replace the depend by the rule's ops, in the order of their positions in the rule."""
+    rewriter.replace(op, [new for _, new in sorted(ops, key=lambda step: step[0])])
 
 
 class LowerClassBarrier(RewritePattern):
@@ -116,7 +106,7 @@ class LowerClassBarrier(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependBarrierOp, rewriter: PatternRewriter) -> None:
-        _replace(op, rewriter, [(0, BarrierOp(0, barrier_kind(op.src.data, op.dst.data)))])
+        _replace(op, rewriter, [(0, BarrierOp(barrier_kind(op.src.data, op.dst.data)))])
 
 
 class LowerPipeBarrier(RewritePattern):
@@ -125,7 +115,7 @@ class LowerPipeBarrier(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependPipeOp, rewriter: PatternRewriter) -> None:
-        _replace(op, rewriter, [(0, BarrierOp(0, BarrierKind.PIPE_ALL, op.cores.data))])
+        _replace(op, rewriter, [(0, BarrierOp(BarrierKind.PIPE_ALL, op.cores.data))])
 
 
 class LowerEarlyStartHandshake(RewritePattern):
@@ -138,7 +128,7 @@ class LowerEarlyStartHandshake(RewritePattern):
     def match_and_rewrite(self, op: DependEarlyStartOp, rewriter: PatternRewriter) -> None:
         types = depend_kernel(op).core_types()
         ops = [step for core in op.core_set() for step in handshake(op, types, core)]
-        _replace(op, rewriter, sorted(ops, key=lambda step: step[0]))
+        _replace(op, rewriter, ops)
 
 
 class LowerLockRelease(RewritePattern):
@@ -147,7 +137,7 @@ class LowerLockRelease(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependLockReleaseOp, rewriter: PatternRewriter) -> None:
-        _replace(op, rewriter, [(0, BarrierOp(0, CLASS_BARRIER[op.src.data]))])
+        _replace(op, rewriter, [(0, BarrierOp(CLASS_BARRIER[op.src.data]))])
 
 
 class LowerLockAcquire(RewritePattern):
@@ -156,7 +146,7 @@ class LowerLockAcquire(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependLockAcquireOp, rewriter: PatternRewriter) -> None:
-        _replace(op, rewriter, [(0, BarrierOp(0, CLASS_BARRIER[op.dst.data]))])
+        _replace(op, rewriter, [(0, BarrierOp(CLASS_BARRIER[op.dst.data]))])
 
 
 class LowerFlagSignal(RewritePattern):
@@ -166,7 +156,7 @@ class LowerFlagSignal(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependFlagSignalOp, rewriter: PatternRewriter) -> None:
         (core,) = op.core_set()
-        _replace(op, rewriter, [(0, SetFlagOp(0, 2, op.flag.data, CORE_FACTS[core].flag_pipe, core))])
+        _replace(op, rewriter, [(0, SetFlagOp(2, op.flag.data, CORE_FACTS[core].flag_pipe, core))])
 
 
 class LowerFlagAwait(RewritePattern):
@@ -175,7 +165,7 @@ class LowerFlagAwait(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: DependFlagAwaitOp, rewriter: PatternRewriter) -> None:
         (core,) = op.core_set()
-        _replace(op, rewriter, [(0, WaitFlagOp(0, op.flag.data, core))])
+        _replace(op, rewriter, [(0, WaitFlagOp(op.flag.data, core))])
 
 
 SYNC_PATTERN_KINDS: tuple[type[RewritePattern], ...] = (

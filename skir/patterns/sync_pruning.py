@@ -1,20 +1,20 @@
 """`EraseImpliedSync`: erase the synchronisation the rest of a SuperKernel already implies.
 
-`sk-prune-sync`'s analysis (`skir.analysis.sync_prune.implied_syncs`) decides which barriers
-and flag pairs of a lowered SuperKernel the others imply; the pattern erases each op with one
-of those ids:
+`sk-prune-sync`'s analysis (`skir.analysis.sync.sync_prune.implied_syncs`) decides which barriers
+and flag pairs of a lowered SuperKernel the others imply; the pattern erases each op of that
+set:
 
 ```mlir
-sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
-sk.barrier id 1 all_aic
-sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
-sk.wait_flag id 3 flag 15 on aiv
-sk.subtask id 4 @v blocks 48 offset 4 from @s1 seq 1 on aiv after [0]
+%0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+sk.barrier all_aic
+sk.set_flag mode 2 flag 15 pipe fix on aic
+sk.wait_flag flag 15 on aiv
+%1 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
-with the implied ids {1, 2, 3} (another pair, say, already orders @c before @v) becomes
+with the barrier and the flag pair found implied (another pair, say, already orders @c before @v) becomes
 ```mlir
-sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
-sk.subtask id 4 @v blocks 48 offset 4 from @s1 seq 1 on aiv after [0]
+%0 = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+%1 = sk.subtask @v blocks 48 offset 4 from @s1 seq 1 on aiv after %0
 ```
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from skir.dialects.superkernel import BarrierOp, SetFlagOp, WaitFlagOp
@@ -29,11 +30,11 @@ from skir.dialects.superkernel import BarrierOp, SetFlagOp, WaitFlagOp
 
 @dataclass
 class EraseImpliedSync(RewritePattern):
-    """A barrier or cross-core flag op whose id the analysis found implied → erased."""
+    """A barrier or cross-core flag op the analysis found implied → erased."""
 
-    implied: set[int]
+    implied: set[Operation]
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: BarrierOp | SetFlagOp | WaitFlagOp, rewriter: PatternRewriter) -> None:
-        if op.ident in self.implied:
+        if op in self.implied:
             rewriter.erase(op)

@@ -7,14 +7,16 @@
   the device's cores of that type.
 
 No dispatch, sync or cache cost enters a bound. For one SuperKernel the same over its
-members, with the sub-tasks' `after [...]` dependencies as the DAG.
+members, with the sub-tasks' `after %t` dependencies as the DAG.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skir.analysis.task_graph import TaskGraph
+from xdsl.ir import Operation
+
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ModelOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import core_demand
@@ -94,11 +96,11 @@ def model_bound(model: ModelOp, costs: Costs, durations: dict[tuple[str, int], f
 def superkernel_bound(sk: SuperKernelOp, kernels: dict[str, KernelOp], costs: Costs,
                       durations: dict[tuple[str, int], float], aic: int, aiv: int) -> Bound:
     """The bound of one SuperKernel's members (their DAG from the sub-tasks' dependencies)."""
-    finish: dict[int, float] = {}
+    finish: dict[Operation, float] = {}
     work_c = work_v = 0.0
     for sub in sk.subtasks():
         d = durations.get((sub.stream.root_reference.data, sub.seq.data), costs.default_duration_us)
-        finish[sub.ident] = max((finish.get(dep, 0.0) for dep in sub.dep_ids), default=0.0) + d
+        finish[sub] = max((finish.get(dep, 0.0) for dep in sub.dep_subtasks()), default=0.0) + d
         kernel = kernels.get(sub.kernel.root_reference.data)
         if kernel is not None:
             c, v = _held(kernel, sub.blocks.data, aic, aiv)

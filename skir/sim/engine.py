@@ -38,7 +38,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import DictionaryAttr, FloatData, ModuleOp, StringAttr
 
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import (
     CondOp,
     DisabledOp,
@@ -449,7 +449,7 @@ def comm_durations(module: ModuleOp | ModelOp, costs: Any) -> dict[tuple[str, in
     """(stream, seq) -> the duration of every communication kernel task (disabled slots and
     SuperKernel hosts included): `comm_latency_us` + its bytes / `comm_gbps` (its `bytes`, else
     the sizes of the buffers its `out` params write, as far as the model declares them)."""
-    from skir.analysis.data_deps import launches_by_seq
+    from skir.analysis.graph.data_deps import launches_by_seq
     from skir.dialects.aclgraph import StreamOp
     from skir.dialects.aclgraph_decls import BufferOp, KernelOp
     from skir.dialects.aclgraph_enums import ParamRole

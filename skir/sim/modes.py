@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import ModelOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.model_lookup import submodels, the_model

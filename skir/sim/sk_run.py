@@ -32,7 +32,9 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from skir.analysis.progress_points import point_state, wants_progress
+from xdsl.ir import Operation
+
+from skir.analysis.sync.progress_points import point_state, wants_progress
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_demand
 from skir.dialects.hardware import BARRIER_TYPE, CORE_FACTS, EARLY_WAIT_RECIPES, CoreType, subtask_vector_cores
@@ -86,7 +88,7 @@ class _Core:
     last_kernel: str | None = None
     early_sent: int = -1
     """The pc of the early-start wait whose direct wait and relay have run."""
-    stored: set[int] = field(default_factory=set)
+    stored: set[SkProgramOp] = field(default_factory=set)
     """The points whose progress word this core type has stored (`debug-progress=1`)."""
 
 
@@ -105,17 +107,18 @@ class SuperKernelRun:
         n_aic, n_aiv = core_demand(sk.type, blocks)
         self.ratio = max(1, n_aiv // blocks) if n_aiv else 1
         self.cores: dict[CoreType, _Core] = {}
-        shared: dict[int, set[CoreType]] = defaultdict(set)
+        self.where = sk.positions()
+        shared: dict[Operation, set[CoreType]] = defaultdict(set)
         for core, n in ((CoreType.AIC, n_aic), (CoreType.AIV, n_aiv)):
             if n == 0:
                 continue
             ops = sk.program_for(core)
             self.cores[core] = _Core(core, ops, [start] * n, tail=[0.0] * n)
             for op in ops:
-                shared[op.ident].add(core)
+                shared[op].add(core)
         self.needs = shared
-        self.arrived: dict[int, set[CoreType]] = defaultdict(set)
-        self.done_shared: set[int] = set()
+        self.arrived: dict[Operation, set[CoreType]] = defaultdict(set)
+        self.done_shared: set[Operation] = set()
         self.early_sets: dict[CoreType, list[Stamp]] = defaultdict(list)
         self.early_used: dict[CoreType, int] = defaultdict(int)
         self.early_relays: dict[CoreType, deque[Stamp]] = defaultdict(deque)
@@ -154,7 +157,7 @@ class SuperKernelRun:
             self.finished = latest(st for s in self.cores.values() for st in s.stamps)
             self.blocked_on = None
         elif self.blocked_on is None:
-            where = ", ".join(f"{s.core.value} at op {s.ops[s.pc].ident}" for s in self.cores.values()
+            where = ", ".join(f"{s.core.value} at op {self.where[s.ops[s.pc]]}" for s in self.cores.values()
                               if s.pc < len(s.ops))
             raise SkirError(f"simulation of @{self.name} stalled ({where}); run sk-check on the module",
                             ExitCode.INTERNAL)
@@ -163,8 +166,8 @@ class SuperKernelRun:
     # ---- ops --------------------------------------------------------------------------
 
     def _step(self, s: _Core, op: SkProgramOp, notifies: list[tuple[str, Stamp]]) -> bool:
-        if self.progress and op.ident not in s.stored and point_state(op) is not None:
-            s.stored.add(op.ident)  # the progress word before the point, once (a blocked op is stepped again)
+        if self.progress and op not in s.stored and point_state(op) is not None:
+            s.stored.add(op)  # the progress word before the point, once (a blocked op is stepped again)
             s.stamps = [add(st, SYNC, self.costs.progress_us) for st in s.stamps]
         if isinstance(op, SubtaskOp):
             return self._subtask(s, op)
@@ -212,15 +215,15 @@ class SuperKernelRun:
 
     def _shared(self, s: _Core, op: SkProgramOp) -> tuple[bool, bool]:
         """(may go on, must execute) for an op both programs hold (mix sub-task, sync_all)."""
-        needs = self.needs[op.ident]
+        needs = self.needs[op]
         if len(needs) == 1:
             return True, True
-        if op.ident in self.done_shared:
+        if op in self.done_shared:
             return True, False
-        self.arrived[op.ident].add(s.core)
-        if self.arrived[op.ident] != needs:
+        self.arrived[op].add(s.core)
+        if self.arrived[op] != needs:
             return False, False
-        self.done_shared.add(op.ident)
+        self.done_shared.add(op)
         return True, True
 
     def _subtask_cores(self, core: CoreType, sub: SubtaskOp, kernel: KernelOp | None) -> range:
@@ -256,7 +259,7 @@ class SuperKernelRun:
         kernel = self.kernels.get(name)
         stream, seq = sub.stream.root_reference.data, sub.seq.data
         d = self.duration(stream, seq)
-        types = [c for c in self.cores if c in self.needs[sub.ident]]
+        types = [c for c in self.cores if c in self.needs[sub]]
         misses = {c: self._miss(self.cores[c], name, kernel) for c in types}
         miss = max(misses.values()) + (self.costs.placement_us if sub.first is not None else 0.0)
         ranges = {c: self._subtask_cores(c, sub, kernel) for c in types}
@@ -285,7 +288,7 @@ class SuperKernelRun:
         go, execute = self._shared(s, op)
         if not execute:
             return go
-        types = [c for c in self.cores if c in self.needs[op.ident]] if kind is BarrierKind.SYNC_ALL else [s.core]
+        types = [c for c in self.cores if c in self.needs[op]] if kind is BarrierKind.SYNC_ALL else [s.core]
         cost = (self.costs.sync_all_us if kind is BarrierKind.SYNC_ALL
                 else getattr(self.costs, CORE_FACTS[BARRIER_TYPE[kind]].barrier_cost))
         done = add(latest(st for c in types for st in self.cores[c].stamps), SYNC, cost)

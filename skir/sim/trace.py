@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import ModelOp
 from skir.dialects.hardware import CoreType
 from skir.sim.modes import Comparison

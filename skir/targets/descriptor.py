@@ -55,22 +55,22 @@ def compile_defines(sk: SuperKernelOp, options: SkOptions) -> list[str]:
     return defines + list(options.compile_options)
 
 
-def _events(sk: SuperKernelOp) -> tuple[dict[int, list[NotifyOp]], dict[int, list[WaitLockOp]]]:
-    """Sub-task id -> the notifies that follow it and the lock waits that precede it, on each core type."""
-    sends: dict[int, list[NotifyOp]] = {}
-    recvs: dict[int, list[WaitLockOp]] = {}
+def _events(sk: SuperKernelOp) -> tuple[dict[SubtaskOp, list[NotifyOp]], dict[SubtaskOp, list[WaitLockOp]]]:
+    """Sub-task -> the notifies that follow it and the lock waits that precede it, on each core type."""
+    sends: dict[SubtaskOp, list[NotifyOp]] = {}
+    recvs: dict[SubtaskOp, list[WaitLockOp]] = {}
     for core in CoreType:
         last: SubtaskOp | None = None
         pending: list[WaitLockOp] = []
         for op in sk.program_for(core):
             if isinstance(op, SubtaskOp):
-                recvs.setdefault(op.ident, []).extend(w for w in pending if w not in recvs.get(op.ident, []))
+                recvs.setdefault(op, []).extend(w for w in pending if w not in recvs.get(op, []))
                 pending = []
                 last = op
             elif isinstance(op, NotifyOp) and last is not None:
-                sends.setdefault(last.ident, [])
-                if op not in sends[last.ident]:
-                    sends[last.ident].append(op)
+                sends.setdefault(last, [])
+                if op not in sends[last]:
+                    sends[last].append(op)
             elif isinstance(op, WaitLockOp):
                 pending.append(op)
     return sends, recvs
@@ -82,8 +82,8 @@ def own_fields(sk: SuperKernelOp) -> list[dict[str, Any]]:
     per SuperKernel, `skir.targets.shared_entries`)."""
     sends, recvs = _events(sk)
     return [{"stream": sub.stream.root_reference.data, "seq": sub.seq.data,
-             "send_event_list": [op.cell.root_reference.data for op in sends.get(sub.ident, [])],
-             "recv_event_list": [op.cell.root_reference.data for op in recvs.get(sub.ident, [])]}
+             "send_event_list": [op.cell.root_reference.data for op in sends.get(sub, [])],
+             "recv_event_list": [op.cell.root_reference.data for op in recvs.get(sub, [])]}
             for sub in sk.subtasks()]
 
 
@@ -96,8 +96,8 @@ def descriptor(sk: SuperKernelOp, kernels: dict[str, KernelOp], base: SkOptions 
     for sub in sk.subtasks():
         kernel = kernels[sub.kernel.root_reference.data]
         symbol = kernel.sub_symbol
-        notify = sends.get(sub.ident, [])
-        wait = recvs.get(sub.ident, [])
+        notify = sends.get(sub, [])
+        wait = recvs.get(sub, [])
         kernel_list.append({
             "func_name": symbol,
             "split_symbols": [symbol if i == 0 else f"{symbol}_split{i}" for i in range(copies)],

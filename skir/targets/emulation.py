@@ -14,9 +14,9 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.analysis.data_deps import launch_access
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.data_deps import launch_access
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, ValueWaitOp
 from skir.dialects.aclgraph_enums import core_class
 from skir.dialects.ascendc import DeclareOp, SourceOp
@@ -160,12 +160,13 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
         subtasks = sk.subtasks()
         early = sk.sk_options().early_start == 1
         forwarded = update_slots.get(name, {})
+        place = sk.positions()
         instances = []
         for sub in subtasks:
             kernel = kernels[sub.kernel.root_reference.data]
             instances.append(
                 SubTaskInstance(
-                    key=sub.ident,
+                    key=place[sub],
                     symbol=kernel.sub_symbol,
                     offset=sub.offset.data,
                     core_class=core_class(kernel.type).value,
@@ -185,14 +186,15 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
         if options.sync_mode == "data":  # independent same-stream sub-tasks need no order
             for sub in subtasks:
                 op = graph.ops[node_of_seq[sub.seq.data]]
-                access[sub.ident] = launch_access(op, kernels[op.kernel.root_reference.data])  # type: ignore
+                access[place[sub]] = launch_access(op, kernels[op.kernel.root_reference.data])  # type: ignore
 
         def free(a: SubtaskOp, b: SubtaskOp) -> bool:
-            x, y = access.get(a.ident), access.get(b.ident)
+            x, y = access.get(place[a]), access.get(place[b])
             return a.stream == b.stream and x is not None and y is not None and x.independent(y)
 
         edges = tuple(
-            (a.ident, b.ident) if hb.before(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) else (b.ident, a.ident)
+            (place[a], place[b]) if hb.before(node_of_seq[a.seq.data], node_of_seq[b.seq.data])
+            else (place[b], place[a])
             for a, b in combinations(subtasks, 2)
             if hb.ordered(node_of_seq[a.seq.data], node_of_seq[b.seq.data]) and not free(a, b)
         )
@@ -225,7 +227,7 @@ def _specs(model: ModelOp, original: ModelOp, sources: dict[str, SourceOp],
                 final_locks=tuple((slot, final.value(name, ops)) for slot, ops in sorted(lock_ops.items())),
                 buffer_bytes=entry_buffer_sizes(source, sk),
                 progress_slot=progress_slot(source),
-                updates=tuple((sub.ident, forwarded[(sub.stream.root_reference.data, sub.seq.data)])
+                updates=tuple((place[sub], forwarded[(sub.stream.root_reference.data, sub.seq.data)])
                               for sub in subtasks if (sub.stream.root_reference.data, sub.seq.data) in forwarded),
             )))
     return specs

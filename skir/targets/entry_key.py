@@ -9,7 +9,9 @@ change here. It holds, in order:
   without its name (`sym_name`), its scope label (`sk.label`) and the vendor's name for it;
 - every program op: its name, every property and attribute, without the places in the original
   model that only say where a member came from (`seq`, `stream`) and the argument-table
-  sources (`cell`: the slot it reads stays in the key);
+  sources (`cell`: the slot it reads stays in the key), with its place in the program (`id`)
+  and the places of the sub-tasks its tokens tie it to (`deps`: those a sub-task or a notify
+  follows, those a lock wait holds back);
 - the declaration of every member kernel a program op names (every property and attribute:
   its symbol, type, parameters, batch and early-start capabilities, ...);
 - the effective options (`SkOptions`, scope options merged);
@@ -30,13 +32,13 @@ import hashlib
 import re
 from collections.abc import Callable
 
-from xdsl.dialects.builtin import StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute
 
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.ascendc import SourceOp
 from skir.dialects.formation_attrs import LABEL_ATTR
-from skir.dialects.superkernel import SuperKernelOp
+from skir.dialects.superkernel import NotifyOp, SubtaskOp, SuperKernelOp, WaitLockOp
 from skir.dialects.vendor_provenance import NAME_ATTR
 from skir.names import entry_symbol
 
@@ -80,11 +82,26 @@ of the source) its name and fields. Attributes compare and hash by value, so gro
 prints nothing; only a group's digest renders its key as text (`key_text`)."""
 
 
-def _fields(op: Operation, skip: frozenset[str], text: Callable[[str], str] | None = None) -> tuple[Field, ...]:
-    """Every property and attribute of `op` not in `skip`, in name order; strings through `text`
-    when given."""
+def _with_place(op: Operation, place: dict[Operation, int]) -> dict[str, Attribute]:
+    """A program op's properties with its place (`id`) and its dependencies' places (`deps`)."""
+    props: dict[str, Attribute] = {**op.properties, "id": IntAttr(place[op])}
+    if isinstance(op, WaitLockOp):
+        deps = sorted(place[use.operation] for use in op.token.uses)
+    elif isinstance(op, SubtaskOp | NotifyOp):
+        deps = [place[d] for d in op.dep_subtasks()]
+    else:
+        deps = []
+    if deps:
+        props["deps"] = ArrayAttr(IntAttr(d) for d in deps)
+    return props
+
+
+def _fields(op: Operation, skip: frozenset[str], text: Callable[[str], str] | None = None,
+            props: dict[str, Attribute] | None = None) -> tuple[Field, ...]:
+    """Every property (`props` if given, else `op`'s) and attribute of `op` not in `skip`, in name
+    order; strings through `text` when given."""
     out: list[Field] = []
-    for where, table in (("p", op.properties), ("a", op.attributes)):
+    for where, table in (("p", op.properties if props is None else props), ("a", op.attributes)):
         for key in sorted(table):
             if key in skip:
                 continue
@@ -97,8 +114,9 @@ def entry_key(sk: SuperKernelOp, kernels: dict[str, KernelOp], source: SourceOp)
     """The canonical key of `sk`'s entry (see the module docstring)."""
     items: list[tuple[str, tuple[Field, ...]]] = [("sk.kernel", _fields(sk, OWN_NAME_FIELDS))]
     members: dict[str, KernelOp] = {}
+    place = sk.positions()
     for op in sk.body.walk():
-        items.append((op.name, _fields(op, LOCATION_PROPERTIES)))
+        items.append((op.name, _fields(op, LOCATION_PROPERTIES, props=_with_place(op, place))))
         for value in op.properties.values():
             if isinstance(value, SymbolRefAttr) and value.root_reference.data in kernels:
                 members.setdefault(value.root_reference.data, kernels[value.root_reference.data])

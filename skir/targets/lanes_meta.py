@@ -17,14 +17,16 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from skir.analysis.core_ranges import subtask_range
+from skir.analysis.placement.core_ranges import subtask_range
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SkProgramOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 
 
 def lanes(sk: SuperKernelOp) -> list[dict[str, Any]]:
-    """Each lane of `sk` with its core type, flag, cores, rounds and member sub-tasks (ids)."""
+    """Each lane of `sk` with its core type, flag, cores, rounds and member sub-tasks (their
+    places in the program)."""
     out: list[dict[str, Any]] = []
+    place = sk.positions()
     for core in (CoreType.AIC, CoreType.AIV):
         program = sk.program_for(core)
         rounds: dict[tuple[int, range], int] = {}
@@ -41,7 +43,7 @@ def lanes(sk: SuperKernelOp) -> list[dict[str, Any]]:
                     key = (flag, guard)
                     rounds[key] = rounds.get(key, 0) + 1
         for (flag, guard), n in sorted(rounds.items(), key=lambda item: (item[0][1].start, item[0][0])):
-            members = [op.ident for op in program[first_op[flag]:last_op[flag] + 1]
+            members = [place[op] for op in program[first_op[flag]:last_op[flag] + 1]
                        if isinstance(op, SubtaskOp) and _within(subtask_range(sk, op, core), guard)]
             out.append({"core": core.value, "flag": flag, "first": guard.start, "cores": len(guard),
                         "rounds": n, "subtasks": members})

@@ -62,10 +62,10 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation
 from xdsl.utils.target import Target
 
-from skir.analysis.fail_reasons import FailReason
-from skir.analysis.original import unreset_by_superkernel
-from skir.analysis.progress_points import LINE_BYTES, lines, points, progress_ids, wants_progress
-from skir.analysis.self_test_fill import plan_fills
+from skir.analysis.formation.fail_reasons import FailReason
+from skir.analysis.proof.original import unreset_by_superkernel
+from skir.analysis.sync.progress_points import LINE_BYTES, lines, points, progress_ids, wants_progress
+from skir.analysis.sync.self_test_fill import plan_fills
 from skir.dialects.aclgraph import LaunchOp, LaunchSkOp, ModelOp, StreamOp, TaskOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.aclgraph_decls import CellOp, KernelOp
 from skir.dialects.aclgraph_enums import CoreClass, core_class
@@ -163,14 +163,15 @@ def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[Lock
         table[slot], owner[slot] = {"slot": slot, **entry}, what
 
     put(0, {"source": "ffts_base"}, "the FFTS base")
+    place = sk.positions()
     for sub in sk.subtasks():
         kernel = kernels.get(_sym(sub.kernel))
         if kernel is None:
-            raise SkirError(f"sk-meta: {task_path(sk)}: sub-task {sub.ident} names unknown kernel @{_sym(sub.kernel)}")
+            raise SkirError(f"sk-meta: {task_path(sk)}: sub-task {place[sub]} names unknown kernel @{_sym(sub.kernel)}")
         stream, seq = _sym(sub.stream), sub.seq.data
         for j in range(kernel.num_params):
             put(sub.offset.data + j, {"source": "task", "stream": stream, "seq": seq, "arg": j},
-                f"arg {j} of sub-task {sub.ident} (@{stream} seq {seq})")
+                f"arg {j} of sub-task {place[sub]} (@{stream} seq {seq})")
     uses: dict[int, list[str]] = {}
     for lock in locks:
         slot, cell, use = lock.slot.data, _sym(lock.cell), _LOCK_USE[type(lock)]
@@ -179,7 +180,7 @@ def _arg_table(sk: SuperKernelOp, kernels: dict[str, KernelOp], locks: list[Lock
             if use not in uses[slot]:
                 uses[slot].append(use)
             continue
-        put(slot, {"source": "cell", "cell": cell, "use": use}, f"the {use} lock of @{cell} (id {lock.ident})")
+        put(slot, {"source": "cell", "cell": cell, "use": use}, f"the {use} lock of @{cell} (op {place[lock]})")
         uses[slot] = [use]
     for slot, found in uses.items():
         if len(found) > 1:
@@ -200,6 +201,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
                  unreset: list[tuple[str, str]]) -> Json:
     name = sk.sym_name.data
     program = sk.program()
+    place = {op: i for i, op in enumerate(program)}
     locks = [op for op in program if isinstance(op, LockOp)]
     host = hosts.get(name, [])
     if len(host) > 1:
@@ -208,14 +210,14 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
     for sub in sk.subtasks():
         kernel_of = kernels.get(_sym(sub.kernel))
         members.append({
-            "subtask": sub.ident, "stream": _sym(sub.stream), "seq": sub.seq.data, "kernel": _sym(sub.kernel),
+            "subtask": place[sub], "stream": _sym(sub.stream), "seq": sub.seq.data, "kernel": _sym(sub.kernel),
             "blocks": sub.blocks.data, "first_block": sub.first_block, "system_args": bool(
                 kernel_of is not None and kernel_of.takes_system_args),
-            "arg_offset": sub.offset.data, "depends_on": list(sub.dep_ids),
+            "arg_offset": sub.offset.data, "depends_on": [place[d] for d in sub.dep_subtasks()],
         })
         kernel = kernels.get(_sym(sub.kernel))
         if kernel is not None and widened_under(kernel.type, sk.type):
-            warnings.append({"warning": "mix11_under_mix12", "subtask": sub.ident})
+            warnings.append({"warning": "mix11_under_mix12", "subtask": place[sub]})
     for cell, event in unreset:  # docs/design.md §3 (e): the original was not safe to replay either
         warnings.append({"warning": "unreset_event", "event": event, "cell": cell})
     if _sk_options(sk).debug_cross_core_sync_check:
@@ -232,7 +234,7 @@ def _superkernel(sk: SuperKernelOp, kernels: dict[str, KernelOp], hosts: dict[st
         "host": host[0] if host else None,
         "members": members,
         "locks": [
-            {"id": op.ident, "op": _LOCK_USE[type(op)], "cell": _sym(op.cell), "slot": op.slot.data,
+            {"id": place[op], "op": _LOCK_USE[type(op)], "cell": _sym(op.cell), "slot": op.slot.data,
              "core": op.core.data.value}
             for op in locks
         ],

@@ -43,9 +43,9 @@ from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp
 
-from skir.analysis.fail_reasons import FailReason
-from skir.analysis.scopes import scope_labels
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.formation.fail_reasons import FailReason
+from skir.analysis.formation.scopes import scope_labels
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp, ScopeBeginOp, ScopeEndOp
 from skir.dialects.aclgraph_decls import KernelOp
 from skir.dialects.aclgraph_enums import vendor_kernel_type

@@ -22,7 +22,7 @@ def mlir_context() -> Any:
     from xdsl.context import Context
     from xdsl.dialects.builtin import Builtin
 
-    from skir.analysis.model_check import install
+    from skir.analysis.proof.model_check import install
     from skir.dialects.aclgraph import ACLGraph
     from skir.dialects.superkernel import SK
 

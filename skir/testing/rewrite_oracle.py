@@ -28,8 +28,8 @@ from typing import Any
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.api import load_model, make_context, the_model
 from skir.dialects.aclgraph import (
     DisabledOp,
@@ -91,12 +91,12 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
     deps: dict[str, dict[int, set[int]]] = {}
     for sk in after.body.block.ops:
         if isinstance(sk, SuperKernelOp):
-            by_id = {sub.ident: sub.seq.data for sub in sk.subtasks()}
             closure: dict[int, set[int]] = {}
-            for sub in sk.subtasks():  # id order is a topological order
+            for sub in sk.subtasks():  # program order is a topological order
                 assert sub.seq.data not in fused, f"seq {sub.seq.data} fused twice"
                 fused[sub.seq.data] = sk.sym_name.data
-                closure[sub.seq.data] = set().union(*([{by_id[d]} | closure[by_id[d]] for d in sub.dep_ids] or [set()]))
+                closure[sub.seq.data] = set().union(
+                    *([{d.seq.data} | closure[d.seq.data] for d in sub.dep_subtasks()] or [set()]))
             deps[sk.sym_name.data] = closure
     old_ops = {op.seq.data: op for s in streams_before.values() for op in s.body.block.ops}
     new_ops = {op.seq.data: op for s in streams_after.values() for op in s.body.block.ops}
@@ -161,7 +161,7 @@ def check_rewrite(original: ModuleOp, rewritten: ModuleOp) -> None:
 def cells_left_at_one(original: ModuleOp, rewritten: ModuleOp) -> set[str]:
     """The cells the rewrite added that hold 1 once the rewritten model has run to its end on
     sk-check's abstract machine (which must not deadlock)."""
-    from skir.analysis.sync_machine import SyncMachine
+    from skir.analysis.proof.sync_machine import SyncMachine
     from skir.dialects.aclgraph_decls import CellOp
 
     model = the_model(rewritten)
@@ -177,7 +177,7 @@ def check_unreset_warnings(original: ModuleOp, rewritten: ModuleOp) -> None:
     """Every cell the rewrite added that ends the model at 1 has an `unreset_event` warning (of
     the SuperKernels, as SK meta and the summary give them), and every warning names such a
     cell: the run decides, the warning's static reading of the converted epochs is checked."""
-    from skir.analysis.original import unreset_by_superkernel
+    from skir.analysis.proof.original import unreset_by_superkernel
 
     at_one = cells_left_at_one(original, rewritten)
     unreset = unreset_by_superkernel(the_model(rewritten), the_model(original))

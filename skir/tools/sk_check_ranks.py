@@ -5,7 +5,7 @@ sk-check-ranks out/rank0 out/rank1 [...]      # sk-compile's output folders (or 
 ```
 Each argument is an output folder of `sk-compile` (its `model.rewritten.mlir` is read) or a
 rewritten model. For every communicator group, the sequence of collectives each rank runs after
-the rewrite — inside SuperKernels and outside (`skir.analysis.rank_order`) — must be the same;
+the rewrite — inside SuperKernels and outside (`skir.analysis.comm.rank_order`) — must be the same;
 else the first rank, group and position that differ are named, exit 3. Exit codes: 0 the ranks
 agree, 1 bad input (a folder without a rewritten model, a model that does not parse), 3 they differ.
 """

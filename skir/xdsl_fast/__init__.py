@@ -18,8 +18,8 @@ The shortcuts, and the internals each relies on:
 - `clone`: `clone_tree`, a deep copy of value-free IR through `new_op`; `Operation._operands`,
   `_successors`, `Block._args`.
 - `printer`: `DirectPrinter` / `ir_text`, printing with `stream.write` and without per-op checks
-  for custom-format ops; `Printer._print_new_line`, `_current_column`, `_current_line`,
-  `_indent`, `_next_line_callback`.
+  for custom-format ops; `Printer._print_new_line`, `_print_results`, `_current_column`,
+  `_current_line`, `_indent`, `_next_line_callback`.
 - `walk`: `nested_ops`, a pre-order walk with one generator; public API only.
 - `isolated`: `OperandFreeIsolated`, `IsolatedFromAbove` for value-free regions without its
   use-def walk; `Operation._operands`.
@@ -88,8 +88,8 @@ def probe() -> None:
     if not callable(getattr(ModuleOp, "get_irdl_definition", None)):
         raise _fail("IRDLOperation.get_irdl_definition")
     printer = Printer()
-    for field in ("_print_new_line", "_current_column", "_current_line", "_indent", "_next_line_callback",
-                  "indent_num_spaces", "diagnostic"):
+    for field in ("_print_new_line", "_print_results", "_current_column", "_current_line", "_indent",
+                  "_next_line_callback", "indent_num_spaces", "diagnostic"):
         if not hasattr(printer, field):
             raise _fail(f"the Printer member '{field}'")
     inner = ModuleOp([])

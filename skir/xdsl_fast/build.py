@@ -1,7 +1,8 @@
 """Building an op without IRDL's generic constructor (docs/design.md §7 "Rewriting").
 
-`build_op` sets what `Operation.__init__` would for an op without operands, results or
-successors; `new_op` is `cls.create(...)` for such an op class. Both write the op's fields
+`build_op` sets what `Operation.__init__` would for an op without successors (operands and
+results are set only when the op has some, as the `!sk.token`s of a program's sub-tasks);
+`new_op` is `cls.create(...)` for such an op class. Both write the op's fields
 directly, so they are part of the package's capability probe (`skir.xdsl_fast.probe`).
 
 ```python
@@ -15,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from xdsl.dialects.builtin import UNKNOWN_LOC, LocationAttr
-from xdsl.ir import Attribute, Operation, Region
+from xdsl.ir import Attribute, Operation, OpResult, Region, SSAValue, SSAValues
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -23,9 +24,9 @@ OpT = TypeVar("OpT", bound=Operation)
 def build_op(
     op: Operation, properties: Mapping[str, Attribute], regions: Sequence[Region] = (),
     attributes: Mapping[str, Attribute] | None = None, location: LocationAttr | None = None,
+    operands: Sequence[SSAValue] = (), result_types: Sequence[Attribute] = (),
 ) -> None:
-    """Initialise `op`, an op without operands, results or successors, from properties that
-    are already typed.
+    """Initialise `op`, an op without successors, from properties that are already typed.
 
     Sets what `Operation.__init__` would (properties, attributes, location, regions, and the
     IRDL definition's default-valued properties and attributes) without its operand, result and
@@ -46,14 +47,19 @@ def build_op(
     op.location = UNKNOWN_LOC if location is None else location
     for region in regions:
         op.add_region(region)
+    if operands:
+        op.operands = operands
+    if result_types:
+        op.results = SSAValues(OpResult(t, op, i) for i, t in enumerate(result_types))
 
 
 def new_op(cls: type[OpT], properties: Mapping[str, Attribute], regions: Sequence[Region] = (),
-           attributes: Mapping[str, Attribute] | None = None, location: LocationAttr | None = None) -> OpT:
-    """`cls.create(properties=..., regions=..., attributes=..., location=...)` for an op class
-    without operands, results or successors, through `build_op`."""
+           attributes: Mapping[str, Attribute] | None = None, location: LocationAttr | None = None,
+           operands: Sequence[SSAValue] = (), result_types: Sequence[Attribute] = ()) -> OpT:
+    """`cls.create(properties=..., regions=..., ...)` for an op class without successors, through
+    `build_op`."""
     op = cls.__new__(cls)
-    build_op(op, properties, regions, attributes, location)
+    build_op(op, properties, regions, attributes, location, operands, result_types)
     return op
 
 

@@ -25,8 +25,9 @@ _PLAIN: dict[type[Operation], bool] = {}
 
 class DirectPrinter(Printer):
     """`Printer`, writing with `stream.write` instead of the `print` builtin, and printing an op
-    with a custom format, no results, no diagnostic and no SSA scope of its own (skir's ops)
-    without the checks that find that out (the same text as `Printer.print_op`)."""
+    with a custom format, no diagnostic and no SSA scope of its own (skir's ops) without the
+    checks that find that out (the same text as `Printer.print_op`; its results through
+    `Printer._print_results`)."""
 
     def print_op(self, op: Operation) -> None:
         cls = type(op)
@@ -34,10 +35,12 @@ class DirectPrinter(Printer):
         if plain is None:
             plain = _PLAIN[cls] = (cls.print is not Operation.print and not isinstance(op, UnregisteredOp)
                                    and not op.get_traits_of_type(IsolatedFromAbove))
-        if (not plain or op.results or self.print_generic_format or self.print_debuginfo
+        if (not plain or self.print_generic_format or self.print_debuginfo
                 or op in self.diagnostic.op_messages):
             super().print_op(op)
             return
+        if op.results:
+            self._print_results(op)
         self._current_column += len(op.name)
         self.stream.write(op.name)  # type: ignore[union-attr]
         op.print(self)

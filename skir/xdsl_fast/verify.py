@@ -1,12 +1,12 @@
-"""Faster IRDL verification and printing for skir's ops, which have no operands, results or
-successors.
+"""Faster IRDL verification and printing for skir's ops, which have no successors and at most
+one variadic operand group and single results (the `!sk.token`s of a program).
 
 xDSL 0.74's generated `verify_` runs `OpDef.verify`, whose generic variadic-size checks of
 operands, results, regions and successors cost about two thirds of the time of verifying an
-op with none of them (measured on a 30k-task model: 3.7 of 5.1 s of `module.verify()`).
-`fast_verify(cls)` replaces it, for such an op class, by the same checks minus that machinery:
-region constraints (for plain regions only that a single-block region has one block),
-property and attribute constraints, traits, then the op's own verifier. Constraints of the
+op (measured on a 30k-task model: 3.7 of 5.1 s of `module.verify()`). `fast_verify(cls)`
+replaces it, for such an op class, by the same checks minus that machinery: the operand and
+result types, region constraints (for plain regions only that a single-block region has one
+block), property and attribute constraints, traits, then the op's own verifier. Constraints of the
 shapes skir uses (any, base type, equality, base type with such parameters) are checked by a
 compiled predicate first. The class's `verify` skips `Operation.verify`'s
 operand and successor checks, which such an op cannot fail. Anything unexpected (an operand,
@@ -34,6 +34,7 @@ from xdsl.irdl.constraints import (
     EqAttrConstraint,
     ParamAttrConstraint,
     RangeOf,
+    SingleOf,
 )
 from xdsl.irdl.constraints import VerificationContext as _Context
 from xdsl.irdl.operations import (
@@ -41,7 +42,9 @@ from xdsl.irdl.operations import (
     OptAttributeDef,
     OptPropertyDef,
     RegionDef,
+    ResultDef,
     SingleBlockRegionDef,
+    VarOperandDef,
     irdl_op_verify_regions,
 )
 from xdsl.utils.exceptions import VerifyException
@@ -97,6 +100,34 @@ def _plain_regions(op_def: OpDef) -> tuple[bool, ...] | None:
     return tuple(out)
 
 
+def _value_checks(op_def: OpDef) -> tuple[Callable[[Attribute], bool], int, Callable[[Attribute], bool]] | None:
+    """For an op whose operands are none or one variadic group and whose results are single
+    values, each of a type a quick predicate decides: (the operands' predicate, the number of
+    results, their predicate); None for any other shape, which xDSL checks."""
+    operand_ok: Callable[[Attribute], bool] = lambda value: False  # noqa: E731 (no operand is expected)
+    if op_def.operands:
+        if len(op_def.operands) != 1:
+            return None
+        (_, operand), = op_def.operands
+        if type(operand) is not VarOperandDef or type(operand.constr) is not RangeOf:
+            return None
+        quick = _quick_check(operand.constr.constr)
+        if quick is None:
+            return None
+        operand_ok = quick
+    checks = []
+    for _, result in op_def.results:
+        if type(result) is not ResultDef or type(result.constr) is not SingleOf:
+            return None
+        quick = _quick_check(result.constr.constr)
+        if quick is None:
+            return None
+        checks.append(quick)
+    if len(set(map(id, checks))) > 1:
+        return None
+    return operand_ok, len(checks), checks[0] if checks else (lambda value: False)
+
+
 def _one_block(region: Region) -> bool:
     first = region.first_block
     return first is not None and first.next_block is None
@@ -112,8 +143,10 @@ def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
 
         raise _fail(f"the closure cells 'op_def' and 'custom_verify' in {cls.__name__}'s generated verifier")
     op_def, custom = cells["op_def"], cells["custom_verify"]
-    if op_def.operands or op_def.results or op_def.successors:
-        return cls  # an op with values keeps xDSL's own verifier (not a capability question)
+    values = _value_checks(op_def)
+    if values is None or op_def.successors:
+        return cls  # another shape of operands or results keeps xDSL's own verifier
+    operand_ok, n_results, result_ok = values
 
     def compiled(defs: dict[str, Any], optional_kind: type) -> tuple[tuple[str, Any, Any, bool], ...]:
         return tuple((name, d.constr, _quick_check(d.constr), isinstance(d, optional_kind)) for name, d in defs.items())
@@ -126,8 +159,10 @@ def fast_verify(cls: type[IRDLOperation]) -> type[IRDLOperation]:
     single_block = _plain_regions(op_def)
 
     def verify_(self: IRDLOperation) -> None:
-        if (self._operands or self.results or self._successors or len(self.regions) != n_regions
-                or not known.issuperset(self.properties)):
+        if (self._successors or len(self.regions) != n_regions or not known.issuperset(self.properties)
+                or len(self.results) != n_results
+                or (self._operands and not all(operand_ok(v.type) for v in self._operands))
+                or (n_results and not all(result_ok(r.type) for r in self.results))):
             op_def.verify(self)
         else:
             context = None

@@ -48,7 +48,7 @@ def _prove_every_compile() -> Iterator[None]:
     so the products and the summary are those a user's call would give)."""
     import skir
     import skir.api
-    from skir.analysis import sk_check
+    from skir.analysis.proof import sk_check
     from skir.errors import CheckFailedError
 
     original = skir.api.compile

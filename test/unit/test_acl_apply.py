@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import skir
-from skir.analysis.sk_check import check_module
+from skir.analysis.proof.sk_check import check_module
 from skir.dialects.aclgraph import LaunchOp, StreamOp
 from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SubtaskOp, SuperKernelOp

@@ -36,7 +36,7 @@ def test_profile_areas_sort_files() -> None:
     assert area("/x/site-packages/xdsl/ir/core.py") == "xdsl ir"
     assert area("/x/site-packages/xdsl/pattern_rewriter.py") == "xdsl rewriting"
     assert area("/x/site-packages/xdsl/irdl/operations.py") == "xdsl irdl"
-    assert area("/repo/skir/analysis/formation.py") == "skir analysis"
+    assert area("/repo/skir/analysis/formation/formation.py") == "skir analysis"
     assert area("~") == "python" and area("<frozen abc>") == "python"
 
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 import skir
-import skir.analysis.formation as formation
-from skir.analysis.deadlock_rule import BoundaryNeeds, Starvation
-from skir.analysis.formation import Former
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.range_hull import Ranges
-from skir.analysis.task_graph import TaskGraph
+import skir.analysis.formation.formation as formation
+from skir.analysis.formation.deadlock_rule import BoundaryNeeds, Starvation
+from skir.analysis.formation.formation import Former
+from skir.analysis.formation.range_hull import Ranges
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.api import the_model
 from skir.options import SkOptions
 from skir.passes.common import kernel_table

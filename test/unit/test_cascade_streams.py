@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 import skir
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.sync_machine import SyncMachine
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
+from skir.analysis.proof.sync_machine import SyncMachine
 from skir.api import load_model
 from skir.dialects.aclgraph import ModelOp, StreamActiveOp, StreamOp
 from skir.errors import SkirError

@@ -19,8 +19,8 @@ import pytest
 
 import skir
 import skir.passes.place_sync
-from skir.analysis.original import unreset_by_superkernel
-from skir.analysis.sk_check import check_module
+from skir.analysis.proof.original import unreset_by_superkernel
+from skir.analysis.proof.sk_check import check_module
 from skir.api import the_model
 from skir.dialects.aclgraph import StreamOp, ValueWaitOp, ValueWriteOp
 from skir.dialects.hardware import EARLY_CLASS_TYPES, EARLY_WAIT_RECIPES, CoreType, early_ordered_types
@@ -271,19 +271,18 @@ FORK = capture(
 )
 """A queue SuperKernel: the record of e2 on s0 follows the AIC sub-task of s0 and, through e1,
 the AIV one of s1, which do not follow each other. Its notify (on the AIVs) must wait for both:
-`after [..]` names them, and the AIC's barrier and a mode-2 flag carry the AIC side to it."""
+`after %a, %b` names them, and the AIC's barrier and a mode-2 flag carry the AIC side to it."""
 
 
 def test_a_notify_after_two_unordered_members_waits_for_both() -> None:
     result = skir.compile(FORK).check()
     notify = _notify(result.module)
-    sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
-    subs = {op.ident: (op.stream.root_reference.data, op.seq.data) for op in sk.subtasks()}
-    assert sorted(subs[d] for d in notify.dep_ids) == [("s0", 0), ("s1", 1)]
+    assert sorted((op.stream.root_reference.data, op.seq.data) for op in notify.dep_subtasks()) == [
+        ("s0", 0), ("s1", 1)]
 
 
 def test_without_the_notify_deps_sk_check_rejects_the_fork(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skir.analysis.boundary as boundary
+    import skir.analysis.formation.boundary as boundary
 
     original = boundary._Planner._members_before
 
@@ -306,19 +305,21 @@ JOIN = capture(
     events=["e1", "e2"],
 )
 """The mirror of FORK: the wait of e2 on s0 precedes s0's next sub-task and, through e1, the AIC
-sub-task of s1. Its lock wait names both (`before [..]`), so the flag to the AIC follows it."""
+sub-task of s1. Both name its lock wait's token (`after %w`), so the flag to the AIC follows it."""
 
 
 def test_a_lock_wait_before_two_unordered_members_holds_both() -> None:
     result = skir.compile(JOIN).check()
     sk = next(op for op in the_model(result.module).body.block.ops if isinstance(op, SuperKernelOp))
     wait = next(op for op in sk.program() if isinstance(op, WaitLockOp))
-    subs = {op.ident: (op.stream.root_reference.data, op.seq.data) for op in sk.subtasks()}
-    assert sorted(subs[d] for d in wait.dep_ids) == [("s0", 5), ("s1", 7)]
+    held = [use.operation for use in wait.token.uses]
+    assert all(isinstance(op, SubtaskOp) for op in held)
+    assert sorted((op.stream.root_reference.data, op.seq.data) for op in held) == [  # type: ignore[attr-defined]
+        ("s0", 5), ("s1", 7)]
 
 
 def test_without_the_wait_deps_sk_check_rejects_the_join(monkeypatch: pytest.MonkeyPatch) -> None:
-    import skir.analysis.boundary as boundary
+    import skir.analysis.formation.boundary as boundary
 
     original = boundary._Planner._members_after
 

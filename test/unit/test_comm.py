@@ -202,7 +202,7 @@ MIXED = model([[kernel(0, "mm", 24, ["x", "y"]), kernel(1, "ar", 16, ["y"], AR),
 
 @pytest.mark.parametrize("options", ["fuse-comm=0", "stream-fusion=0", "select=gain", "early-start=1"])
 def test_ranks_compiled_differently_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str], options: str) -> None:
-    from skir.analysis.rank_order import collective_sequences
+    from skir.analysis.comm.rank_order import collective_sequences
     from skir.tools import sk_check_ranks
 
     path = tmp_path / "tp.json"
@@ -261,7 +261,7 @@ def _rewritten_text() -> str:
 
 
 def _violations(text: str) -> list[str]:
-    from skir.analysis.sk_check import check_module
+    from skir.analysis.proof.sk_check import check_module
 
     return check_module(skir.parse(text)).violations
 
@@ -281,12 +281,12 @@ def test_sk_check_proves_a_fused_layer_and_finds_a_neighbour_it_cannot_hold() ->
 
 def test_sk_check_finds_collectives_of_one_group_the_superkernel_leaves_unordered() -> None:
     text = _rewritten_text()
-    unordered = text.replace("from @s0 seq 2 on aic after [4]", "from @s0 seq 2 on aic").replace(
-        "from @s0 seq 3 on aiv after [6]", "from @s0 seq 3 on aiv")
-    assert unordered.count(" after [") == text.count(" after [") - 2
+    unordered = text.replace("from @s0 seq 2 on aic after %1", "from @s0 seq 2 on aic").replace(
+        "from @s0 seq 3 on aiv after %2", "from @s0 seq 3 on aiv")
+    assert unordered.count(" after %") == text.count(" after %") - 2
     assert any("comm_order: sub-tasks 4 and 8 of group tp0 are not ordered" in v for v in _violations(unordered))
     # the sync that keeps them ordered: without it the proof of the dependencies fails
-    without_sync = text.replace("      sk.barrier id 5 sync_all\n", "")
+    without_sync = text.replace("      sk.barrier sync_all\n", "")
     assert without_sync != text
     assert _violations(without_sync)
 
@@ -302,7 +302,7 @@ def test_emulation_holds_a_collectives_blocks_at_a_rendezvous(tmp_path: Path) ->
     result = skir.compile(copy.deepcopy(TP_LAYER)).emulate()
     assert all(e.ok for e in result.emulation)
     assert result.original is not None
-    text = str(result.module).replace("sk.subtask id 8 @ar blocks 16", "sk.subtask id 8 @ar blocks 32").replace(
+    text = str(result.module).replace("sk.subtask @ar blocks 16 offset 6", "sk.subtask @ar blocks 32 offset 6").replace(
         'ascendc.guarded_call "ar_middle" offset 6 copies 4 on aiv logical 16',
         'ascendc.guarded_call "ar_middle" offset 6 copies 4 on aiv logical 32')
     (spec,) = emulation_specs(skir.parse(text), result.original)

@@ -17,9 +17,9 @@ import pytest
 from xdsl.parser import Parser
 
 import skir
-from skir.analysis.self_test_fill import SELF_TEST_FLAGS, plan_fills
-from skir.analysis.sk_check import CheckReport, _check_pending
-from skir.analysis.sync_machine import SyncMachine
+from skir.analysis.proof.sk_check import CheckReport, _check_pending
+from skir.analysis.proof.sync_machine import SyncMachine
+from skir.analysis.sync.self_test_fill import SELF_TEST_FLAGS, plan_fills
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
 from skir.hostsim.runner import emulate
@@ -185,12 +185,12 @@ aclgraph.model @straddle cores(aic = 24, aiv = 48) {
   aclgraph.kernel @mm mix_aic_1_2 params(in, in, out)
   aclgraph.kernel @v aiv_only params(in, out)
   sk.kernel @straddle_sk0 mix_aic_1_2 blocks 4 queue slots 8 options "debug-cross-core-sync-check=1" {
-    sk.subtask id 0 @c blocks 4 offset 1 from @s1 seq 0 on aic
-    sk.barrier id 1 all_aic
-    sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
-    sk.subtask id 3 @mm blocks 4 offset 3 from @s0 seq 1 on mix
-    sk.wait_flag id 4 flag 15 on aiv
-    sk.subtask id 5 @v blocks 8 offset 6 from @s1 seq 2 on aiv after [0]
+    %0 = sk.subtask @c blocks 4 offset 1 from @s1 seq 0 on aic
+    sk.barrier all_aic
+    sk.set_flag mode 2 flag 15 pipe fix on aic
+    %1 = sk.subtask @mm blocks 4 offset 3 from @s0 seq 1 on mix
+    sk.wait_flag flag 15 on aiv
+    %2 = sk.subtask @v blocks 8 offset 6 from @s1 seq 2 on aiv after %0
   }
 }
 """
@@ -311,12 +311,12 @@ aclgraph.model @few cores(aic = 24, aiv = 48) {
   aclgraph.kernel @mm mix_aic_1_2 params(in, in, out)
   aclgraph.kernel @v aiv_only params(in, out)
   sk.kernel @few_sk0 mix_aic_1_2 blocks 4 queue slots 8 options "debug-cross-core-sync-check=1" {
-    sk.subtask id 0 @c blocks 4 offset 1 from @s1 seq 0 on aic
-    sk.barrier id 1 all_aic
-""" + "".join(f"    sk.set_flag id {2 + i} mode 2 flag {f} pipe fix on aic\n" for i, f in enumerate(_HELD)) + """
-    sk.subtask id 11 @mm blocks 4 offset 3 from @s0 seq 1 on mix
-""" + "".join(f"    sk.wait_flag id {12 + i} flag {f} on aiv\n" for i, f in enumerate(_HELD)) + """
-    sk.subtask id 21 @v blocks 8 offset 6 from @s1 seq 2 on aiv after [0]
+    %0 = sk.subtask @c blocks 4 offset 1 from @s1 seq 0 on aic
+    sk.barrier all_aic
+""" + "".join(f"    sk.set_flag mode 2 flag {f} pipe fix on aic\n" for f in _HELD) + """
+    %1 = sk.subtask @mm blocks 4 offset 3 from @s0 seq 1 on mix
+""" + "".join(f"    sk.wait_flag flag {f} on aiv\n" for f in _HELD) + """
+    %2 = sk.subtask @v blocks 8 offset 6 from @s1 seq 2 on aiv after %0
   }
 }
 """

@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 import skir
-from skir.analysis.sk_check import check_module
+from skir.analysis.proof.sk_check import check_module
 from skir.dialects.superkernel import PreloadOp, SubtaskOp, SuperKernelOp
 from skir.targets.ascendc import emit_source, sources
 

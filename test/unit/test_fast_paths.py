@@ -17,7 +17,7 @@ from xdsl.ir import Block
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 import skir
-from skir.analysis import model_check
+from skir.analysis.proof import model_check
 from skir.api import parse, run_pipeline, the_model
 from skir.dialects.aclgraph import LaunchOp, StreamOp
 from skir.dialects.ascendc import IfCoreOp

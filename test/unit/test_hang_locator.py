@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import skir
-from skir.analysis.progress_points import decode, encode
+from skir.analysis.sync.progress_points import decode, encode
 from skir.errors import CheckFailedError
 from skir.hang import locate
 from skir.hostsim.runner import EmulationSpec, emulate

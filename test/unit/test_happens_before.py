@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.api import parse, the_model
 from skir.errors import SkirError
 from skir.frontends.capture import from_dict

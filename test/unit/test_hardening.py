@@ -295,8 +295,8 @@ def test_targets_after_a_pipeline_that_fuses_nothing(tmp_path: Path, capsys: pyt
 
 
 def test_analyses_take_a_module() -> None:
-    from skir.analysis.happens_before import HappensBefore
-    from skir.analysis.task_graph import TaskGraph
+    from skir.analysis.graph.happens_before import HappensBefore
+    from skir.analysis.graph.task_graph import TaskGraph
 
     module = skir.load_model(ROOT / "examples" / "chain.mlir")
     assert len(TaskGraph(module)) == len(HappensBefore(module).order) == 7

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 import skir
-from skir.analysis.core_ranges import core_ranges
-from skir.analysis.sk_check import check_module
-from skir.analysis.sync_machine import SyncMachine
+from skir.analysis.placement.core_ranges import core_ranges
+from skir.analysis.proof.sk_check import check_module
+from skir.analysis.proof.sync_machine import SyncMachine
 from skir.api import parse
 from skir.dialects.hardware import CoreType
 from skir.dialects.superkernel import BarrierOp, SetFlagOp, SubtaskOp, SuperKernelOp, WaitFlagOp
@@ -74,11 +74,12 @@ def test_two_chains_run_as_two_lanes() -> None:
     from skir.targets.sk_meta import sk_meta
 
     meta = sk_meta(result.module)["superkernels"][0]["lanes"]
+    place = sk.positions()
     assert meta == [
         {"core": "aiv", "flag": 15, "first": 0, "cores": 8, "rounds": 2,
-         "subtasks": [subs[q].ident for q in (2, 3, 4)]},
+         "subtasks": [place[subs[q]] for q in (2, 3, 4)]},
         {"core": "aiv", "flag": 10, "first": 8, "cores": 16, "rounds": 2,
-         "subtasks": [subs[k].ident for k in (6, 7, 10)]},
+         "subtasks": [place[subs[k]] for k in (6, 7, 10)]},
     ]
 
 
@@ -133,10 +134,10 @@ def _without(text: str, pattern: str) -> str:
 
 
 @pytest.mark.parametrize(("pattern", "expect"), [
-    (r"sk\.wait_flag id \d+ flag 15 on aiv blocks 8 at 0$", "edge not enforced"),  # a round's wait
-    (r"sk\.set_flag id \d+ mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0$", "deadlock"),  # a round's set
-    (r"sk\.set_flag id \d+ mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24$", "deadlock"),  # an early arrival
-    (r"sk\.wait_flag id \d+ flag 10 on aiv blocks 8 at 0$", "leftover"),  # a drain
+    (r"sk\.wait_flag flag 15 on aiv blocks 8 at 0$", "edge not enforced"),  # a round's wait
+    (r"sk\.set_flag mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0$", "deadlock"),  # a round's set
+    (r"sk\.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24$", "deadlock"),  # an early arrival
+    (r"sk\.wait_flag flag 10 on aiv blocks 8 at 0$", "leftover"),  # a drain
 ])
 def test_deleting_a_lane_sync_fails_the_proof(pattern: str, expect: str) -> None:
     module = parse(_without(_rewritten(), pattern))
@@ -159,33 +160,34 @@ def test_a_deadlock_names_the_range_that_waits() -> None:
     text = """aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @a aiv_only params(in) sk_system_args
   sk.kernel @m_sk0 aiv_only blocks 48 queue slots 2 {
-    sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 on aiv
-    sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
-    sk.wait_flag id 2 flag 10 on aiv blocks 8 at 0
+    %0 = sk.subtask @a blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
+    sk.wait_flag flag 10 on aiv blocks 8 at 0
   }
 }"""
     sk = the_sk(parse(text))
     machine = SyncMachine.isolated(sk)
     blocked = machine.run()
     # AIVs [8, 48) never set, so the round never completes: [0, 8) waits for ever
-    assert [(b.agent, b.what) for b in blocked] == [("m_sk0 aiv [0, 8)", "sk.wait_flag id 2")]
+    assert [(b.agent, b.what) for b in blocked] == [("m_sk0 aiv [0, 8)", "sk.wait_flag 2")]
 
 
 def _brute_ranges(sk: SuperKernelOp) -> dict[CoreType, list[range]]:
     """Cores of a type that run the same flag ops and sub-task calls, by comparing each core's
     program, and pairing whole ranges across the types (a block's AIC and its AIVs together)."""
     cores, r = sk.cores(), max(1, sk.cores()[CoreType.AIV] // sk.blocks.data)
+    place = sk.positions()
 
     def signature(core: CoreType, i: int) -> tuple[int, ...]:
         out = []
         for op in sk.program_for(core):
             if isinstance(op, SetFlagOp | WaitFlagOp) and op.guard() is not None:
-                out.append(op.ident if i in op.guard() else -1)  # type: ignore[operator]
+                out.append(place[op] if i in op.guard() else -1)  # type: ignore[operator]
             elif isinstance(op, SubtaskOp):
                 first, n = op.first_block, op.blocks.data
                 if core is CoreType.AIV and op.cores.data.value != "aiv":
                     first, n = first * r, n * r
-                out.append(op.ident if first <= i < first + n else -1)
+                out.append(place[op] if first <= i < first + n else -1)
         return tuple(out)
 
     def block_signature(b: int) -> tuple[object, ...]:
@@ -218,9 +220,9 @@ def test_core_ranges_are_no_coarser_than_a_brute_force_reading() -> None:
   aclgraph.kernel @a aiv_only params(in) sk_system_args
   aclgraph.kernel @c mix_aic_1_2 params(in) sk_system_args
   sk.kernel @k mix_aic_1_2 blocks 24 queue slots 3 {{
-    sk.subtask id 0 @c blocks 4 at {sub_first} offset 1 from @s0 seq 0 on mix
-    sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks {n} at {first}
-    sk.wait_flag id 2 flag 10 on aiv blocks {n} at {first}
+    %0 = sk.subtask @c blocks 4 at {sub_first} offset 1 from @s0 seq 0 on mix
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks {n} at {first}
+    sk.wait_flag flag 10 on aiv blocks {n} at {first}
   }}
 }}"""
         sk = the_sk(parse(text))
@@ -346,7 +348,7 @@ def test_chains_mixing_core_types_run_as_lanes_by_blocks() -> None:
     assert result.check().proof is not None and result.proof.ok, result.proof.violations
     # deleting one of lane 1's rounds on the AICs breaks an edge of its chain
     text = str(result.module)
-    broken = _without(text, r"sk\.wait_flag id \d+ flag \d+ on aic blocks 8 at 4$")
+    broken = _without(text, r"sk\.wait_flag flag \d+ on aic blocks 8 at 4$")
     report = check_module(parse(broken))
     assert any("edge not enforced" in v or "leftover" in v for v in report.violations), report.violations
 
@@ -358,16 +360,16 @@ def test_chains_mixing_core_types_run_as_lanes_by_blocks() -> None:
             "mode-2 pairing, never completes)"]),
 ])
 def test_a_set_nobody_completes_or_takes_is_a_leftover(guarded: bool, expect: list[str]) -> None:
-    from skir.analysis.sk_check import CheckReport, _check_leftovers
+    from skir.analysis.proof.sk_check import CheckReport, _check_leftovers
 
     # an AIV-only SuperKernel: a mode-2 set toward the AICs it does not launch, and (guarded) a
     # mode-0 set that AIVs 4-7 never join
-    round_set = "    sk.set_flag id 2 mode 0 flag 9 pipe mte3 on aiv blocks 4 at 0\n" if guarded else ""
+    round_set = "    sk.set_flag mode 0 flag 9 pipe mte3 on aiv blocks 4 at 0\n" if guarded else ""
     text = f"""aclgraph.model @m cores(aic = 24, aiv = 48) {{
   aclgraph.kernel @a aiv_only params(in)
   sk.kernel @k mix_aiv_1_0 blocks 8 queue slots 2 {{
-    sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 on aiv
-    sk.set_flag id 1 mode 2 flag 10 pipe mte3 on aiv
+    %0 = sk.subtask @a blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag mode 2 flag 10 pipe mte3 on aiv
 {round_set}  }}
 }}"""
     machine = SyncMachine.isolated(the_sk(parse(text)))
@@ -381,7 +383,7 @@ def test_each_barrier_is_charged_its_core_types_cost() -> None:
     """A region's time charges an all-core barrier of the AICs `barrier_all_aic_us` and one of the
     AIVs `barrier_all_aiv_us` (docs/design.md §3 "Lanes"): the derivative of the region's time
     in each cost counts the barriers of that type, read off the program by hand."""
-    from skir.analysis.lanes import LaneCosts, plan_lanes
+    from skir.analysis.placement.lanes import LaneCosts, plan_lanes
     from skir.options import SkOptions
     from skir.passes.common import superkernels
     from skir.sim.costs import default_costs
@@ -404,7 +406,9 @@ def test_each_barrier_is_charged_its_core_types_cost() -> None:
     base = region(0.3, 0.3)
     d_aic, d_aiv = region(0.3 + eps, 0.3), region(0.3, 0.3 + eps)
     assert (d_aic.start, d_aic.end, d_aiv.start, d_aiv.end) == (base.start, base.end, base.start, base.end)
-    window = [op for op in sk.program() if base.start <= op.ident <= base.end and isinstance(op, BarrierOp)]
+    place = sk.positions()
+    window = [op for op in sk.program()
+              if place[base.start] <= place[op] <= place[base.end] and isinstance(op, BarrierOp)]
     n_aic = sum(1 for op in window if op.kind.data.value == "all_aic")
     n_aiv = sum(1 for op in window if op.kind.data.value == "all_aiv")
     assert n_aic and n_aiv

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import skir
-from skir.analysis.line_check import Word, check_lines, line_violations, model_words
+from skir.analysis.proof.line_check import Word, check_lines, line_violations, model_words
 from skir.dialects.ascendc import SourceOp
 from skir.dialects.model_lookup import models
 from skir.runtime import apply_plan

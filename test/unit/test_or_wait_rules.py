@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import skir
-import skir.analysis.superkernel_cycles as cycles
-from skir.analysis.or_wait_rule import OrWaitRule
-from skir.analysis.task_graph import TaskGraph
+import skir.analysis.formation.superkernel_cycles as cycles
+from skir.analysis.formation.or_wait_rule import OrWaitRule
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.testing import random_model
 
 KERNEL = {"type": "kernel", "kernel": "v", "blocks": 4, "args": ["a", "b"]}

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-import skir.analysis.formation
+import skir.analysis.formation.formation
 import skir.passes.insert_debug
 import skir.passes.prune_sync
 from skir.api import run_pipeline
@@ -39,7 +39,7 @@ def test_without_the_shortcuts_the_module_is_the_same(options: str, monkeypatch:
     full_prune = skir.passes.prune_sync.prune_module
     monkeypatch.setattr(skir.passes.insert_debug, "options_insert", lambda options: True)
     monkeypatch.setattr(skir.passes.insert_debug, "kernels_insert", lambda kernels: True)
-    monkeypatch.setattr(skir.analysis.formation, "may_exhaust_flags", lambda nodes, reserved: True)
+    monkeypatch.setattr(skir.analysis.formation.formation, "may_exhaust_flags", lambda nodes, reserved: True)
     monkeypatch.setattr(skir.passes.prune_sync, "prune_module", lambda op, counted=True: full_prune(op, True))
     without = [_compiled(data, options) for data in models]
     assert with_shortcuts == without

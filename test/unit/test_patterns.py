@@ -54,12 +54,12 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @c aic_only params 0
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.depend_barrier id 1 aiv -> aic on mix
-    sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-    sk.depend_early_start id 3 aic -> mix set_idle 24 of aic wait_idle 16 on mix
-    sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 on mix after [2]
-    sk.depend_lock_release id 7 mix on mix
+    %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.depend_barrier aiv -> aic on mix
+    %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+    sk.depend_early_start aic -> mix set_idle 24 of aic wait_idle 16 on mix
+    %2 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
+    sk.depend_lock_release mix on mix
   }
 }
 """
@@ -67,17 +67,17 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 # Written by hand from the rules (docs/design.md §3): aiv -> aic is sync_all; the handshake
 # aic -> mix sets on the AIC only (from block 24: the AIC sub-task sets itself), waits on both
 # with cfg 4*0 + 2 = 2 (from block 16 on, the mix sub-task waits itself); a lock release after a
-# mix sub-task is sync_all. The handshake's three ops take ids 3 (set), 4 and 5 (the waits).
+# mix sub-task is sync_all. The handshake is three ops: the set, then the two waits.
 EXPECTED = """\
 sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.barrier id 1 sync_all
-  sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-  sk.early_start_set id 3 on aic idle 24
-  sk.early_start_wait id 4 cfg 2 on aic idle 16
-  sk.early_start_wait id 5 cfg 2 on aiv idle 16
-  sk.subtask id 6 @x blocks 16 offset 1 from @s0 seq 2 on mix after [2]
-  sk.barrier id 7 sync_all
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  sk.barrier sync_all
+  %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+  sk.early_start_set on aic idle 24
+  sk.early_start_wait cfg 2 on aic idle 16
+  sk.early_start_wait cfg 2 on aiv idle 16
+  %2 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
+  sk.barrier sync_all
 }"""
 
 
@@ -101,7 +101,7 @@ def test_sync_patterns_one_at_a_time_in_any_order_agree() -> None:
     one_by_one = [["LowerLockRelease"], ["LowerEarlyStartHandshake"], ["LowerClassBarrier"]]
     assert _lowered(one_by_one) == EXPECTED
     partial = _lowered([["LowerClassBarrier"]])  # the other depends stay
-    assert "sk.barrier id 1 sync_all" in partial and "sk.depend_early_start id 3" in partial
+    assert "sk.barrier sync_all" in partial and "sk.depend_early_start aic -> mix" in partial
 
 
 def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
@@ -127,9 +127,9 @@ def test_outline_group_builds_the_kernel_and_rewrites_the_group() -> None:
     assert rewrite_ops([t0, t2], [OutlineGroup({t0: plan}, slots)]) == []  # t2: rewritten with its group
     text = ir_text(module)
     expected = """sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 attributes {sk.label = ["layer0"]} {
-      sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
-      sk.notify id 1 @e_cell slot 2 on aiv
-      sk.subtask id 2 @v blocks 4 offset 3 from @s0 seq 2 on aiv after [0]
+      %0 = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
+      sk.notify @e_cell slot 2 on aiv
+      %1 = sk.subtask @v blocks 4 offset 3 from @s0 seq 2 on aiv after %0
   }"""
     flat = "\n".join(line.strip() for line in text.splitlines())
     assert "\n".join(line.strip() for line in expected.splitlines()) in flat, text

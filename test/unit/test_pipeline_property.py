@@ -22,8 +22,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 import skir
-from skir.analysis.sk_check import check_module
-from skir.analysis.sync_prune import count_syncs
+from skir.analysis.proof.sk_check import check_module
+from skir.analysis.sync.sync_prune import count_syncs
 from skir.api import the_model
 from skir.dialects.superkernel import SuperKernelOp
 from skir.errors import SkirError

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import skir
-from skir.analysis.placement import busiest, shelves
-from skir.analysis.sk_check import check_module
+from skir.analysis.placement.placement import busiest, shelves
+from skir.analysis.proof.sk_check import check_module
 from skir.dialects.superkernel import BarrierOp, SubtaskOp, SuperKernelOp
 
 ROOT = Path(__file__).resolve().parents[2]

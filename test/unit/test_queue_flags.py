@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from skir.analysis.queue_plan import FLAG_ORDER, FlagsExhausted, Node, may_exhaust_flags, plan_queues
+from skir.analysis.formation.queue_plan import FLAG_ORDER, FlagsExhausted, Node, may_exhaust_flags, plan_queues
 from skir.dialects.hardware import CoreType
 
 TYPES = ((CoreType.AIC,), (CoreType.AIV,), (CoreType.AIC, CoreType.AIV))

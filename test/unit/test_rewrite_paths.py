@@ -39,22 +39,22 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
   aclgraph.kernel @c aic_only params 0
   aclgraph.kernel @x mix_aic_1_2 params 0
   sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-    sk.barrier id 2 sync_all
-    sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 on mix after [1]
+    %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+    %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+    sk.barrier sync_all
+    %2 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
   }
 }
 """
 
-# By hand: the barrier dropped, a cache clean put on the AIV before @x, ids renumbered in list
-# order and the deps with them (@c after @a: 0; @x after @c: 1).
+# By hand: the barrier dropped, a cache clean put on the AIV before @x, the sub-tasks' tokens
+# kept (@c after @a, @x after @c).
 REBUILT = """\
 sk.kernel @d_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-  sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-  sk.subtask id 1 @c blocks 24 offset 1 from @s0 seq 1 on aic after [0]
-  sk.dcci id 2 on aiv
-  sk.subtask id 3 @x blocks 16 offset 1 from @s0 seq 2 on mix after [1]
+  %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+  %1 = sk.subtask @c blocks 24 offset 1 from @s0 seq 1 on aic after %0
+  sk.dcci on aiv
+  %2 = sk.subtask @x blocks 16 offset 1 from @s0 seq 2 on mix after %1
 }"""
 
 
@@ -67,7 +67,7 @@ def test_rebuild_keeps_the_ops_it_keeps_and_erases_the_rest() -> None:
     module = parse(PROGRAMS)
     sk = _superkernel(module)
     a, c, barrier, x = sk.program()
-    built = rebuild(sk, [a, c, DcciOp(0, CoreType.AIV), x])
+    built = rebuild(sk, [a, c, DcciOp(CoreType.AIV), x])
     module.verify()
     assert superkernel_text(module) == REBUILT
     assert a.parent is c.parent is x.parent is built.body.block  # moved nowhere
@@ -77,17 +77,17 @@ def test_rebuild_keeps_the_ops_it_keeps_and_erases_the_rest() -> None:
     assert built.program_for(CoreType.AIC) == [c, x]
 
 
-def test_rebuild_reorders_and_renumbers() -> None:
-    """A plan that moves an op puts it where the plan says; the ids follow the new order and the
-    deps follow the ids (by hand: @c after @a stays after id 0, @x after @c now after id 2)."""
+def test_rebuild_reorders_and_keeps_the_tokens() -> None:
+    """A plan that moves an op puts it where the plan says; the dependencies are the sub-tasks'
+    own tokens, so they follow the ops (by hand: @c after @a, @x after @c)."""
     module = parse(PROGRAMS)
     sk = _superkernel(module)
     a, c, barrier, x = sk.program()
     built = rebuild(sk, [a, barrier, c, x])
     module.verify()
     assert built.program() == [a, barrier, c, x]
-    assert [op.ident for op in built.program()] == [0, 1, 2, 3]
-    assert c.dep_ids == (0,) and x.dep_ids == (2,)  # type: ignore[attr-defined]
+    assert built.positions() == {a: 0, barrier: 1, c: 2, x: 3}
+    assert c.dep_subtasks() == (a,) and x.dep_subtasks() == (c,)  # type: ignore[attr-defined]
 
 
 def _lowered_module(module: ModuleOp) -> ModuleOp:

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from xdsl.dialects.builtin import StringAttr
 
 import skir
-from skir.analysis.cut_points import _widths, cut_points
-from skir.analysis.fail_reasons import SELECT_CUT_ATTR
-from skir.analysis.happens_before import HappensBefore
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.formation.cut_points import _widths, cut_points
+from skir.analysis.formation.fail_reasons import SELECT_CUT_ATTR
+from skir.analysis.graph.happens_before import HappensBefore
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.dialects.aclgraph import LaunchOp
 from skir.sim import compare
 

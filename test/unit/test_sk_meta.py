@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import skir
-from skir.analysis.fail_reasons import FailReason
+from skir.analysis.formation.fail_reasons import FailReason
 from skir.api import the_model
 from skir.dialects.aclgraph import LaunchOp, StreamOp
 from skir.dialects.aclgraph_decls import KernelOp

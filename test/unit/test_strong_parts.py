@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from skir.analysis.strong_parts import strong_parts
+from skir.analysis.graph.strong_parts import strong_parts
 
 
 def _by_search(n: int, succ: dict[int, set[int]]) -> set[frozenset[int]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import skir
-from skir.analysis.superkernel_cycles import cycle_victims, superkernel_on_cycle
-from skir.analysis.task_graph import TaskGraph
+from skir.analysis.formation.superkernel_cycles import cycle_victims, superkernel_on_cycle
+from skir.analysis.graph.task_graph import TaskGraph
 from skir.testing import random_model
 
 

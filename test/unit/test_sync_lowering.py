@@ -18,7 +18,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 import skir
-from skir.analysis.sk_check import check_model, check_module
+from skir.analysis.proof.sk_check import check_model, check_module
 from skir.api import the_model
 from skir.dialects.hardware import EARLY_WAIT_RECIPES, CoreType
 from skir.dialects.superkernel import (
@@ -91,24 +91,29 @@ def _sync_ops() -> list[tuple[Case, str, int, str]]:
     for case in CORPUS:
         for sk in the_model(_compile(case)).body.block.ops:
             if isinstance(sk, SuperKernelOp):
-                for op in sk.program():
+                for place, op in enumerate(sk.program()):
                     if isinstance(op, _NOT_SYNC) or _orders_nothing(op):
                         continue
-                    if (sk.sym_name.data, op.ident) not in CONSERVATIVE:  # type: ignore[attr-defined]
-                        found.append((case, sk.sym_name.data, op.ident, op.name))  # type: ignore[attr-defined]
+                    if (sk.sym_name.data, place) not in CONSERVATIVE:
+                        found.append((case, sk.sym_name.data, place, op.name))
     return found
 
 
 SYNC_OPS = _sync_ops()
 
 
-def _without(module: ModuleOp, sk_name: str, ident: int) -> ModuleOp:
+def _without(module: ModuleOp, sk_name: str, place: int) -> ModuleOp:
+    """`module` without the op at `place` of `sk_name`'s program (a lock wait's token taken out of
+    the sub-tasks that name it)."""
     clone = module.clone()
     for sk in the_model(clone).body.block.ops:
         if isinstance(sk, SuperKernelOp) and sk.sym_name.data == sk_name:
-            for op in list(sk.body.block.ops):
-                if op.ident == ident:  # type: ignore[attr-defined]
-                    sk.body.block.erase_op(op)
+            op = sk.program()[place]
+            for result in op.results:
+                for use in list(result.uses):
+                    user = use.operation
+                    user.operands = [v for v in user.operands if v is not result]
+            sk.body.block.erase_op(op)
     return clone
 
 
@@ -122,33 +127,27 @@ def test_corpus_is_proved_and_covers_every_sync_kind() -> None:
     assert len(SYNC_OPS) > 40
 
 
-@pytest.mark.parametrize(("case", "sk", "ident", "name"), SYNC_OPS,
+@pytest.mark.parametrize(("case", "sk", "place", "name"), SYNC_OPS,
                          ids=[f"{c.name}-{sk}-{i}-{n}" for c, sk, i, n in SYNC_OPS])
-def test_deleting_any_sync_op_fails_sk_check(case: Case, sk: str, ident: int, name: str) -> None:
-    broken = _without(_compile(case), sk, ident)
+def test_deleting_any_sync_op_fails_sk_check(case: Case, sk: str, place: int, name: str) -> None:
+    broken = _without(_compile(case), sk, place)
     report = check_model(the_model(broken))
-    assert not report.ok, f"deleting {name} id {ident} of {sk} went unnoticed"
+    assert not report.ok, f"deleting {name} {place} of {sk} went unnoticed"
 
 
 def test_more_than_15_pending_credits_fail() -> None:
     module = _compile(CORPUS[0])
     sk = next(op for op in the_model(module).body.block.ops if isinstance(op, SuperKernelOp))
-    top = max(op.ident for op in sk.program()) + 1  # type: ignore[attr-defined]
     block = sk.body.block
     first = next(op for op in block.ops if isinstance(op, SetFlagOp))
     # 16 more sets right after the first one, and as many waits right after its wait (on the
     # other core type)
-    for k in range(16):
-        clone = first.clone()
-        clone.properties["id"] = type(first.properties["id"])(top + k)
-        block.insert_op_after(clone, first)
-    top += 16
+    for _ in range(16):
+        block.insert_op_after(first.clone(), first)
     wait = next(op for op in block.ops if isinstance(op, WaitFlagOp) and op.flag.data == first.flag.data
                 and op.core.data is not first.core.data)
-    for k in range(16):
-        clone = wait.clone()
-        clone.properties["id"] = type(wait.properties["id"])(top + k)
-        block.insert_op_after(clone, wait)
+    for _ in range(16):
+        block.insert_op_after(wait.clone(), wait)
     report = check_model(the_model(module))
     assert any("more than 15" in v for v in report.violations), report.violations
 
@@ -164,7 +163,7 @@ def test_corpus_emulates_clean(case: Case, tmp_path: Path) -> None:
 def test_every_compile_in_the_suite_is_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     """The suite's fixture proves every `skir.compile` on the side (the result's `proof` stays
     the test's own): a proof that fails fails the compile."""
-    from skir.analysis import sk_check
+    from skir.analysis.proof import sk_check
 
     assert skir.compile(ROOT / "examples" / "chain.mlir").proof is None
     real = sk_check.check_module
@@ -177,7 +176,7 @@ def test_every_compile_in_the_suite_is_proved(monkeypatch: pytest.MonkeyPatch) -
 def test_tiling_params_are_read_only() -> None:
     """docs/design.md §3: a `tiling` param is read, never written, so two readers of one tiling buffer
     are independent and only a writer of it orders them (hand-derived access sets)."""
-    from skir.analysis.data_deps import launch_access
+    from skir.analysis.graph.data_deps import launch_access
     from skir.api import load_model
     from skir.dialects.aclgraph import LaunchOp
     from skir.passes.common import kernel_table
@@ -208,9 +207,10 @@ def test_the_conservative_syncs_are_barriers_before_a_wait() -> None:
         for sk in the_model(_compile(case)).body.block.ops:
             if not isinstance(sk, SuperKernelOp):
                 continue
+            place = sk.positions()
             ops = sk.program_for(CoreType.AIC)
             for op, after in pairwise(ops):
-                if (sk.sym_name.data, op.ident) in CONSERVATIVE:  # type: ignore[attr-defined]
+                if (sk.sym_name.data, place[op]) in CONSERVATIVE:
                     assert op.name == "sk.barrier" and after.name == "sk.wait_lock", (op, after)
-                    found.add((sk.sym_name.data, op.ident))  # type: ignore[attr-defined]
+                    found.add((sk.sym_name.data, place[op]))
     assert found == CONSERVATIVE

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import skir
-from skir.analysis.sk_check import check_module
+from skir.analysis.proof.sk_check import check_module
 from skir.dialects.aclgraph import StreamOp
 from skir.dialects.model_lookup import the_model
 from skir.dialects.superkernel import SuperKernelOp

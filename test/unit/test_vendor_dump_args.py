@@ -22,7 +22,7 @@ from skir.frontends import vendor
 from skir.frontends.vendor.buildable import refuse_unbuildable
 
 DUMPS = Path(__file__).parent / "vendor_dumps"
-_SUBTASK = re.compile(r"sk\.subtask id \d+ @(\w+) blocks \d+ offset (\d+) from @(\w+) seq (\d+)")
+_SUBTASK = re.compile(r"sk\.subtask @(\w+) blocks \d+ offset (\d+) from @(\w+) seq (\d+)")
 
 
 def args_sizes(origin: dict[str, Any]) -> dict[tuple[str, int], int]:

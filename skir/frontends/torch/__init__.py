@@ -43,7 +43,8 @@ import skir.marks
 from skir.errors import SkirError, did_you_mean
 from skir.frontends import capture as capture_json
 from skir.frontends.capture_export import format_json
-from skir.frontends.torch.graph_model import GraphCapture, UnbalancedScopeError
+from skir.frontends.torch.graph_model import GraphCapture
+from skir.frontends.torch.graph_scopes import UnbalancedScopeError
 from skir.frontends.torch.inline_wrappers import inline_wrappers
 from skir.frontends.torch.layer_scopes import scope_layers
 from skir.frontends.torch.op_registry import register_op

@@ -13,11 +13,13 @@ with skir.super_kernel_scope("mlp"):      s0: scope_begin "mlp", placeholder, pl
     y = torch.relu(self.fc(x))                kernel linear, kernel relu,
                                               placeholder, placeholder, scope_end "mlp"
 ```
+
+The scope markers are `skir.frontends.torch.graph_scopes`'s, a kernel's type, blocks and
+duration `skir.frontends.torch.kernel_estimate`'s.
 """
 
 from __future__ import annotations
 
-import math
 import operator
 import re
 from collections.abc import Iterator
@@ -28,19 +30,16 @@ import torch
 from torch import fx
 
 import skir.frontends.torch.scope_ops as scope_ops
-from skir.dialects.aclgraph_enums import CoreClass, KernelType, core_class
 from skir.errors import SkirError
 from skir.frontends.torch.cond_capture import capture_cond, is_cond, renumber
+from skir.frontends.torch.graph_scopes import ScopeMarks
+from skir.frontends.torch.kernel_estimate import estimate_kernel
 from skir.frontends.torch.op_refine import attribute_view, refine
 from skir.frontends.torch.op_registry import registered
 from skir.frontends.torch.op_table import (
     COLLECTIVE_WAITS,
     COLLECTIVES,
-    FLOPS_PER_ELEMENT,
-    GATHERS,
-    GROUPED_MATMULS,
     QUALIFIED_ALIASES,
-    SCATTERS,
     TABLE_NAMESPACES,
     OpClass,
     base_name,
@@ -50,17 +49,14 @@ from skir.frontends.torch.op_table import (
     op_namespace,
     qualified_name,
 )
-from skir.frontends.torch.roofline import DevicePeaks, cube_blocks, duration_us, output_tiles, vector_blocks
+from skir.frontends.torch.roofline import DevicePeaks
 from skir.frontends.torch.scope_ops import is_scope_op
 from skir.frontends.torch.stream_capture import StreamCapture
 from skir.frontends.torch.tensor_info import TensorInfo, UnknownSize, node_info
 from skir.frontends.torch.updated_ops import group_prefix, per_step_lengths
-from skir.frontends.torch.user_code import is_user_file, warn_at_user_line
-from skir.marks import STREAM_KEY, scope_stream, scopes_of
+from skir.frontends.torch.user_code import warn_at_user_line, where
+from skir.marks import STREAM_KEY
 from skir.names import identifier
-
-PLACEHOLDERS_PER_MARK = 2
-"""Spare slots captured after a scope begin and before a scope end, as the vendor's markers do."""
 
 _MODULE_OPS = {
     torch.nn.Linear: "linear", torch.nn.Conv1d: "conv1d", torch.nn.Conv2d: "conv2d", torch.nn.Conv3d: "conv3d",
@@ -68,25 +64,6 @@ _MODULE_OPS = {
     torch.nn.BatchNorm1d: "batch_norm", torch.nn.BatchNorm2d: "batch_norm", torch.nn.Softmax: "softmax",
     torch.nn.Dropout: "dropout", torch.nn.Identity: "identity", torch.nn.Flatten: "flatten",
 }
-
-
-class UnbalancedScopeError(SkirError):
-    """A `super_kernel_scope_end` without its begin, or a begin never ended, in one graph."""
-
-    def __init__(self, message: str, at: str, scope: str | None) -> None:
-        super().__init__(message)
-        self.at = at
-        self.scope = scope
-
-
-def where(node: fx.Node) -> str:
-    """`file:line` of the user code that made `node`, or its name when unknown."""
-    trace = node.meta.get("stack_trace") or getattr(node, "stack_trace", None) or ""
-    for line in reversed(trace.splitlines()):
-        parts = line.strip().split('"')
-        if parts[0] == "File " and len(parts) >= 3 and is_user_file(parts[1]):
-            return f"{parts[1]}:{parts[2].split(',')[1].strip().removeprefix('line ')}"
-    return f"node {node.name}"
 
 
 @dataclass
@@ -111,10 +88,8 @@ class GraphCapture:
         self._kernel_keys: dict[tuple[Any, ...], str] = {}
         self._buffer_of: dict[fx.Node, Any] = {}
         """node -> buffer name, or a tuple of them (or None) for a tuple result."""
-        self._open: list[tuple[str | None, str, str]] = []
-        """Open scopes, outermost first: (name, options, stream of the begin)."""
-        self._called: list[tuple[str | None, str, str, str]] = []
-        """Scopes open by super_kernel_scope_begin calls: (name, options, stream, where)."""
+        self.scopes = ScopeMarks()
+        """The scopes open while the graph is captured (`skir.frontends.torch.graph_scopes`)."""
         self._unmapped: dict[str, list[Any]] = {}
         """Op name without a kernel mapping -> [tasks, where the first one is]."""
         self.cells: list[str] = []
@@ -165,55 +140,6 @@ class GraphCapture:
         for arg in _flatten(args):
             if isinstance(arg, fx.Node) and isinstance(self._buffer_of.get(arg), str):
                 yield arg
-
-    # -- scopes and streams --------------------------------------------------------------------
-
-    def _scope_call(self, node: fx.Node) -> bool:
-        """Open or close a scope at a `skir::scope_begin` / `skir::scope_end` node."""
-        if is_scope_op(node.target, scope_ops.BEGIN):
-            scope, options = node.args[0], node.args[1] if len(node.args) > 1 else node.kwargs.get("options", "")
-            stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
-            self._called.append((scope, str(options), stream, where(node)))  # type: ignore[arg-type]
-            return True
-        if is_scope_op(node.target, scope_ops.END):
-            scope = node.args[0] if node.args else node.kwargs.get("scope")
-            if not self._called or self._called[-1][0] != scope:
-                innermost = f"the innermost is {self._called[-1][0]!r}" if self._called else "none is open"
-                raise UnbalancedScopeError(
-                    f"{where(node)}: super_kernel_scope_end({scope!r}) closes no open scope ({innermost}); "
-                    "end scopes in the reverse order of super_kernel_scope_begin", where(node),
-                    scope if isinstance(scope, str) else None)
-            self._called.pop()
-            return True
-        return False
-
-    def _enter_scopes(self, node: fx.Node, stream: str) -> None:
-        annotation = node.meta.get("custom") or {}
-        # scopes opened by calls are outermost; each knows the stream it was entered on
-        wanted = tuple((scope, options) for scope, options, _, _ in self._called) + scopes_of(annotation)
-        keep = 0
-        while keep < min(len(wanted), len(self._open)) and wanted[keep] == self._open[keep][:2]:
-            keep += 1
-        self._close_scopes(keep)
-        for i, (scope, options) in enumerate(wanted[keep:], start=keep):
-            # the markers go where the scope was entered
-            recorded = scope_stream(annotation, scope)
-            entered = (self._called[i][2] if i < len(self._called)
-                       else self.streams.main if recorded == "" else recorded or stream)
-            begin: dict[str, Any] = {"type": "scope_begin", "scope": scope}
-            if options:
-                begin["options"] = options
-            self.streams.append(entered, begin)
-            for _ in range(PLACEHOLDERS_PER_MARK):
-                self.streams.append(entered, {"type": "placeholder"})
-            self._open.append((scope, options, entered))
-
-    def _close_scopes(self, keep: int) -> None:
-        while len(self._open) > keep:
-            scope, _, stream = self._open.pop()
-            for _ in range(PLACEHOLDERS_PER_MARK):
-                self.streams.append(stream, {"type": "placeholder"})
-            self.streams.append(stream, {"type": "scope_end", "scope": scope})
 
     # -- ops -----------------------------------------------------------------------------------
 
@@ -276,11 +202,11 @@ class GraphCapture:
         return [], False
 
     def _op(self, node: fx.Node) -> None:
-        if self._scope_call(node):
+        if self.scopes.call(node, self.streams):
             return
         if is_cond(node):  # torch.cond: a condition task, its branches sub-models
             stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
-            self._enter_scopes(node, stream)
+            self.scopes.enter(node, stream, self.streams)
             capture_cond(self, node, stream, where(node))
             return
         raw = self._op_name(node)
@@ -333,7 +259,7 @@ class GraphCapture:
         if info is None and not written and cls not in (OpClass.UNSUPPORTED, OpClass.HOST_COPY):
             raise SkirError(f"{where(node)}: no tensor shape for '{node.name}' ({raw}); capture with example inputs")
         stream = (node.meta.get("custom") or {}).get(STREAM_KEY, self.streams.main)
-        self._enter_scopes(node, stream)
+        self.scopes.enter(node, stream, self.streams)
         params = self._module_params(node)
         reads = [self._buffer_of[n] for n in inputs] + [buffer for buffer, _ in params]
         read_infos = [node_info(n) for n in inputs] + [info for _, info in params]
@@ -367,61 +293,15 @@ class GraphCapture:
                      reads: list[str], writes: list[str], updated: int) -> dict[str, Any]:
         """The kernel task of a node: kernel by type and param roles, blocks, args, duration.
         `writes` starts with the `updated` inputs it writes in place, then its own results."""
-        in_place = updated > 0
         outs = [self._info_of_buffer(node, b) for b in writes[updated:]]
-        tensors = [i for i in infos + outs if isinstance(i, TensorInfo)]
-        if in_place and name in SCATTERS:  # reads its sources and writes as many bytes into the target
-            tensors = [i for i in infos[1:] if isinstance(i, TensorInfo)] * 2
-        if name in GATHERS and outs and isinstance(outs[0], TensorInfo) and infos:
-            # a lookup reads the rows it returns, not the whole table (the largest input)
-            table = max((i for i in infos if isinstance(i, TensorInfo)), key=lambda i: i.nbytes)
-            tensors = [i for i in infos if isinstance(i, TensorInfo) and i is not table] + [outs[0], outs[0]]
-        if name in GROUPED_MATMULS:
-            tensors = _routed_weights(tensors)
-        bytes_moved = sum(i.nbytes for i in tensors)
-        largest = max((i.nbytes for i in tensors), default=1)
-        out = outs[0] if outs and isinstance(outs[0], TensorInfo) else (infos[0] if infos else None)
-        aic, aiv = self.cores
-        cube_flops = vector_flops = 0.0
-        kernel_type = "aiv_only"
-        if cls in (OpClass.MATMUL, OpClass.MATMUL_EPILOGUE) and isinstance(out, TensorInfo):
-            equation = node.args[0] if node.args else node.kwargs.get("equation")
-            cube_flops, vector_flops, tiles = _cube_work(name, infos, out, self.peaks, equation)
-            if cls is OpClass.MATMUL:
-                kernel_type = "aic_only"
-            elif name == "linear" or name.startswith("conv"):  # a vector epilogue only for the bias
-                kernel_type = "mix_aic_1_2" if len(reads) >= 3 else "aic_only"
-            else:
-                kernel_type = "mix_aic_1_2"
-            blocks = cube_blocks(tiles, aic)
-            fraction = blocks / aic
-            fp32 = any(isinstance(i, TensorInfo) and i.dtype == torch.float32 for i in infos)
-        else:
-            elements = max((i.numel for i in tensors), default=1)
-            vector_flops = FLOPS_PER_ELEMENT.get(name, 1) * elements
-            blocks = vector_blocks(largest, aiv, self.peaks)
-            fraction = blocks / aiv
-            fp32 = False
-        custom = registered(qualified, name)
-        if custom is not None:  # register_op: the user's kernel type, blocks and cost win
-            kernel_type = custom.kernel_type
-            tensor_outs = [o for o in outs if isinstance(o, TensorInfo)]
-            if custom.blocks is not None:
-                blocks = custom.blocks(infos, tensor_outs) if callable(custom.blocks) else custom.blocks
-            elif core_class(KernelType(kernel_type)) is CoreClass.AIV:
-                blocks = vector_blocks(largest, aiv, self.peaks)
-            blocks = max(1, min(int(blocks), aiv if core_class(KernelType(kernel_type)) is CoreClass.AIV else aic))
+        kernel_type, blocks, duration = estimate_kernel(node, name, qualified, cls, infos, outs, updated > 0,
+                                                        len(reads), self.cores, self.peaks)
         inout = set(writes[:updated])
         roles = tuple(["inout" if b in inout else "in" for b in reads] + ["out"] * (len(writes) - updated))
         users = (qualified is not None and qualified.split("::")[0] not in TABLE_NAMESPACES
                  and qualified not in QUALIFIED_ALIASES and qualified not in COLLECTIVES)
         kernel = self._kernel(qualified if users else name, kernel_type, roles)  # type: ignore[arg-type]
         args = reads + writes[updated:]
-        duration = duration_us(cube_flops, vector_flops, bytes_moved, fraction, fp32, self.peaks)
-        if custom is not None and custom.cost is not None:
-            cost = custom.cost(infos, [o for o in outs if isinstance(o, TensorInfo)]) if callable(custom.cost) \
-                else custom.cost
-            duration = round(float(cost), 2)
         return {"type": "kernel", "kernel": kernel, "blocks": blocks, "args": args, "duration_us": duration}
 
     def _info_of_buffer(self, node: fx.Node, buffer: str) -> Any:
@@ -494,11 +374,7 @@ class GraphCapture:
                     self._op(node)
                 except UnknownSize as err:
                     raise SkirError(self._unknown_size(node, err)) from None
-        if self._called:
-            scope, _, _, at = self._called[-1]
-            raise UnbalancedScopeError(f"{at}: super_kernel_scope_begin({scope!r}) is never ended; call "
-                            f"super_kernel_scope_end({scope!r}) before the model returns", at, scope)
-        self._close_scopes(0)
+        self.scopes.finish(self.streams)
         for raw, (count, first) in self._unmapped.items():
             warn_at_user_line(f"{first}: op '{raw}' has no kernel mapping ({count} task{'s' if count > 1 else ''}, "
                               "the first here); captured as opaque aicpu tasks, which end any SuperKernel around "
@@ -550,47 +426,3 @@ def _flatten(value: Any) -> Iterator[Any]:
             yield from _flatten(item)
     else:
         yield value
-
-
-def _routed_weights(tensors: list[TensorInfo]) -> list[TensorInfo]:
-    """The tensors a grouped matmul moves: of stacked expert weights (E, K, N) only as many
-    experts as it has rows (each row goes to one), at most E."""
-    rows = tensors[0].shape[0] if tensors and tensors[0].shape else 1
-    return [TensorInfo((min(i.shape[0], rows), *i.shape[1:]), i.dtype) if len(i.shape) == 3 and j > 0 else i
-            for j, i in enumerate(tensors)]
-
-
-def _einsum_flops(equation: str, tensors: list[TensorInfo]) -> float:
-    """2 x the product of every index's size: each output element sums over the others."""
-    sizes: dict[str, int] = {}
-    for spec, info in zip(equation.split("->")[0].replace(" ", "").split(","), tensors, strict=False):
-        for letter, size in zip(spec.replace("...", ""), info.shape[-len(spec.replace("...", "")):] if spec else (),
-                                strict=False):
-            sizes[letter] = max(sizes.get(letter, 1), size)
-    return 2.0 * math.prod(sizes.values())
-
-
-def _cube_work(name: str, infos: list[Any], out: TensorInfo, peaks: DevicePeaks,
-               equation: Any = None) -> tuple[float, float, int]:
-    """(cube FLOPs, vector FLOPs, independent output tiles) of a matmul-class op."""
-    tensors = [i for i in infos if isinstance(i, TensorInfo)]
-    first = tensors[0] if tensors else out
-    cols = out.shape[-1] if out.shape else 1
-    rows = max(1, out.numel // max(cols, 1))
-    if name == "einsum" and isinstance(equation, str) and tensors:
-        return _einsum_flops(equation, tensors), float(out.numel), output_tiles(rows, cols, peaks)
-    if name == "scaled_dot_product_attention" and len(tensors) >= 3 and len(first.shape) >= 2:
-        q, k = tensors[0], tensors[1]
-        batch = math.prod(q.shape[:-2])
-        scores = batch * q.shape[-2] * k.shape[-2]
-        tiles = batch * math.ceil(q.shape[-2] / peaks.cube_tile)
-        return 4.0 * scores * q.shape[-1], 5.0 * scores, tiles
-    if name.startswith("conv") and len(tensors) >= 2:
-        weight = tensors[1]
-        channels = out.shape[1] if len(out.shape) > 1 else 1
-        tiles = output_tiles(out.numel // channels, channels, peaks)
-        return 2.0 * out.numel * math.prod(weight.shape[1:]), float(out.numel), tiles
-    reduce = first.shape[-1] if first.shape else 1
-    if name in ("addmm", "baddbmm", "addbmm") and len(tensors) >= 2:
-        reduce = tensors[1].shape[-1] if tensors[1].shape else 1
-    return 2.0 * out.numel * reduce, float(out.numel), output_tiles(rows, cols, peaks)

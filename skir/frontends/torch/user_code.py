@@ -4,6 +4,7 @@
 is_user_file("/home/me/model.py")                 # True
 is_user_file(torch.__file__)                      # False (torch's, skir's, generated code)
 warn_at_user_line("op 'x' has no kernel mapping")  # model.py:12: UserWarning: op 'x' ...
+where(node)                                       # "model.py:12", or "node add_1" when unknown
 ```
 """
 
@@ -14,6 +15,7 @@ import sys
 import warnings
 
 import torch
+from torch import fx
 
 import skir
 
@@ -38,3 +40,13 @@ def warn_at_user_line(message: str, category: type[Warning] = UserWarning) -> No
     warnings.warn_explicit(message, category, frame.f_code.co_filename, frame.f_lineno,
                            module=frame.f_globals.get("__name__"), registry=registry,
                            module_globals=frame.f_globals)
+
+
+def where(node: fx.Node) -> str:
+    """`file:line` of the user code that made `node`, or its name when unknown."""
+    trace = node.meta.get("stack_trace") or getattr(node, "stack_trace", None) or ""
+    for line in reversed(trace.splitlines()):
+        parts = line.strip().split('"')
+        if parts[0] == "File " and len(parts) >= 3 and is_user_file(parts[1]):
+            return f"{parts[1]}:{parts[2].split(',')[1].strip().removeprefix('line ')}"
+    return f"node {node.name}"

@@ -4,7 +4,7 @@
 // RUN: sk-opt %s -t sk-meta | filecheck %s --check-prefix=RAW
 // RUN: echo 'aclgraph.model @m cores(aic = 24, aiv = 48) { aclgraph.kernel @a aiv_only params(in) aclgraph.stream @s0 { aclgraph.launch seq 0 @a blocks 8 attributes {sk.fail = "bogus"} } }' > %t.reason.mlir
 // RUN: %expect-exit 1 sk-opt %t.reason.mlir -t sk-meta 2>&1 | filecheck %s --check-prefix=REASON
-// RUN: echo 'aclgraph.model @m cores(aic = 24, aiv = 48) { aclgraph.kernel @a aiv_only params(in) aclgraph.stream @s0 { aclgraph.launch_sk seq 0 @m_sk0 aclgraph.disabled seq 1 was launch @a blocks 8 } sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 { sk.subtask id 0 @a blocks 8 offset 1 from @s0 seq 0 on aiv sk.subtask id 1 @a blocks 8 offset 2 from @s0 seq 1 on aiv after [0] } }' > %t.table.mlir
+// RUN: echo 'aclgraph.model @m cores(aic = 24, aiv = 48) { aclgraph.kernel @a aiv_only params(in) aclgraph.stream @s0 { aclgraph.launch_sk seq 0 @m_sk0 aclgraph.disabled seq 1 was launch @a blocks 8 } sk.kernel @m_sk0 mix_aiv_1_0 blocks 8 chain slots 4 { %0 = sk.subtask @a blocks 8 offset 1 from @s0 seq 0 on aiv %1 = sk.subtask @a blocks 8 offset 2 from @s0 seq 1 on aiv after %0 } }' > %t.table.mlir
 // RUN: %expect-exit 4 sk-opt %t.table.mlir -t sk-meta 2>&1 | filecheck %s --check-prefix=TABLE
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="feed-sync-all=1:profiling=1"},sk-check' > /dev/null
 

@@ -101,7 +101,7 @@ aclgraph.model @rewritten cores(aic = 24, aiv = 48) {
     aclgraph.value_wait seq 5 @c eq 1 was wait @e external task_group
   }
   sk.kernel @rewritten_sk0 mix_aiv_1_0 blocks 48 chain slots 2 {
-    sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
+    %0 = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
   }
 }
 

@@ -17,13 +17,13 @@ aclgraph.model @m1 cores(aic = 24, aiv = 48) {
     aclgraph.disabled seq 2 was launch @m_r blocks 4 args(@x)
   }
   sk.kernel @m1_sk0 mix_aic_1_1 blocks 4 chain slots 4 options "early-start=1:sync-mode=data" {
-    sk.subtask id 0 @c_w blocks 4 offset 1 from @s0 seq 0 on aic
-    sk.early_start_set id 1 on aic
-    sk.early_start_wait id 2 cfg 0 on aic
-    sk.early_start_wait id 3 cfg 0 on aiv
-    sk.subtask id 4 @c_r blocks 4 offset 2 from @s0 seq 1 on aic after [0]
-    sk.barrier id 5 pipe_all on mix
-    sk.subtask id 6 @m_r blocks 4 offset 3 from @s0 seq 2 on mix after [4]
+    %0 = sk.subtask @c_w blocks 4 offset 1 from @s0 seq 0 on aic
+    sk.early_start_set on aic
+    sk.early_start_wait cfg 0 on aic
+    sk.early_start_wait cfg 0 on aiv
+    %4 = sk.subtask @c_r blocks 4 offset 2 from @s0 seq 1 on aic after %0
+    sk.barrier pipe_all on mix
+    %6 = sk.subtask @m_r blocks 4 offset 3 from @s0 seq 2 on mix after %4
   }
 }
 

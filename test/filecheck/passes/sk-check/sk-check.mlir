@@ -1,14 +1,14 @@
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"},sk-check{stats=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=STATS
 // RUN: sk-opt %s -p 'superkernel-pipeline{options="preload-code=none"}' > %t.ok.mlir
-// RUN: sed '/sk.barrier id 7 all_aic/d' %t.ok.mlir > %t.barrier.mlir
+// RUN: sed '/sk.barrier all_aic/d' %t.ok.mlir > %t.barrier.mlir
 // RUN: %expect-exit 3 sk-opt %t.barrier.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=BARRIER
-// RUN: sed '/sk.set_flag id 8 /d' %t.ok.mlir > %t.set.mlir
+// RUN: sed '/sk.set_flag mode 2 flag 15 pipe fix on aic/d' %t.ok.mlir > %t.set.mlir
 // RUN: %expect-exit 3 sk-opt %t.set.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=SET
-// RUN: sed '/sk.wait_flag id 14 /d' %t.ok.mlir > %t.wait.mlir
+// RUN: sed '/sk.wait_flag flag 15 on aiv/d' %t.ok.mlir > %t.wait.mlir
 // RUN: %expect-exit 3 sk-opt %t.wait.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=WAIT
-// RUN: sed '/sk.notify id 9 /d' %t.ok.mlir > %t.notify.mlir
+// RUN: sed '/sk.notify /d' %t.ok.mlir > %t.notify.mlir
 // RUN: %expect-exit 3 sk-opt %t.notify.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=NOTIFY
-// RUN: sed 's/sk.subtask id 2 @c blocks 24/sk.subtask id 2 @c blocks 12/' %t.ok.mlir > %t.blocks.mlir
+// RUN: sed 's/sk.subtask @c blocks 24/sk.subtask @c blocks 12/' %t.ok.mlir > %t.blocks.mlir
 // RUN: %expect-exit 3 sk-opt %t.blocks.mlir -p sk-check 2>&1 | filecheck %s --check-prefix=BLOCKS
 
 // sk-check changes nothing and proves the rewritten module: it runs every stream and every
@@ -50,7 +50,7 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 // BARRIER-NEXT: sk-opt: edge not enforced: @q/@s1/seq 4 -> @q/@s0/seq 7 (not after every aic core of q_sk0)
 
 // SET:      sk-opt: error: sk-check found 2 violations: deadlock: @q/@s0/seq 0 waits on launch_sk @q_sk0 (the SuperKernel has not finished)
-// SET-NEXT: sk-opt: deadlock: q_sk0 aiv waits on sk.wait_flag id 14
+// SET-NEXT: sk-opt: deadlock: q_sk0 aiv waits on sk.wait_flag 8
 
 // WAIT:      sk-opt: error: sk-check found 3 violations: edge not enforced: @q/@s0/seq 2 -> @q/@s0/seq 7 (not after every aic core of q_sk0)
 // WAIT-NEXT: sk-opt: edge not enforced: @q/@s1/seq 4 -> @q/@s0/seq 7 (not after every aic core of q_sk0)

@@ -179,4 +179,4 @@ aclgraph.model @scaleup cores(aic = 24, aiv = 48) {
 // CHECK-LABEL: aclgraph.model @scaleup
 // CHECK:       aclgraph.kernel @vs aiv_only params 0 batch block_dim_scale_up
 // CHECK:       sk.kernel @scaleup_sk0 mix_aic_1_2 blocks 24 chain
-// CHECK:         sk.subtask id 0 @vs blocks 48 offset 1 from @s0 seq 0
+// CHECK:         %[[T0:[0-9]+]] = sk.subtask @vs blocks 48 offset 1 from @s0 seq 0

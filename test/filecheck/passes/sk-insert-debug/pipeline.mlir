@@ -31,56 +31,56 @@ aclgraph.model @c cores(aic = 24, aiv = 48) {
 
 // DSYNC-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
 // DSYNC:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 1 options "debug-sync-all=1" {
-// DSYNC-NEXT:   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-// DSYNC-NEXT:   sk.barrier id 1 sync_all
-// DSYNC-NEXT:   sk.barrier id 2 all_aiv
-// DSYNC-NEXT:   sk.subtask id 3 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// DSYNC-NEXT:   sk.barrier id 4 sync_all
-// DSYNC-NEXT:   sk.barrier id 5 sync_all
-// DSYNC-NEXT:   sk.dcci id 6 on aic
-// DSYNC-NEXT:   sk.dcci id 7 on aiv
-// DSYNC-NEXT:   sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 2 on mix after [3]
-// DSYNC-NEXT:   sk.barrier id 9 sync_all
+// DSYNC-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+// DSYNC-NEXT:   sk.barrier sync_all
+// DSYNC-NEXT:   sk.barrier all_aiv
+// DSYNC-NEXT:   %[[T3:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// DSYNC-NEXT:   sk.barrier sync_all
+// DSYNC-NEXT:   sk.barrier sync_all
+// DSYNC-NEXT:   sk.dcci on aic
+// DSYNC-NEXT:   sk.dcci on aiv
+// DSYNC-NEXT:   %[[T8:[0-9]+]] = sk.subtask @x blocks 24 offset 1 from @s0 seq 2 on mix after %[[T3]]
+// DSYNC-NEXT:   sk.barrier sync_all
 // DSYNC-NEXT: }
 
 // DCCI-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
 // DCCI:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 1 options "dcci-after-kernel-end=b:debug-dcci-all=1" {
-// DCCI-NEXT:   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-// DCCI-NEXT:   sk.dcci id 1 on aiv
-// DCCI-NEXT:   sk.barrier id 2 all_aiv
-// DCCI-NEXT:   sk.subtask id 3 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// DCCI-NEXT:   sk.barrier id 4 sync_all
-// DCCI-NEXT:   sk.dcci id 5 on aic
-// DCCI-NEXT:   sk.dcci id 6 on aiv
-// DCCI-NEXT:   sk.subtask id 7 @x blocks 24 offset 1 from @s0 seq 2 on mix after [3]
-// DCCI-NEXT:   sk.dcci id 8 on aic
-// DCCI-NEXT:   sk.dcci id 9 on aiv
+// DCCI-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+// DCCI-NEXT:   sk.dcci on aiv
+// DCCI-NEXT:   sk.barrier all_aiv
+// DCCI-NEXT:   %[[T3:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// DCCI-NEXT:   sk.barrier sync_all
+// DCCI-NEXT:   sk.dcci on aic
+// DCCI-NEXT:   sk.dcci on aiv
+// DCCI-NEXT:   %[[T7:[0-9]+]] = sk.subtask @x blocks 24 offset 1 from @s0 seq 2 on mix after %[[T3]]
+// DCCI-NEXT:   sk.dcci on aic
+// DCCI-NEXT:   sk.dcci on aiv
 // DCCI-NEXT: }
 
 // LISTS-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
 // LISTS:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 1 options "dcci-after-kernel-end=a_middle:dcci-before-kernel-start=a" {
-// LISTS-NEXT:   sk.dcci id 0 on aiv
-// LISTS-NEXT:   sk.subtask id 1 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-// LISTS-NEXT:   sk.dcci id 2 on aiv
-// LISTS-NEXT:   sk.barrier id 3 all_aiv
-// LISTS-NEXT:   sk.subtask id 4 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [1]
-// LISTS-NEXT:   sk.barrier id 5 sync_all
-// LISTS-NEXT:   sk.dcci id 6 on aic
-// LISTS-NEXT:   sk.dcci id 7 on aiv
-// LISTS-NEXT:   sk.subtask id 8 @x blocks 24 offset 1 from @s0 seq 2 on mix after [4]
+// LISTS-NEXT:   sk.dcci on aiv
+// LISTS-NEXT:   %[[T1:[0-9]+]] = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+// LISTS-NEXT:   sk.dcci on aiv
+// LISTS-NEXT:   sk.barrier all_aiv
+// LISTS-NEXT:   %[[T4:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T1]]
+// LISTS-NEXT:   sk.barrier sync_all
+// LISTS-NEXT:   sk.dcci on aic
+// LISTS-NEXT:   sk.dcci on aiv
+// LISTS-NEXT:   %[[T8:[0-9]+]] = sk.subtask @x blocks 24 offset 1 from @s0 seq 2 on mix after %[[T4]]
 // LISTS-NEXT: }
 
 // FEED-LABEL: aclgraph.model @c cores(aic = 24, aiv = 48) {
 // FEED:      sk.kernel @c_sk0 mix_aic_1_2 blocks 24 chain slots 2 options "feed-sync-all=1" {
-// FEED-NEXT:   sk.subtask id 0 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-// FEED-NEXT:   sk.barrier id 1 all_aiv
-// FEED-NEXT:   sk.subtask id 2 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// FEED-NEXT:   sk.barrier id 3 sync_all
-// FEED-NEXT:   sk.dcci id 4 on aic
-// FEED-NEXT:   sk.dcci id 5 on aiv
-// FEED-NEXT:   sk.subtask id 6 @x blocks 24 offset 1 from @s0 seq 2 on mix after [2]
-// FEED-NEXT:   sk.barrier id 7 sync_all
-// FEED-NEXT:   sk.subtask id 8 @k blocks 16 offset 1 from @s0 seq 3 on aiv after [6] feed 0
+// FEED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+// FEED-NEXT:   sk.barrier all_aiv
+// FEED-NEXT:   %[[T2:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// FEED-NEXT:   sk.barrier sync_all
+// FEED-NEXT:   sk.dcci on aic
+// FEED-NEXT:   sk.dcci on aiv
+// FEED-NEXT:   %[[T6:[0-9]+]] = sk.subtask @x blocks 24 offset 1 from @s0 seq 2 on mix after %[[T2]]
+// FEED-NEXT:   sk.barrier sync_all
+// FEED-NEXT:   %[[T8:[0-9]+]] = sk.subtask @k blocks 16 offset 1 from @s0 seq 3 on aiv after %[[T6]] feed 0
 // FEED-NEXT: }
 
 // -----
@@ -113,57 +113,57 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 
 // DSYNC-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
 // DSYNC:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 options "debug-sync-all=1" {
-// DSYNC-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// DSYNC-NEXT:   sk.barrier id 1 pipe_all on aiv
-// DSYNC-NEXT:   sk.barrier id 2 all_aiv
-// DSYNC-NEXT:   sk.wait_flag id 3 flag 15 on aic
-// DSYNC-NEXT:   sk.subtask id 4 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// DSYNC-NEXT:   sk.barrier id 5 pipe_all on aic
-// DSYNC-NEXT:   sk.barrier id 6 all_aic
-// DSYNC-NEXT:   sk.barrier id 7 all_aiv
-// DSYNC-NEXT:   sk.set_flag id 8 mode 2 flag 15 pipe mte3 on aiv
-// DSYNC-NEXT:   sk.subtask id 9 @v blocks 8 offset 1 from @s1 seq 4 on aiv after [0]
-// DSYNC-NEXT:   sk.barrier id 10 pipe_all on aiv
-// DSYNC-NEXT:   sk.barrier id 11 all_aiv
-// DSYNC-NEXT:   sk.barrier id 12 all_aiv
-// DSYNC-NEXT:   sk.notify id 13 @j_cell slot 1 on aiv
+// DSYNC-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// DSYNC-NEXT:   sk.barrier pipe_all on aiv
+// DSYNC-NEXT:   sk.barrier all_aiv
+// DSYNC-NEXT:   sk.wait_flag flag 15 on aic
+// DSYNC-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// DSYNC-NEXT:   sk.barrier pipe_all on aic
+// DSYNC-NEXT:   sk.barrier all_aic
+// DSYNC-NEXT:   sk.barrier all_aiv
+// DSYNC-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// DSYNC-NEXT:   %[[T9:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s1 seq 4 on aiv after %[[T0]]
+// DSYNC-NEXT:   sk.barrier pipe_all on aiv
+// DSYNC-NEXT:   sk.barrier all_aiv
+// DSYNC-NEXT:   sk.barrier all_aiv
+// DSYNC-NEXT:   sk.notify @j_cell slot 1 on aiv
 // DSYNC-NEXT: }
 
 // DCCI-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
 // DCCI:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 options "dcci-after-kernel-end=b:debug-dcci-all=1" {
-// DCCI-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// DCCI-NEXT:   sk.dcci id 1 on aiv
-// DCCI-NEXT:   sk.wait_flag id 2 flag 15 on aic
-// DCCI-NEXT:   sk.subtask id 3 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// DCCI-NEXT:   sk.dcci id 4 on aic
-// DCCI-NEXT:   sk.barrier id 5 all_aiv
-// DCCI-NEXT:   sk.set_flag id 6 mode 2 flag 15 pipe mte3 on aiv
-// DCCI-NEXT:   sk.subtask id 7 @v blocks 8 offset 1 from @s1 seq 4 on aiv after [0]
-// DCCI-NEXT:   sk.dcci id 8 on aiv
-// DCCI-NEXT:   sk.barrier id 9 all_aiv
-// DCCI-NEXT:   sk.notify id 10 @j_cell slot 1 on aiv
+// DCCI-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// DCCI-NEXT:   sk.dcci on aiv
+// DCCI-NEXT:   sk.wait_flag flag 15 on aic
+// DCCI-NEXT:   %[[T3:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// DCCI-NEXT:   sk.dcci on aic
+// DCCI-NEXT:   sk.barrier all_aiv
+// DCCI-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// DCCI-NEXT:   %[[T7:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s1 seq 4 on aiv after %[[T0]]
+// DCCI-NEXT:   sk.dcci on aiv
+// DCCI-NEXT:   sk.barrier all_aiv
+// DCCI-NEXT:   sk.notify @j_cell slot 1 on aiv
 // DCCI-NEXT: }
 
 // LISTS-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
 // LISTS:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 options "dcci-after-kernel-end=a_middle:dcci-before-kernel-start=a" {
-// LISTS-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// LISTS-NEXT:   sk.wait_flag id 1 flag 15 on aic
-// LISTS-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// LISTS-NEXT:   sk.barrier id 3 all_aiv
-// LISTS-NEXT:   sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv
-// LISTS-NEXT:   sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 on aiv after [0]
-// LISTS-NEXT:   sk.barrier id 6 all_aiv
-// LISTS-NEXT:   sk.notify id 7 @j_cell slot 1 on aiv
+// LISTS-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// LISTS-NEXT:   sk.wait_flag flag 15 on aic
+// LISTS-NEXT:   %[[T2:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// LISTS-NEXT:   sk.barrier all_aiv
+// LISTS-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// LISTS-NEXT:   %[[T5:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s1 seq 4 on aiv after %[[T0]]
+// LISTS-NEXT:   sk.barrier all_aiv
+// LISTS-NEXT:   sk.notify @j_cell slot 1 on aiv
 // LISTS-NEXT: }
 
 // FEED-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
 // FEED:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 3 options "feed-sync-all=1" {
-// FEED-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// FEED-NEXT:   sk.wait_flag id 1 flag 15 on aic
-// FEED-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// FEED-NEXT:   sk.barrier id 3 all_aiv
-// FEED-NEXT:   sk.set_flag id 4 mode 2 flag 15 pipe mte3 on aiv
-// FEED-NEXT:   sk.subtask id 5 @v blocks 8 offset 1 from @s1 seq 4 on aiv after [0]
-// FEED-NEXT:   sk.barrier id 6 all_aiv
-// FEED-NEXT:   sk.notify id 7 @j_cell slot 1 on aiv
+// FEED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// FEED-NEXT:   sk.wait_flag flag 15 on aic
+// FEED-NEXT:   %[[T2:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// FEED-NEXT:   sk.barrier all_aiv
+// FEED-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// FEED-NEXT:   %[[T5:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s1 seq 4 on aiv after %[[T0]]
+// FEED-NEXT:   sk.barrier all_aiv
+// FEED-NEXT:   sk.notify @j_cell slot 1 on aiv
 // FEED-NEXT: }

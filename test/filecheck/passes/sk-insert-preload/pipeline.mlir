@@ -22,24 +22,24 @@ aclgraph.model @p cores(aic = 24, aiv = 48) {
 }
 
 // MAX:      sk.kernel @p_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-// MAX-NEXT:   sk.preload id 0 max on aic
-// MAX-NEXT:   sk.preload id 1 max on aiv
+// MAX-NEXT:   sk.preload max on aic
+// MAX-NEXT:   sk.preload max on aiv
 // MAX-NOT:  sk.preload
 
 // NONE-NOT: sk.preload
 
 // CHECK-LABEL: aclgraph.model @p cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @p_sk0 mix_aic_1_2 blocks 24 chain slots 1 {
-// CHECK-NEXT:   sk.preload id 0 @x units 8 blocks 24 on aic
-// CHECK-NEXT:   sk.preload id 1 @a units 2 blocks 48 on aiv
-// CHECK-NEXT:   sk.preload id 2 @b units 5 blocks 8 on aiv
-// CHECK-NEXT:   sk.subtask id 3 @a blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.preload id 4 @x units 8 blocks 24 on aiv
-// CHECK-NEXT:   sk.barrier id 5 all_aiv
-// CHECK-NEXT:   sk.subtask id 6 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [3]
-// CHECK-NEXT:   sk.preload id 7 @d units 8 blocks 16 on aiv
-// CHECK-NEXT:   sk.barrier id 8 sync_all
-// CHECK-NEXT:   sk.subtask id 9 @x blocks 24 offset 1 from @s0 seq 2 on mix after [6]
-// CHECK-NEXT:   sk.barrier id 10 sync_all
-// CHECK-NEXT:   sk.subtask id 11 @d blocks 16 offset 1 from @s0 seq 3 on aiv after [9]
+// CHECK-NEXT:   sk.preload @x units 8 blocks 24 on aic
+// CHECK-NEXT:   sk.preload @a units 2 blocks 48 on aiv
+// CHECK-NEXT:   sk.preload @b units 5 blocks 8 on aiv
+// CHECK-NEXT:   %[[T3:[0-9]+]] = sk.subtask @a blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.preload @x units 8 blocks 24 on aiv
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T3]]
+// CHECK-NEXT:   sk.preload @d units 8 blocks 16 on aiv
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T9:[0-9]+]] = sk.subtask @x blocks 24 offset 1 from @s0 seq 2 on mix after %[[T6]]
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T11:[0-9]+]] = sk.subtask @d blocks 16 offset 1 from @s0 seq 3 on aiv after %[[T9]]
 // CHECK-NEXT: }

@@ -7,24 +7,24 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @mm mix_aic_1_2 params(in, in, out) code_bytes 40000
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.barrier id 1 sync_all
-    sk.subtask id 2 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [0]
-    sk.barrier id 3 sync_all
-    sk.subtask id 4 @act blocks 48 offset 6 from @s0 seq 2 on aiv after [2]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.barrier sync_all
+    %2 = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %0
+    sk.barrier sync_all
+    %4 = sk.subtask @act blocks 48 offset 6 from @s0 seq 2 on aiv after %2
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-// CHECK-NEXT:  sk.preload id 0 @mm units 8 blocks 24 on aic
-// CHECK-NEXT:  sk.preload id 1 @norm units 3 blocks 48 on aiv
-// CHECK-NEXT:  sk.preload id 2 @mm units 8 blocks 24 on aiv
-// CHECK-NEXT:  sk.subtask id 3 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.preload id 4 @act units 8 blocks 48 on aiv
-// CHECK-NEXT:  sk.barrier id 5 sync_all
-// CHECK-NEXT:  sk.subtask id 6 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [3]
-// CHECK-NEXT:  sk.barrier id 7 sync_all
-// CHECK-NEXT:  sk.subtask id 8 @act blocks 48 offset 6 from @s0 seq 2 on aiv after [6]
+// CHECK-NEXT:  sk.preload @mm units 8 blocks 24 on aic
+// CHECK-NEXT:  sk.preload @norm units 3 blocks 48 on aiv
+// CHECK-NEXT:  sk.preload @mm units 8 blocks 24 on aiv
+// CHECK-NEXT:  %[[T3:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.preload @act units 8 blocks 48 on aiv
+// CHECK-NEXT:  sk.barrier sync_all
+// CHECK-NEXT:  %[[T6:[0-9]+]] = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %[[T3]]
+// CHECK-NEXT:  sk.barrier sync_all
+// CHECK-NEXT:  %[[T8:[0-9]+]] = sk.subtask @act blocks 48 offset 6 from @s0 seq 2 on aiv after %[[T6]]
 // CHECK-NEXT:  }
 
 // -----
@@ -34,18 +34,18 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out) code_bytes 6144
   aclgraph.kernel @mm mix_aic_1_2 params(in, in, out) code_bytes 40000
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 5 options "preload-code=max" {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.barrier id 1 sync_all
-    sk.subtask id 2 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [0]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.barrier sync_all
+    %2 = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %0
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 5 options "preload-code=max" {
-// CHECK-NEXT:  sk.preload id 0 max on aic
-// CHECK-NEXT:  sk.preload id 1 max on aiv
-// CHECK-NEXT:  sk.subtask id 2 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.barrier id 3 sync_all
-// CHECK-NEXT:  sk.subtask id 4 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [2]
+// CHECK-NEXT:  sk.preload max on aic
+// CHECK-NEXT:  sk.preload max on aiv
+// CHECK-NEXT:  %[[T2:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.barrier sync_all
+// CHECK-NEXT:  %[[T4:[0-9]+]] = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %[[T2]]
 // CHECK-NEXT:  }
 
 // -----
@@ -55,14 +55,14 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out) code_bytes 6144
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 4 options "preload-code=none" {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.barrier id 1 all_aiv
-    sk.subtask id 2 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.barrier all_aiv
+    %2 = sk.subtask @act blocks 48 offset 3 from @s0 seq 1 on aiv after %0
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 4 options "preload-code=none" {
-// CHECK-NEXT:  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.barrier id 1 all_aiv
-// CHECK-NEXT:  sk.subtask id 2 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.barrier all_aiv
+// CHECK-NEXT:  %[[T2:[0-9]+]] = sk.subtask @act blocks 48 offset 3 from @s0 seq 1 on aiv after %[[T0]]
 // CHECK-NEXT:  }

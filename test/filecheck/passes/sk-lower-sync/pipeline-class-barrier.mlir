@@ -21,30 +21,30 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
-// STAGED-NEXT:   sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend_barrier id 1 aiv -> aiv on aiv
-// STAGED-NEXT:   sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 on aiv after [0]
-// STAGED-NEXT:   sk.depend_barrier id 3 aiv -> aic on mix
-// STAGED-NEXT:   sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 on aic after [2]
-// STAGED-NEXT:   sk.depend_barrier id 5 aic -> aic on aic
-// STAGED-NEXT:   sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 on aic after [4]
-// STAGED-NEXT:   sk.depend_barrier id 7 aic -> mix on mix
-// STAGED-NEXT:   sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 on mix after [6]
-// STAGED-NEXT:   sk.depend_barrier id 9 mix -> aiv on mix
-// STAGED-NEXT:   sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 on aiv after [8]
+// STAGED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// STAGED-NEXT:   %[[T2:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// STAGED-NEXT:   sk.depend_barrier aiv -> aic on mix
+// STAGED-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 16 offset 1 from @s0 seq 2 on aic after %[[T2]]
+// STAGED-NEXT:   sk.depend_barrier aic -> aic on aic
+// STAGED-NEXT:   %[[T6:[0-9]+]] = sk.subtask @c blocks 4 offset 1 from @s0 seq 3 on aic after %[[T4]]
+// STAGED-NEXT:   sk.depend_barrier aic -> mix on mix
+// STAGED-NEXT:   %[[T8:[0-9]+]] = sk.subtask @x blocks 16 offset 1 from @s0 seq 4 on mix after %[[T6]]
+// STAGED-NEXT:   sk.depend_barrier mix -> aiv on mix
+// STAGED-NEXT:   %[[T10:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 5 on aiv after %[[T8]]
 // STAGED-NEXT: }
 
 // After LowerClassBarrier: each depend is its barrier
 // AFTER:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
-// AFTER-NEXT:   sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
-// AFTER-NEXT:   sk.barrier id 1 all_aiv
-// AFTER-NEXT:   sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 on aiv after [0]
-// AFTER-NEXT:   sk.barrier id 3 sync_all
-// AFTER-NEXT:   sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 on aic after [2]
-// AFTER-NEXT:   sk.barrier id 5 all_aic
-// AFTER-NEXT:   sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 on aic after [4]
-// AFTER-NEXT:   sk.barrier id 7 sync_all
-// AFTER-NEXT:   sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 on mix after [6]
-// AFTER-NEXT:   sk.barrier id 9 sync_all
-// AFTER-NEXT:   sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 on aiv after [8]
+// AFTER-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.barrier all_aiv
+// AFTER-NEXT:   %[[T2:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// AFTER-NEXT:   sk.barrier sync_all
+// AFTER-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 16 offset 1 from @s0 seq 2 on aic after %[[T2]]
+// AFTER-NEXT:   sk.barrier all_aic
+// AFTER-NEXT:   %[[T6:[0-9]+]] = sk.subtask @c blocks 4 offset 1 from @s0 seq 3 on aic after %[[T4]]
+// AFTER-NEXT:   sk.barrier sync_all
+// AFTER-NEXT:   %[[T8:[0-9]+]] = sk.subtask @x blocks 16 offset 1 from @s0 seq 4 on mix after %[[T6]]
+// AFTER-NEXT:   sk.barrier sync_all
+// AFTER-NEXT:   %[[T10:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 5 on aiv after %[[T8]]
 // AFTER-NEXT: }

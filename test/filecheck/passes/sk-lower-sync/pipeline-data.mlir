@@ -25,17 +25,17 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @d cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
-// CHECK-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.barrier id 1 pipe_all on aiv
-// CHECK-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-// CHECK-NEXT:   sk.barrier id 3 all_aiv
-// CHECK-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
-// CHECK-NEXT:   sk.barrier id 5 pipe_all on aiv
-// CHECK-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
-// CHECK-NEXT:   sk.barrier id 7 all_aiv
-// CHECK-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
-// CHECK-NEXT:   sk.barrier id 9 all_aiv
-// CHECK-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @scale blocks 8 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.barrier pipe_all on aiv
+// CHECK-NEXT:   %[[T2:[0-9]+]] = sk.subtask @scale blocks 8 offset 2 from @s0 seq 1 on aiv after %[[T0]]
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T4:[0-9]+]] = sk.subtask @copy blocks 16 offset 3 from @s0 seq 2 on aiv after %[[T2]]
+// CHECK-NEXT:   sk.barrier pipe_all on aiv
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.subtask @scale blocks 8 offset 5 from @s0 seq 3 on aiv after %[[T4]]
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T8:[0-9]+]] = sk.subtask @copy blocks 8 offset 6 from @s0 seq 4 on aiv after %[[T6]]
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T10:[0-9]+]] = sk.subtask @any blocks 8 offset 8 from @s0 seq 5 on aiv after %[[T8]]
 // CHECK-NEXT: }
 
 // -----
@@ -60,13 +60,13 @@ aclgraph.model @tiling cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @tiling cores(aic = 24, aiv = 48) {
 // CHECK:        sk.kernel @tiling_sk0 mix_aiv_1_0 blocks 8 chain slots 11 options "sync-mode=data" {
-// CHECK-NEXT:     sk.subtask id 0 @norm blocks 8 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:     sk.barrier id 1 pipe_all on aiv
-// CHECK-NEXT:     sk.subtask id 2 @norm blocks 8 offset 4 from @s0 seq 1 on aiv after [0]
-// CHECK-NEXT:     sk.barrier id 3 all_aiv
-// CHECK-NEXT:     sk.subtask id 4 @fill blocks 8 offset 7 from @s0 seq 2 on aiv after [2]
-// CHECK-NEXT:     sk.barrier id 5 all_aiv
-// CHECK-NEXT:     sk.subtask id 6 @norm blocks 8 offset 8 from @s0 seq 3 on aiv after [4]
+// CHECK-NEXT:     %[[T0:[0-9]+]] = sk.subtask @norm blocks 8 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:     sk.barrier pipe_all on aiv
+// CHECK-NEXT:     %[[T2:[0-9]+]] = sk.subtask @norm blocks 8 offset 4 from @s0 seq 1 on aiv after %[[T0]]
+// CHECK-NEXT:     sk.barrier all_aiv
+// CHECK-NEXT:     %[[T4:[0-9]+]] = sk.subtask @fill blocks 8 offset 7 from @s0 seq 2 on aiv after %[[T2]]
+// CHECK-NEXT:     sk.barrier all_aiv
+// CHECK-NEXT:     %[[T6:[0-9]+]] = sk.subtask @norm blocks 8 offset 8 from @s0 seq 3 on aiv after %[[T4]]
 // CHECK-NEXT:   }
 
 // -----
@@ -97,12 +97,12 @@ aclgraph.model @waited cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @waited cores(aic = 24, aiv = 48) {
 // CHECK:        sk.kernel @waited_sk0 mix_aic_1_2 blocks 4 chain slots 5 options "sync-mode=data" {
-// CHECK-NEXT:     sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:     sk.barrier id 1 sync_all
-// CHECK-NEXT:     sk.wait_lock id 2 @e_cell slot 3 on aic
-// CHECK-NEXT:     sk.barrier id 3 all_aic
-// CHECK-NEXT:     sk.subtask id 4 @c blocks 4 offset 2 from @s0 seq 4 on aic after [0]
-// CHECK-NEXT:     sk.barrier id 5 sync_all
-// CHECK-NEXT:     sk.subtask id 6 @v blocks 8 offset 4 from @s0 seq 5 on aiv after [4]
-// CHECK-NEXT:     sk.reset_lock id 7 @e_cell slot 3 on aic
+// CHECK-NEXT:     %[[T0:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:     sk.barrier sync_all
+// CHECK-NEXT:     %[[T2:[0-9]+]] = sk.wait_lock @e_cell slot 3 on aic
+// CHECK-NEXT:     sk.barrier all_aic
+// CHECK-NEXT:     %[[T4:[0-9]+]] = sk.subtask @c blocks 4 offset 2 from @s0 seq 4 on aic after %[[T0]]
+// CHECK-NEXT:     sk.barrier sync_all
+// CHECK-NEXT:     %[[T6:[0-9]+]] = sk.subtask @v blocks 8 offset 4 from @s0 seq 5 on aiv after %[[T4]]
+// CHECK-NEXT:     sk.reset_lock @e_cell slot 3 on aic
 // CHECK-NEXT:   }

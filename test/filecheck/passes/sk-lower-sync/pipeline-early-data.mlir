@@ -18,21 +18,21 @@ aclgraph.model @m1 cores(aic = 24, aiv = 48) {
     aclgraph.disabled seq 2 was launch @m_r blocks 4 args(@x)
   }
   sk.kernel @m1_sk0 mix_aic_1_1 blocks 4 chain slots 4 options "early-start=1:sync-mode=data" {
-    sk.subtask id 0 @c_w blocks 4 offset 1 from @s0 seq 0 on aic
-    sk.subtask id 1 @c_r blocks 4 offset 2 from @s0 seq 1 on aic after [0]
-    sk.subtask id 2 @m_r blocks 4 offset 3 from @s0 seq 2 on mix after [1]
+    %0 = sk.subtask @c_w blocks 4 offset 1 from @s0 seq 0 on aic
+    %1 = sk.subtask @c_r blocks 4 offset 2 from @s0 seq 1 on aic after %0
+    %2 = sk.subtask @m_r blocks 4 offset 3 from @s0 seq 2 on mix after %1
   }
 }
 
 // CHECK:      sk.kernel @m1_sk0 mix_aic_1_1 blocks 4 chain slots 4 options "early-start=1:sync-mode=data" {
-// CHECK-NEXT:   sk.subtask id 0 @c_w blocks 4 offset 1 from @s0 seq 0 on aic
-// CHECK-NEXT:   sk.early_start_set id 1 on aic
-// CHECK-NEXT:   sk.early_start_wait id 2 cfg 0 on aic
-// CHECK-NEXT:   sk.early_start_wait id 3 cfg 0 on aiv
-// CHECK-NEXT:   sk.subtask id 4 @c_r blocks 4 offset 2 from @s0 seq 1 on aic after [0]
-// CHECK-NEXT:   sk.early_start_set id 5 on aic
-// CHECK-NEXT:   sk.early_start_wait id 6 cfg 2 on aic
-// CHECK-NEXT:   sk.early_start_wait id 7 cfg 2 on aiv
-// CHECK-NEXT:   sk.subtask id 8 @m_r blocks 4 offset 3 from @s0 seq 2 on mix after [4]
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @c_w blocks 4 offset 1 from @s0 seq 0 on aic
+// CHECK-NEXT:   sk.early_start_set on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 0 on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 0 on aiv
+// CHECK-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c_r blocks 4 offset 2 from @s0 seq 1 on aic after %[[T0]]
+// CHECK-NEXT:   sk.early_start_set on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 2 on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 2 on aiv
+// CHECK-NEXT:   %[[T8:[0-9]+]] = sk.subtask @m_r blocks 4 offset 3 from @s0 seq 2 on mix after %[[T4]]
 // CHECK-NEXT: }
 // CHECK-NOT:  pipe_all

@@ -22,33 +22,33 @@ aclgraph.model @es cores(aic = 24, aiv = 48) {
 
 // Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @es_sk0 mix_aic_1_1 blocks 24 chain slots 1 options "early-start=1" {
-// STAGED-NEXT:   sk.subtask id 0 @a blocks 16 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend_early_start id 1 aiv -> aiv set_idle 16 of aiv wait_idle 8 on mix
-// STAGED-NEXT:   sk.subtask id 4 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// STAGED-NEXT:   sk.depend_early_start id 5 aiv -> aic on mix
-// STAGED-NEXT:   sk.subtask id 8 @c blocks 24 offset 1 from @s0 seq 2 on aic after [4]
-// STAGED-NEXT:   sk.depend_early_start id 9 aic -> mix wait_idle 12 on mix
-// STAGED-NEXT:   sk.subtask id 12 @x blocks 12 offset 1 from @s0 seq 3 on mix after [8]
-// STAGED-NEXT:   sk.depend_early_start id 13 mix -> mix set_idle 12 of mix on mix
+// STAGED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 16 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend_early_start aiv -> aiv set_idle 16 of aiv wait_idle 8 on mix
+// STAGED-NEXT:   %[[T4:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// STAGED-NEXT:   sk.depend_early_start aiv -> aic on mix
+// STAGED-NEXT:   %[[T8:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T4]]
+// STAGED-NEXT:   sk.depend_early_start aic -> mix wait_idle 12 on mix
+// STAGED-NEXT:   %[[T12:[0-9]+]] = sk.subtask @x blocks 12 offset 1 from @s0 seq 3 on mix after %[[T8]]
+// STAGED-NEXT:   sk.depend_early_start mix -> mix set_idle 12 of mix on mix
 // STAGED-NEXT: }
 
 // After LowerEarlyStartHandshake: the handshakes
 // AFTER:      sk.kernel @es_sk0 mix_aic_1_1 blocks 24 chain slots 1 options "early-start=1" {
-// AFTER-NEXT:   sk.subtask id 0 @a blocks 16 offset 1 from @s0 seq 0 on aiv
-// AFTER-NEXT:   sk.early_start_set id 1 on aiv idle 16
-// AFTER-NEXT:   sk.early_start_wait id 2 cfg 5 on aic
-// AFTER-NEXT:   sk.early_start_wait id 3 cfg 5 on aiv idle 8
-// AFTER-NEXT:   sk.subtask id 4 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// AFTER-NEXT:   sk.early_start_set id 5 on aiv
-// AFTER-NEXT:   sk.early_start_wait id 6 cfg 4 on aic
-// AFTER-NEXT:   sk.early_start_wait id 7 cfg 4 on aiv
-// AFTER-NEXT:   sk.subtask id 8 @c blocks 24 offset 1 from @s0 seq 2 on aic after [4]
-// AFTER-NEXT:   sk.early_start_set id 9 on aic
-// AFTER-NEXT:   sk.early_start_wait id 10 cfg 2 on aic idle 12
-// AFTER-NEXT:   sk.early_start_wait id 11 cfg 2 on aiv idle 12
-// AFTER-NEXT:   sk.subtask id 12 @x blocks 12 offset 1 from @s0 seq 3 on mix after [8]
-// AFTER-NEXT:   sk.early_start_set id 13 on aic idle 12
-// AFTER-NEXT:   sk.early_start_set id 14 on aiv idle 12
-// AFTER-NEXT:   sk.early_start_wait id 15 cfg 10 on aic
-// AFTER-NEXT:   sk.early_start_wait id 16 cfg 10 on aiv
+// AFTER-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 16 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.early_start_set on aiv idle 16
+// AFTER-NEXT:   sk.early_start_wait cfg 5 on aic
+// AFTER-NEXT:   sk.early_start_wait cfg 5 on aiv idle 8
+// AFTER-NEXT:   %[[T4:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// AFTER-NEXT:   sk.early_start_set on aiv
+// AFTER-NEXT:   sk.early_start_wait cfg 4 on aic
+// AFTER-NEXT:   sk.early_start_wait cfg 4 on aiv
+// AFTER-NEXT:   %[[T8:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T4]]
+// AFTER-NEXT:   sk.early_start_set on aic
+// AFTER-NEXT:   sk.early_start_wait cfg 2 on aic idle 12
+// AFTER-NEXT:   sk.early_start_wait cfg 2 on aiv idle 12
+// AFTER-NEXT:   %[[T12:[0-9]+]] = sk.subtask @x blocks 12 offset 1 from @s0 seq 3 on mix after %[[T8]]
+// AFTER-NEXT:   sk.early_start_set on aic idle 12
+// AFTER-NEXT:   sk.early_start_set on aiv idle 12
+// AFTER-NEXT:   sk.early_start_wait cfg 10 on aic
+// AFTER-NEXT:   sk.early_start_wait cfg 10 on aiv
 // AFTER-NEXT: }

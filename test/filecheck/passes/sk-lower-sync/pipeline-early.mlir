@@ -22,23 +22,23 @@ aclgraph.model @es cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @es cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @es_sk0 mix_aic_1_1 blocks 24 chain slots 1 options "early-start=1" {
-// CHECK-NEXT:   sk.subtask id 0 @a blocks 16 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.early_start_set id 1 on aiv idle 16
-// CHECK-NEXT:   sk.early_start_wait id 2 cfg 5 on aic
-// CHECK-NEXT:   sk.early_start_wait id 3 cfg 5 on aiv idle 8
-// CHECK-NEXT:   sk.subtask id 4 @b blocks 8 offset 1 from @s0 seq 1 on aiv after [0]
-// CHECK-NEXT:   sk.early_start_set id 5 on aiv
-// CHECK-NEXT:   sk.early_start_wait id 6 cfg 4 on aic
-// CHECK-NEXT:   sk.early_start_wait id 7 cfg 4 on aiv
-// CHECK-NEXT:   sk.subtask id 8 @c blocks 24 offset 1 from @s0 seq 2 on aic after [4]
-// CHECK-NEXT:   sk.early_start_set id 9 on aic
-// CHECK-NEXT:   sk.early_start_wait id 10 cfg 2 on aic idle 12
-// CHECK-NEXT:   sk.early_start_wait id 11 cfg 2 on aiv idle 12
-// CHECK-NEXT:   sk.subtask id 12 @x blocks 12 offset 1 from @s0 seq 3 on mix after [8]
-// CHECK-NEXT:   sk.early_start_set id 13 on aic idle 12
-// CHECK-NEXT:   sk.early_start_set id 14 on aiv idle 12
-// CHECK-NEXT:   sk.early_start_wait id 15 cfg 10 on aic
-// CHECK-NEXT:   sk.early_start_wait id 16 cfg 10 on aiv
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 16 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.early_start_set on aiv idle 16
+// CHECK-NEXT:   sk.early_start_wait cfg 5 on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 5 on aiv idle 8
+// CHECK-NEXT:   %[[T4:[0-9]+]] = sk.subtask @b blocks 8 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// CHECK-NEXT:   sk.early_start_set on aiv
+// CHECK-NEXT:   sk.early_start_wait cfg 4 on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 4 on aiv
+// CHECK-NEXT:   %[[T8:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T4]]
+// CHECK-NEXT:   sk.early_start_set on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 2 on aic idle 12
+// CHECK-NEXT:   sk.early_start_wait cfg 2 on aiv idle 12
+// CHECK-NEXT:   %[[T12:[0-9]+]] = sk.subtask @x blocks 12 offset 1 from @s0 seq 3 on mix after %[[T8]]
+// CHECK-NEXT:   sk.early_start_set on aic idle 12
+// CHECK-NEXT:   sk.early_start_set on aiv idle 12
+// CHECK-NEXT:   sk.early_start_wait cfg 10 on aic
+// CHECK-NEXT:   sk.early_start_wait cfg 10 on aiv
 // CHECK-NEXT: }
 
 // -----
@@ -69,11 +69,11 @@ aclgraph.model @esl cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @esl cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @esl_sk0 mix_aiv_1_0 blocks 16 chain slots 2 options "early-start=1" {
-// CHECK-NEXT:   sk.subtask id 0 @a blocks 16 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.early_start_set id 1 on aiv idle 16
-// CHECK-NEXT:   sk.early_start_wait id 2 cfg 5 on aiv
-// CHECK-NEXT:   sk.barrier id 3 all_aiv
-// CHECK-NEXT:   sk.notify id 4 @e1_cell slot 1 on aiv
-// CHECK-NEXT:   sk.barrier id 5 all_aiv
-// CHECK-NEXT:   sk.subtask id 6 @v blocks 8 offset 2 from @s0 seq 2 on aiv after [0]
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @a blocks 16 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.early_start_set on aiv idle 16
+// CHECK-NEXT:   sk.early_start_wait cfg 5 on aiv
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   sk.notify @e1_cell slot 1 on aiv
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.subtask @v blocks 8 offset 2 from @s0 seq 2 on aiv after %[[T0]]
 // CHECK-NEXT: }

@@ -34,40 +34,40 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 
 // Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
-// STAGED-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend_flag_await id 1 flag 15 on aic
-// STAGED-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// STAGED-NEXT:   sk.depend_barrier id 3 aic -> aic on aic
-// STAGED-NEXT:   sk.depend_flag_signal id 4 flag 15 on aic
-// STAGED-NEXT:   sk.depend_flag_await id 5 flag 15 on aic
-// STAGED-NEXT:   sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 on aic after [0]
-// STAGED-NEXT:   sk.depend_barrier id 7 aic -> aic on aic
-// STAGED-NEXT:   sk.depend_flag_signal id 8 flag 15 on aic
-// STAGED-NEXT:   sk.notify id 9 @j_cell slot 1 on aic
-// STAGED-NEXT:   sk.depend_barrier id 10 aiv -> aiv on aiv
-// STAGED-NEXT:   sk.depend_flag_signal id 11 flag 15 on aiv
-// STAGED-NEXT:   sk.depend_flag_signal id 12 flag 15 on aiv
-// STAGED-NEXT:   sk.depend_flag_await id 13 flag 15 on aiv
-// STAGED-NEXT:   sk.depend_flag_await id 14 flag 15 on aiv
-// STAGED-NEXT:   sk.subtask id 15 @v blocks 16 offset 2 from @s0 seq 7 on aiv after [2, 6]
+// STAGED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend_flag_await flag 15 on aic
+// STAGED-NEXT:   %[[T2:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// STAGED-NEXT:   sk.depend_barrier aic -> aic on aic
+// STAGED-NEXT:   sk.depend_flag_signal flag 15 on aic
+// STAGED-NEXT:   sk.depend_flag_await flag 15 on aic
+// STAGED-NEXT:   %[[T6:[0-9]+]] = sk.subtask @c blocks 8 offset 1 from @s1 seq 4 on aic after %[[T0]]
+// STAGED-NEXT:   sk.depend_barrier aic -> aic on aic
+// STAGED-NEXT:   sk.depend_flag_signal flag 15 on aic
+// STAGED-NEXT:   sk.notify @j_cell slot 1 on aic
+// STAGED-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// STAGED-NEXT:   sk.depend_flag_signal flag 15 on aiv
+// STAGED-NEXT:   sk.depend_flag_signal flag 15 on aiv
+// STAGED-NEXT:   sk.depend_flag_await flag 15 on aiv
+// STAGED-NEXT:   sk.depend_flag_await flag 15 on aiv
+// STAGED-NEXT:   %[[T15:[0-9]+]] = sk.subtask @v blocks 16 offset 2 from @s0 seq 7 on aiv after %[[T2]], %[[T6]]
 // STAGED-NEXT: }
 
 // After LowerFlagSignal, LowerFlagAwait: the flag halves are sk.set_flag / sk.wait_flag at their ids
 // AFTER:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
-// AFTER-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// AFTER-NEXT:   sk.wait_flag id 1 flag 15 on aic
-// AFTER-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// AFTER-NEXT:   sk.depend_barrier id 3 aic -> aic on aic
-// AFTER-NEXT:   sk.set_flag id 4 mode 2 flag 15 pipe fix on aic
-// AFTER-NEXT:   sk.wait_flag id 5 flag 15 on aic
-// AFTER-NEXT:   sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 on aic after [0]
-// AFTER-NEXT:   sk.depend_barrier id 7 aic -> aic on aic
-// AFTER-NEXT:   sk.set_flag id 8 mode 2 flag 15 pipe fix on aic
-// AFTER-NEXT:   sk.notify id 9 @j_cell slot 1 on aic
-// AFTER-NEXT:   sk.depend_barrier id 10 aiv -> aiv on aiv
-// AFTER-NEXT:   sk.set_flag id 11 mode 2 flag 15 pipe mte3 on aiv
-// AFTER-NEXT:   sk.set_flag id 12 mode 2 flag 15 pipe mte3 on aiv
-// AFTER-NEXT:   sk.wait_flag id 13 flag 15 on aiv
-// AFTER-NEXT:   sk.wait_flag id 14 flag 15 on aiv
-// AFTER-NEXT:   sk.subtask id 15 @v blocks 16 offset 2 from @s0 seq 7 on aiv after [2, 6]
+// AFTER-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.wait_flag flag 15 on aic
+// AFTER-NEXT:   %[[T2:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// AFTER-NEXT:   sk.depend_barrier aic -> aic on aic
+// AFTER-NEXT:   sk.set_flag mode 2 flag 15 pipe fix on aic
+// AFTER-NEXT:   sk.wait_flag flag 15 on aic
+// AFTER-NEXT:   %[[T6:[0-9]+]] = sk.subtask @c blocks 8 offset 1 from @s1 seq 4 on aic after %[[T0]]
+// AFTER-NEXT:   sk.depend_barrier aic -> aic on aic
+// AFTER-NEXT:   sk.set_flag mode 2 flag 15 pipe fix on aic
+// AFTER-NEXT:   sk.notify @j_cell slot 1 on aic
+// AFTER-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// AFTER-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// AFTER-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// AFTER-NEXT:   sk.wait_flag flag 15 on aiv
+// AFTER-NEXT:   sk.wait_flag flag 15 on aiv
+// AFTER-NEXT:   %[[T15:[0-9]+]] = sk.subtask @v blocks 16 offset 2 from @s0 seq 7 on aiv after %[[T2]], %[[T6]]
 // AFTER-NEXT: }

@@ -32,28 +32,28 @@ aclgraph.model @locks cores(aic = 24, aiv = 48) {
 
 // Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @locks_sk0 mix_aic_1_2 blocks 8 chain slots 3 {
-// STAGED-NEXT:   sk.subtask id 0 @v blocks 16 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend_lock_release id 1 aiv on aiv
-// STAGED-NEXT:   sk.notify id 2 @e1_cell slot 1 on aiv
-// STAGED-NEXT:   sk.depend_barrier id 3 aiv -> aic on mix
-// STAGED-NEXT:   sk.subtask id 4 @c blocks 8 offset 2 from @s0 seq 2 on aic after [0]
-// STAGED-NEXT:   sk.depend_barrier id 5 aic -> aiv on mix
-// STAGED-NEXT:   sk.wait_lock id 6 @e2_cell slot 2 on aiv
-// STAGED-NEXT:   sk.depend_lock_acquire id 7 aiv on aiv
-// STAGED-NEXT:   sk.subtask id 8 @v blocks 16 offset 2 from @s0 seq 6 on aiv after [4]
-// STAGED-NEXT:   sk.reset_lock id 9 @e2_cell slot 2 on aiv
+// STAGED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend_lock_release aiv on aiv
+// STAGED-NEXT:   sk.notify @e1_cell slot 1 on aiv
+// STAGED-NEXT:   sk.depend_barrier aiv -> aic on mix
+// STAGED-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 8 offset 2 from @s0 seq 2 on aic after %[[T0]]
+// STAGED-NEXT:   sk.depend_barrier aic -> aiv on mix
+// STAGED-NEXT:   %[[T6:[0-9]+]] = sk.wait_lock @e2_cell slot 2 on aiv
+// STAGED-NEXT:   sk.depend_lock_acquire aiv on aiv
+// STAGED-NEXT:   %[[T8:[0-9]+]] = sk.subtask @v blocks 16 offset 2 from @s0 seq 6 on aiv after %[[T4]]
+// STAGED-NEXT:   sk.reset_lock @e2_cell slot 2 on aiv
 // STAGED-NEXT: }
 
 // After LowerLockRelease, LowerLockAcquire: lock_release / lock_acquire are all_aiv barriers at their ids
 // AFTER:      sk.kernel @locks_sk0 mix_aic_1_2 blocks 8 chain slots 3 {
-// AFTER-NEXT:   sk.subtask id 0 @v blocks 16 offset 1 from @s0 seq 0 on aiv
-// AFTER-NEXT:   sk.barrier id 1 all_aiv
-// AFTER-NEXT:   sk.notify id 2 @e1_cell slot 1 on aiv
-// AFTER-NEXT:   sk.depend_barrier id 3 aiv -> aic on mix
-// AFTER-NEXT:   sk.subtask id 4 @c blocks 8 offset 2 from @s0 seq 2 on aic after [0]
-// AFTER-NEXT:   sk.depend_barrier id 5 aic -> aiv on mix
-// AFTER-NEXT:   sk.wait_lock id 6 @e2_cell slot 2 on aiv
-// AFTER-NEXT:   sk.barrier id 7 all_aiv
-// AFTER-NEXT:   sk.subtask id 8 @v blocks 16 offset 2 from @s0 seq 6 on aiv after [4]
-// AFTER-NEXT:   sk.reset_lock id 9 @e2_cell slot 2 on aiv
+// AFTER-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.barrier all_aiv
+// AFTER-NEXT:   sk.notify @e1_cell slot 1 on aiv
+// AFTER-NEXT:   sk.depend_barrier aiv -> aic on mix
+// AFTER-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 8 offset 2 from @s0 seq 2 on aic after %[[T0]]
+// AFTER-NEXT:   sk.depend_barrier aic -> aiv on mix
+// AFTER-NEXT:   %[[T6:[0-9]+]] = sk.wait_lock @e2_cell slot 2 on aiv
+// AFTER-NEXT:   sk.barrier all_aiv
+// AFTER-NEXT:   %[[T8:[0-9]+]] = sk.subtask @v blocks 16 offset 2 from @s0 seq 6 on aiv after %[[T4]]
+// AFTER-NEXT:   sk.reset_lock @e2_cell slot 2 on aiv
 // AFTER-NEXT: }

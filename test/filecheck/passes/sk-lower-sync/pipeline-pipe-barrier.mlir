@@ -23,30 +23,30 @@ aclgraph.model @d cores(aic = 24, aiv = 48) {
 
 // Before: the depend ops sk-place-sync places (each takes the ids of the ops its rule gives)
 // STAGED:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
-// STAGED-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.depend_pipe id 1 on aiv
-// STAGED-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-// STAGED-NEXT:   sk.depend_barrier id 3 aiv -> aiv on aiv
-// STAGED-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
-// STAGED-NEXT:   sk.depend_pipe id 5 on aiv
-// STAGED-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
-// STAGED-NEXT:   sk.depend_barrier id 7 aiv -> aiv on aiv
-// STAGED-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
-// STAGED-NEXT:   sk.depend_barrier id 9 aiv -> aiv on aiv
-// STAGED-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
+// STAGED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @scale blocks 8 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.depend_pipe on aiv
+// STAGED-NEXT:   %[[T2:[0-9]+]] = sk.subtask @scale blocks 8 offset 2 from @s0 seq 1 on aiv after %[[T0]]
+// STAGED-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// STAGED-NEXT:   %[[T4:[0-9]+]] = sk.subtask @copy blocks 16 offset 3 from @s0 seq 2 on aiv after %[[T2]]
+// STAGED-NEXT:   sk.depend_pipe on aiv
+// STAGED-NEXT:   %[[T6:[0-9]+]] = sk.subtask @scale blocks 8 offset 5 from @s0 seq 3 on aiv after %[[T4]]
+// STAGED-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// STAGED-NEXT:   %[[T8:[0-9]+]] = sk.subtask @copy blocks 8 offset 6 from @s0 seq 4 on aiv after %[[T6]]
+// STAGED-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// STAGED-NEXT:   %[[T10:[0-9]+]] = sk.subtask @any blocks 8 offset 8 from @s0 seq 5 on aiv after %[[T8]]
 // STAGED-NEXT: }
 
 // After LowerPipeBarrier: sk.depend_pipe -> sk.barrier pipe_all
 // AFTER:      sk.kernel @d_sk0 mix_aiv_1_0 blocks 16 chain slots 9 options "sync-mode=data" {
-// AFTER-NEXT:   sk.subtask id 0 @scale blocks 8 offset 1 from @s0 seq 0 on aiv
-// AFTER-NEXT:   sk.barrier id 1 pipe_all on aiv
-// AFTER-NEXT:   sk.subtask id 2 @scale blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-// AFTER-NEXT:   sk.depend_barrier id 3 aiv -> aiv on aiv
-// AFTER-NEXT:   sk.subtask id 4 @copy blocks 16 offset 3 from @s0 seq 2 on aiv after [2]
-// AFTER-NEXT:   sk.barrier id 5 pipe_all on aiv
-// AFTER-NEXT:   sk.subtask id 6 @scale blocks 8 offset 5 from @s0 seq 3 on aiv after [4]
-// AFTER-NEXT:   sk.depend_barrier id 7 aiv -> aiv on aiv
-// AFTER-NEXT:   sk.subtask id 8 @copy blocks 8 offset 6 from @s0 seq 4 on aiv after [6]
-// AFTER-NEXT:   sk.depend_barrier id 9 aiv -> aiv on aiv
-// AFTER-NEXT:   sk.subtask id 10 @any blocks 8 offset 8 from @s0 seq 5 on aiv after [8]
+// AFTER-NEXT:   %[[T0:[0-9]+]] = sk.subtask @scale blocks 8 offset 1 from @s0 seq 0 on aiv
+// AFTER-NEXT:   sk.barrier pipe_all on aiv
+// AFTER-NEXT:   %[[T2:[0-9]+]] = sk.subtask @scale blocks 8 offset 2 from @s0 seq 1 on aiv after %[[T0]]
+// AFTER-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// AFTER-NEXT:   %[[T4:[0-9]+]] = sk.subtask @copy blocks 16 offset 3 from @s0 seq 2 on aiv after %[[T2]]
+// AFTER-NEXT:   sk.barrier pipe_all on aiv
+// AFTER-NEXT:   %[[T6:[0-9]+]] = sk.subtask @scale blocks 8 offset 5 from @s0 seq 3 on aiv after %[[T4]]
+// AFTER-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// AFTER-NEXT:   %[[T8:[0-9]+]] = sk.subtask @copy blocks 8 offset 6 from @s0 seq 4 on aiv after %[[T6]]
+// AFTER-NEXT:   sk.depend_barrier aiv -> aiv on aiv
+// AFTER-NEXT:   %[[T10:[0-9]+]] = sk.subtask @any blocks 8 offset 8 from @s0 seq 5 on aiv after %[[T8]]
 // AFTER-NEXT: }

@@ -19,17 +19,17 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 }
 
 // CHECK:      sk.kernel @m_sk0 mix_aic_1_1 blocks 16 chain slots 1 {
-// CHECK-NEXT:   sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.barrier id 1 all_aiv
-// CHECK-NEXT:   sk.subtask id 2 @v blocks 16 offset 1 from @s0 seq 1 on aiv after [0]
-// CHECK-NEXT:   sk.barrier id 3 sync_all
-// CHECK-NEXT:   sk.subtask id 4 @c blocks 16 offset 1 from @s0 seq 2 on aic after [2]
-// CHECK-NEXT:   sk.barrier id 5 all_aic
-// CHECK-NEXT:   sk.subtask id 6 @c blocks 4 offset 1 from @s0 seq 3 on aic after [4]
-// CHECK-NEXT:   sk.barrier id 7 sync_all
-// CHECK-NEXT:   sk.subtask id 8 @x blocks 16 offset 1 from @s0 seq 4 on mix after [6]
-// CHECK-NEXT:   sk.barrier id 9 sync_all
-// CHECK-NEXT:   sk.subtask id 10 @v blocks 16 offset 1 from @s0 seq 5 on aiv after [8]
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T2:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 1 on aiv after %[[T0]]
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 16 offset 1 from @s0 seq 2 on aic after %[[T2]]
+// CHECK-NEXT:   sk.barrier all_aic
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.subtask @c blocks 4 offset 1 from @s0 seq 3 on aic after %[[T4]]
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T8:[0-9]+]] = sk.subtask @x blocks 16 offset 1 from @s0 seq 4 on mix after %[[T6]]
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T10:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 5 on aiv after %[[T8]]
 // CHECK-NEXT: }
 
 // -----
@@ -63,14 +63,14 @@ aclgraph.model @locks cores(aic = 24, aiv = 48) {
 }
 
 // CHECK:      sk.kernel @locks_sk0 mix_aic_1_2 blocks 8 chain slots 3 {
-// CHECK-NEXT:   sk.subtask id 0 @v blocks 16 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.barrier id 1 all_aiv
-// CHECK-NEXT:   sk.notify id 2 @e1_cell slot 1 on aiv
-// CHECK-NEXT:   sk.barrier id 3 sync_all
-// CHECK-NEXT:   sk.subtask id 4 @c blocks 8 offset 2 from @s0 seq 2 on aic after [0]
-// CHECK-NEXT:   sk.barrier id 5 sync_all
-// CHECK-NEXT:   sk.wait_lock id 6 @e2_cell slot 2 on aiv
-// CHECK-NEXT:   sk.barrier id 7 all_aiv
-// CHECK-NEXT:   sk.subtask id 8 @v blocks 16 offset 2 from @s0 seq 6 on aiv after [4]
-// CHECK-NEXT:   sk.reset_lock id 9 @e2_cell slot 2 on aiv
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   sk.notify @e1_cell slot 1 on aiv
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T4:[0-9]+]] = sk.subtask @c blocks 8 offset 2 from @s0 seq 2 on aic after %[[T0]]
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.wait_lock @e2_cell slot 2 on aiv
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   %[[T8:[0-9]+]] = sk.subtask @v blocks 16 offset 2 from @s0 seq 6 on aiv after %[[T4]]
+// CHECK-NEXT:   sk.reset_lock @e2_cell slot 2 on aiv
 // CHECK-NEXT: }

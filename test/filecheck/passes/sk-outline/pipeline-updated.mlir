@@ -74,4 +74,4 @@ aclgraph.model @cross cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:    aclgraph.value_write seq 6 @cross_sk0_front_s1 value 1 was launch @k blocks 8 args(@x, @y) task_group 2 update args
 // CHECK-NEXT:    aclgraph.disabled seq 7 was record @e1
 // CHECK-NEXT:    aclgraph.disabled seq 10 was launch @k blocks 8 args(@y, @z)
-// CHECK:         sk.reset_lock id {{[0-9]+}} @cross_sk0_front_s1
+// CHECK:         sk.reset_lock @cross_sk0_front_s1

@@ -37,14 +37,14 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.disabled seq 6 was launch @add blocks 40 args(@y, @y, @x)
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 8 {
-// CHECK-NEXT: sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT: sk.subtask id 1 @mm blocks 20 offset 3 from @s0 seq 1 on mix after [0]
-// CHECK-NEXT: sk.subtask id 2 @proj blocks 24 offset 6 from @s0 seq 2 on aic after [1]
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @mm blocks 20 offset 3 from @s0 seq 1 on mix after %[[T0]]
+// CHECK-NEXT: %[[T2:[0-9]+]] = sk.subtask @proj blocks 24 offset 6 from @s0 seq 2 on aic after %[[T1]]
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @m_sk1 mix_aiv_1_0 blocks 40 chain slots 9 {
-// CHECK-NEXT: sk.subtask id 0 @norm blocks 40 offset 1 from @s0 seq 4 on aiv
-// CHECK-NEXT: sk.subtask id 1 @add blocks 8 offset 3 from @s0 seq 5 on aiv after [0]
-// CHECK-NEXT: sk.subtask id 2 @add blocks 40 offset 6 from @s0 seq 6 on aiv after [1]
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @norm blocks 40 offset 1 from @s0 seq 4 on aiv
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @add blocks 8 offset 3 from @s0 seq 5 on aiv after %[[T0]]
+// CHECK-NEXT: %[[T2:[0-9]+]] = sk.subtask @add blocks 40 offset 6 from @s0 seq 6 on aiv after %[[T1]]
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -83,16 +83,16 @@ aclgraph.model @types cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.disabled seq 7 was launch @v blocks 16
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @types_sk0 mix_aic_1_0 blocks 12 chain slots 1 {
-// CHECK-NEXT: sk.subtask id 0 @c blocks 4 offset 1 from @s0 seq 0 on aic
-// CHECK-NEXT: sk.subtask id 1 @c10 blocks 12 offset 1 from @s0 seq 1 on aic after [0]
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @c blocks 4 offset 1 from @s0 seq 0 on aic
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @c10 blocks 12 offset 1 from @s0 seq 1 on aic after %[[T0]]
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @types_sk1 mix_aic_1_1 blocks 10 chain slots 1 {
-// CHECK-NEXT: sk.subtask id 0 @m11 blocks 6 offset 1 from @s0 seq 3 on mix
-// CHECK-NEXT: sk.subtask id 1 @m11 blocks 10 offset 1 from @s0 seq 4 on mix after [0]
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @m11 blocks 6 offset 1 from @s0 seq 3 on mix
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @m11 blocks 10 offset 1 from @s0 seq 4 on mix after %[[T0]]
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @types_sk2 mix_aic_1_1 blocks 16 chain slots 1 {
-// CHECK-NEXT: sk.subtask id 0 @c blocks 16 offset 1 from @s0 seq 6 on aic
-// CHECK-NEXT: sk.subtask id 1 @v blocks 16 offset 1 from @s0 seq 7 on aiv after [0]
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @c blocks 16 offset 1 from @s0 seq 6 on aic
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s0 seq 7 on aiv after %[[T0]]
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -143,10 +143,10 @@ aclgraph.model @w cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.disabled seq 4 was record @e1
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @w_sk0 mix_aic_1_2 blocks 24 queue slots 9 {
-// CHECK-NEXT: sk.subtask id 0 @A blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT: sk.subtask id 1 @D blocks 24 offset 3 from @s1 seq 3 on aic after [0]
-// CHECK-NEXT: sk.subtask id 2 @B blocks 48 offset 5 from @s0 seq 5 on aiv after [0]
-// CHECK-NEXT: sk.subtask id 3 @C blocks 24 offset 7 from @s0 seq 7 on mix after [1, 2]
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @A blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @D blocks 24 offset 3 from @s1 seq 3 on aic after %[[T0]]
+// CHECK-NEXT: %[[T2:[0-9]+]] = sk.subtask @B blocks 48 offset 5 from @s0 seq 5 on aiv after %[[T0]]
+// CHECK-NEXT: %[[T3:[0-9]+]] = sk.subtask @C blocks 24 offset 7 from @s0 seq 7 on mix after %[[T1]], %[[T2]]
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -226,12 +226,12 @@ aclgraph.model @bounds cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.record seq 15 @j
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @bounds_sk0 mix_aiv_1_0 blocks 48 chain slots 6 attributes {sk.label = ["sk"]} {
-// CHECK-NEXT: sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 4 on aiv
-// CHECK-NEXT: sk.notify id 1 @e1_cell slot 2 on aiv
-// CHECK-NEXT: sk.subtask id 2 @v blocks 8 offset 3 from @s0 seq 6 on aiv after [0]
-// CHECK-NEXT: sk.wait_lock id 3 @e2_cell slot 5 on aiv
-// CHECK-NEXT: sk.subtask id 4 @v blocks 16 offset 4 from @s0 seq 10 on aiv after [2]
-// CHECK-NEXT: sk.reset_lock id 5 @e2_cell slot 5 on aiv
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 4 on aiv
+// CHECK-NEXT: sk.notify @e1_cell slot 2 on aiv
+// CHECK-NEXT: %[[T2:[0-9]+]] = sk.subtask @v blocks 8 offset 3 from @s0 seq 6 on aiv after %[[T0]]
+// CHECK-NEXT: %[[T3:[0-9]+]] = sk.wait_lock @e2_cell slot 5 on aiv
+// CHECK-NEXT: %[[T4:[0-9]+]] = sk.subtask @v blocks 16 offset 4 from @s0 seq 10 on aiv after %[[T2]]
+// CHECK-NEXT: sk.reset_lock @e2_cell slot 5 on aiv
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -283,11 +283,11 @@ aclgraph.model @front cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.launch seq 12 @o blocks 4 attributes {sk.fail = "not_in_scope"}
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @front_sk0 mix_aiv_1_0 blocks 8 queue slots 3 attributes {sk.label = ["sk"]} {
-// CHECK-NEXT: sk.subtask id 0 @v blocks 8 offset 1 from @s0 seq 4 on aiv
-// CHECK-NEXT: sk.subtask id 1 @v blocks 8 offset 1 from @s1 seq 5 on aiv
-// CHECK-NEXT: sk.notify id 2 @front_sk0_back_s1 slot 1 on aiv
-// CHECK-NEXT: sk.subtask id 3 @v blocks 8 offset 3 from @s0 seq 6 on aiv after [0]
-// CHECK-NEXT: sk.reset_lock id 4 @front_sk0_front_s1 slot 2 on aiv
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s0 seq 4 on aiv
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s1 seq 5 on aiv
+// CHECK-NEXT: sk.notify @front_sk0_back_s1 slot 1 on aiv
+// CHECK-NEXT: %[[T3:[0-9]+]] = sk.subtask @v blocks 8 offset 3 from @s0 seq 6 on aiv after %[[T0]]
+// CHECK-NEXT: sk.reset_lock @front_sk0_front_s1 slot 2 on aiv
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: }
@@ -348,10 +348,10 @@ aclgraph.model @boundary cores(aic = 24, aiv = 48) {
 // CHECK-NEXT: aclgraph.opaque seq 9 memcpy
 // CHECK-NEXT: }
 // CHECK-NEXT: sk.kernel @boundary_sk0 mix_aic_1_1 blocks 24 queue slots 3 {
-// CHECK-NEXT: sk.subtask id 0 @c blocks 24 offset 1 from @s0 seq 0 on aic
-// CHECK-NEXT: sk.wait_lock id 1 @ein_cell slot 2 on aiv
-// CHECK-NEXT: sk.subtask id 2 @v blocks 8 offset 1 from @s1 seq 5 on aiv
-// CHECK-NEXT: sk.notify id 3 @eout_cell slot 1 on aiv
-// CHECK-NEXT: sk.subtask id 4 @c blocks 24 offset 3 from @s0 seq 6 on aic after [0]
-// CHECK-NEXT: sk.reset_lock id 5 @ein_cell slot 2 on aiv
+// CHECK-NEXT: %[[T0:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 0 on aic
+// CHECK-NEXT: %[[T1:[0-9]+]] = sk.wait_lock @ein_cell slot 2 on aiv
+// CHECK-NEXT: %[[T2:[0-9]+]] = sk.subtask @v blocks 8 offset 1 from @s1 seq 5 on aiv
+// CHECK-NEXT: sk.notify @eout_cell slot 1 on aiv
+// CHECK-NEXT: %[[T4:[0-9]+]] = sk.subtask @c blocks 24 offset 3 from @s0 seq 6 on aic after %[[T0]]
+// CHECK-NEXT: sk.reset_lock @ein_cell slot 2 on aiv
 // CHECK-NEXT: }

@@ -23,15 +23,15 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:  aclgraph.disabled seq 2 was launch @act blocks 48 args(@y)
 // CHECK-NEXT:  }
 // CHECK-NEXT:  sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-// CHECK-NEXT:  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.subtask id 1 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [0]
-// CHECK-NEXT:  sk.subtask id 2 @act blocks 48 offset 6 from @s0 seq 2 on aiv after [1]
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  %[[T1:[0-9]+]] = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %[[T0]]
+// CHECK-NEXT:  %[[T2:[0-9]+]] = sk.subtask @act blocks 48 offset 6 from @s0 seq 2 on aiv after %[[T1]]
 // CHECK-NEXT:  }
 
 // -----
 
 // A queue group over two streams: the record / wait pair becomes a dependency of the sub-tasks
-// (@proj after [0, 2]); both streams keep their slots.
+// (@proj after the tokens of both earlier sub-tasks); both streams keep their slots.
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out) code_bytes 4096
   aclgraph.kernel @proj aic_only params(in, out) code_bytes 8192
@@ -64,8 +64,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK-NEXT:  aclgraph.disabled seq 5 was launch @proj blocks 24 args(@h, @y)
 // CHECK-NEXT:  }
 // CHECK-NEXT:  sk.kernel @m_sk0 mix_aic_1_2 blocks 24 queue slots 7 {
-// CHECK-NEXT:  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.subtask id 1 @act blocks 48 offset 3 from @s0 seq 2 on aiv after [0]
-// CHECK-NEXT:  sk.subtask id 2 @act blocks 48 offset 4 from @s1 seq 3 on aiv
-// CHECK-NEXT:  sk.subtask id 3 @proj blocks 24 offset 5 from @s1 seq 5 on aic after [0, 2]
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  %[[T1:[0-9]+]] = sk.subtask @act blocks 48 offset 3 from @s0 seq 2 on aiv after %[[T0]]
+// CHECK-NEXT:  %[[T2:[0-9]+]] = sk.subtask @act blocks 48 offset 4 from @s1 seq 3 on aiv
+// CHECK-NEXT:  %[[T3:[0-9]+]] = sk.subtask @proj blocks 24 offset 5 from @s1 seq 5 on aic after %[[T0]], %[[T2]]
 // CHECK-NEXT:  }

@@ -22,37 +22,37 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   }
   aclgraph.buffer @x
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 7 {
-    sk.subtask id 0 @ln blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.barrier id 1 all_aiv
-    sk.subtask id 2 @q blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-    sk.barrier id 3 all_aiv
-    sk.subtask id 4 @q blocks 8 offset 3 from @s0 seq 2 on aiv after [2]
-    sk.subtask id 5 @k blocks 16 offset 4 from @s1 seq 3 on aiv after [0]
-    sk.barrier id 6 all_aiv
-    sk.subtask id 7 @k blocks 16 offset 5 from @s1 seq 4 on aiv after [5]
-    sk.barrier id 8 all_aiv
-    sk.subtask id 9 @ln blocks 48 offset 6 from @s0 seq 7 on aiv after [4, 7]
+    %0 = sk.subtask @ln blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.barrier all_aiv
+    %2 = sk.subtask @q blocks 8 offset 2 from @s0 seq 1 on aiv after %0
+    sk.barrier all_aiv
+    %4 = sk.subtask @q blocks 8 offset 3 from @s0 seq 2 on aiv after %2
+    %5 = sk.subtask @k blocks 16 offset 4 from @s1 seq 3 on aiv after %0
+    sk.barrier all_aiv
+    %7 = sk.subtask @k blocks 16 offset 5 from @s1 seq 4 on aiv after %5
+    sk.barrier all_aiv
+    %9 = sk.subtask @ln blocks 48 offset 6 from @s0 seq 7 on aiv after %4, %7
   }
 }
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 7 {
-// CHECK-NEXT:    sk.subtask id 0 @ln blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:    sk.barrier id 1 all_aiv
-// CHECK-NEXT:    sk.set_flag id 2 mode 0 flag 15 pipe mte3 on aiv blocks 40 at 8
-// CHECK-NEXT:    sk.set_flag id 3 mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
-// CHECK-NEXT:    sk.set_flag id 4 mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24
-// CHECK-NEXT:    sk.subtask id 5 @q blocks 8 offset 2 from @s0 seq 1 on aiv after [0]
-// CHECK-NEXT:    sk.set_flag id 6 mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0
-// CHECK-NEXT:    sk.wait_flag id 7 flag 15 on aiv blocks 8 at 0
-// CHECK-NEXT:    sk.subtask id 8 @q blocks 8 offset 3 from @s0 seq 2 on aiv after [5]
-// CHECK-NEXT:    sk.subtask id 9 @k blocks 16 at 8 offset 4 from @s1 seq 3 on aiv after [0]
-// CHECK-NEXT:    sk.set_flag id 10 mode 0 flag 10 pipe mte3 on aiv blocks 16 at 8
-// CHECK-NEXT:    sk.wait_flag id 11 flag 10 on aiv blocks 16 at 8
-// CHECK-NEXT:    sk.subtask id 12 @k blocks 16 at 8 offset 5 from @s1 seq 4 on aiv after [9]
-// CHECK-NEXT:    sk.wait_flag id 13 flag 15 on aiv blocks 40 at 8
-// CHECK-NEXT:    sk.wait_flag id 14 flag 10 on aiv blocks 8 at 0
-// CHECK-NEXT:    sk.wait_flag id 15 flag 10 on aiv blocks 24 at 24
-// CHECK-NEXT:    sk.barrier id 16 all_aiv
-// CHECK-NEXT:    sk.subtask id 17 @ln blocks 48 offset 6 from @s0 seq 7 on aiv after [8, 12]
+// CHECK-NEXT:    %[[T0:[0-9]+]] = sk.subtask @ln blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:    sk.barrier all_aiv
+// CHECK-NEXT:    sk.set_flag mode 0 flag 15 pipe mte3 on aiv blocks 40 at 8
+// CHECK-NEXT:    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
+// CHECK-NEXT:    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 24 at 24
+// CHECK-NEXT:    %[[T5:[0-9]+]] = sk.subtask @q blocks 8 offset 2 from @s0 seq 1 on aiv after %[[T0]]
+// CHECK-NEXT:    sk.set_flag mode 0 flag 15 pipe mte3 on aiv blocks 8 at 0
+// CHECK-NEXT:    sk.wait_flag flag 15 on aiv blocks 8 at 0
+// CHECK-NEXT:    %[[T8:[0-9]+]] = sk.subtask @q blocks 8 offset 3 from @s0 seq 2 on aiv after %[[T5]]
+// CHECK-NEXT:    %[[T9:[0-9]+]] = sk.subtask @k blocks 16 at 8 offset 4 from @s1 seq 3 on aiv after %[[T0]]
+// CHECK-NEXT:    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 16 at 8
+// CHECK-NEXT:    sk.wait_flag flag 10 on aiv blocks 16 at 8
+// CHECK-NEXT:    %[[T12:[0-9]+]] = sk.subtask @k blocks 16 at 8 offset 5 from @s1 seq 4 on aiv after %[[T9]]
+// CHECK-NEXT:    sk.wait_flag flag 15 on aiv blocks 40 at 8
+// CHECK-NEXT:    sk.wait_flag flag 10 on aiv blocks 8 at 0
+// CHECK-NEXT:    sk.wait_flag flag 10 on aiv blocks 24 at 24
+// CHECK-NEXT:    sk.barrier all_aiv
+// CHECK-NEXT:    %[[T17:[0-9]+]] = sk.subtask @ln blocks 48 offset 6 from @s0 seq 7 on aiv after %[[T8]], %[[T12]]
 
 // sk-check proves the lanes per core range: AIVs [0, 8), [8, 24) and [24, 48)
 // PROVED: sk.kernel @m_sk0

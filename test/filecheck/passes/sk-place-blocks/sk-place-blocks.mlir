@@ -8,18 +8,18 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @k aiv_only params(in) sk_system_args
   aclgraph.kernel @attn aiv_only params(in)
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 4 {
-    sk.subtask id 0 @q blocks 40 offset 1 from @s0 seq 1 on aiv
-    sk.subtask id 1 @k blocks 8 offset 2 from @s1 seq 2 on aiv
-    sk.barrier id 2 all_aiv
-    sk.subtask id 3 @attn blocks 48 offset 3 from @s0 seq 3 on aiv after [0, 1]
+    %0 = sk.subtask @q blocks 40 offset 1 from @s0 seq 1 on aiv
+    %1 = sk.subtask @k blocks 8 offset 2 from @s1 seq 2 on aiv
+    sk.barrier all_aiv
+    %3 = sk.subtask @attn blocks 48 offset 3 from @s0 seq 3 on aiv after %0, %1
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0
-// CHECK-NEXT:    sk.subtask id 0 @q blocks 40 offset 1 from @s0 seq 1 on aiv
-// CHECK-NEXT:    sk.subtask id 1 @k blocks 8 at 40 offset 2 from @s1 seq 2 on aiv
-// CHECK-NEXT:    sk.barrier id 2 all_aiv
-// CHECK-NEXT:    sk.subtask id 3 @attn blocks 48 offset 3 from @s0 seq 3 on aiv after [0, 1]
+// CHECK-NEXT:    %[[T0:[0-9]+]] = sk.subtask @q blocks 40 offset 1 from @s0 seq 1 on aiv
+// CHECK-NEXT:    %[[T1:[0-9]+]] = sk.subtask @k blocks 8 at 40 offset 2 from @s1 seq 2 on aiv
+// CHECK-NEXT:    sk.barrier all_aiv
+// CHECK-NEXT:    %[[T3:[0-9]+]] = sk.subtask @attn blocks 48 offset 3 from @s0 seq 3 on aiv after %[[T0]], %[[T1]]
 // OFF-NOT: at 40
 
 // -----
@@ -31,14 +31,14 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @k aiv_only params(in) sk_system_args
   aclgraph.kernel @plain aiv_only params(in)
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 4 {
-    sk.subtask id 0 @q blocks 8 offset 1 from @s0 seq 1 on aiv
-    sk.barrier id 1 all_aiv
-    sk.subtask id 2 @k blocks 8 offset 2 from @s1 seq 2 on aiv after [0]
-    sk.subtask id 3 @plain blocks 8 offset 3 from @s2 seq 3 on aiv
+    %0 = sk.subtask @q blocks 8 offset 1 from @s0 seq 1 on aiv
+    sk.barrier all_aiv
+    %2 = sk.subtask @k blocks 8 offset 2 from @s1 seq 2 on aiv after %0
+    %3 = sk.subtask @plain blocks 8 offset 3 from @s2 seq 3 on aiv
   }
   sk.kernel @m_sk1 mix_aiv_1_0 blocks 48 chain slots 3 {
-    sk.subtask id 0 @q blocks 8 offset 1 from @s0 seq 4 on aiv
-    sk.subtask id 1 @k blocks 8 offset 2 from @s0 seq 5 on aiv
+    %0 = sk.subtask @q blocks 8 offset 1 from @s0 seq 4 on aiv
+    %1 = sk.subtask @k blocks 8 offset 2 from @s0 seq 5 on aiv
   }
 }
 

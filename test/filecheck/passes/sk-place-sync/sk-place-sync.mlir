@@ -7,18 +7,18 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @mm mix_aic_1_2 params(in, in, out)
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.subtask id 1 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [0]
-    sk.subtask id 2 @act blocks 48 offset 6 from @s0 seq 2 on aiv after [1]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    %1 = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %0
+    %2 = sk.subtask @act blocks 48 offset 6 from @s0 seq 2 on aiv after %1
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 7 {
-// CHECK-NEXT:  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.depend_barrier id 1 aiv -> mix on mix
-// CHECK-NEXT:  sk.subtask id 2 @mm blocks 24 offset 3 from @s0 seq 1 on mix after [0]
-// CHECK-NEXT:  sk.depend_barrier id 3 mix -> aiv on mix
-// CHECK-NEXT:  sk.subtask id 4 @act blocks 48 offset 6 from @s0 seq 2 on aiv after [2]
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.depend_barrier aiv -> mix on mix
+// CHECK-NEXT:  %[[T2:[0-9]+]] = sk.subtask @mm blocks 24 offset 3 from @s0 seq 1 on mix after %[[T0]]
+// CHECK-NEXT:  sk.depend_barrier mix -> aiv on mix
+// CHECK-NEXT:  %[[T4:[0-9]+]] = sk.subtask @act blocks 48 offset 6 from @s0 seq 2 on aiv after %[[T2]]
 // CHECK-NEXT:  }
 
 // -----
@@ -29,15 +29,15 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out)
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 options "early-start=1" {
-    sk.subtask id 0 @norm blocks 40 offset 1 from @s0 seq 0 on aiv
-    sk.subtask id 1 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+    %0 = sk.subtask @norm blocks 40 offset 1 from @s0 seq 0 on aiv
+    %1 = sk.subtask @act blocks 48 offset 3 from @s0 seq 1 on aiv after %0
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 5 options "early-start=1" {
-// CHECK-NEXT:  sk.subtask id 0 @norm blocks 40 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.depend_early_start id 1 aiv -> aiv on aiv
-// CHECK-NEXT:  sk.subtask id 3 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.subtask @norm blocks 40 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.depend_early_start aiv -> aiv on aiv
+// CHECK-NEXT:  %[[T3:[0-9]+]] = sk.subtask @act blocks 48 offset 3 from @s0 seq 1 on aiv after %[[T0]]
 // CHECK-NEXT:  }
 
 // -----
@@ -49,24 +49,24 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @proj aic_only params(in, out)
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 queue slots 7 {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.subtask id 1 @act blocks 48 offset 3 from @s0 seq 2 on aiv after [0]
-    sk.subtask id 2 @act blocks 48 offset 4 from @s1 seq 3 on aiv
-    sk.subtask id 3 @proj blocks 24 offset 5 from @s1 seq 5 on aic after [0, 2]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    %1 = sk.subtask @act blocks 48 offset 3 from @s0 seq 2 on aiv after %0
+    %2 = sk.subtask @act blocks 48 offset 4 from @s1 seq 3 on aiv
+    %3 = sk.subtask @proj blocks 24 offset 5 from @s1 seq 5 on aic after %0, %2
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aic_1_2 blocks 24 queue slots 7 {
-// CHECK-NEXT:  sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.depend_barrier id 1 aiv -> aiv on aiv
-// CHECK-NEXT:  sk.depend_flag_signal id 2 flag 15 on aiv
-// CHECK-NEXT:  sk.subtask id 3 @act blocks 48 offset 3 from @s0 seq 2 on aiv after [0]
-// CHECK-NEXT:  sk.subtask id 4 @act blocks 48 offset 4 from @s1 seq 3 on aiv
-// CHECK-NEXT:  sk.depend_flag_await id 5 flag 15 on aic
-// CHECK-NEXT:  sk.depend_flag_await id 6 flag 15 on aic
-// CHECK-NEXT:  sk.subtask id 7 @proj blocks 24 offset 5 from @s1 seq 5 on aic after [0, 4]
-// CHECK-NEXT:  sk.depend_barrier id 8 aiv -> aiv on aiv
-// CHECK-NEXT:  sk.depend_flag_signal id 9 flag 15 on aiv
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.depend_barrier aiv -> aiv on aiv
+// CHECK-NEXT:  sk.depend_flag_signal flag 15 on aiv
+// CHECK-NEXT:  %[[T3:[0-9]+]] = sk.subtask @act blocks 48 offset 3 from @s0 seq 2 on aiv after %[[T0]]
+// CHECK-NEXT:  %[[T4:[0-9]+]] = sk.subtask @act blocks 48 offset 4 from @s1 seq 3 on aiv
+// CHECK-NEXT:  sk.depend_flag_await flag 15 on aic
+// CHECK-NEXT:  sk.depend_flag_await flag 15 on aic
+// CHECK-NEXT:  %[[T7:[0-9]+]] = sk.subtask @proj blocks 24 offset 5 from @s1 seq 5 on aic after %[[T0]], %[[T4]]
+// CHECK-NEXT:  sk.depend_barrier aiv -> aiv on aiv
+// CHECK-NEXT:  sk.depend_flag_signal flag 15 on aiv
 // CHECK-NEXT:  }
 
 // -----
@@ -79,18 +79,18 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.cell @c0
   aclgraph.cell @c1
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 queue slots 6 {
-    sk.wait_lock id 0 @c0 slot 4 on aic before [1]
-    sk.subtask id 1 @proj blocks 24 offset 1 from @s1 seq 3 on aic
-    sk.subtask id 2 @norm blocks 48 offset 3 from @s0 seq 0 on aiv
-    sk.notify id 3 @c1 slot 5 on aiv after [2]
+    %0 = sk.wait_lock @c0 slot 4 on aic
+    %1 = sk.subtask @proj blocks 24 offset 1 from @s1 seq 3 on aic after %0
+    %2 = sk.subtask @norm blocks 48 offset 3 from @s0 seq 0 on aiv
+    sk.notify @c1 slot 5 on aiv after %2
   }
 }
 
 // CHECK-LABEL: sk.kernel @m_sk0 mix_aic_1_2 blocks 24 queue slots 6 {
-// CHECK-NEXT:  sk.wait_lock id 0 @c0 slot 4 on aic before [2]
-// CHECK-NEXT:  sk.depend_barrier id 1 aic -> aic on aic
-// CHECK-NEXT:  sk.subtask id 2 @proj blocks 24 offset 1 from @s1 seq 3 on aic
-// CHECK-NEXT:  sk.subtask id 3 @norm blocks 48 offset 3 from @s0 seq 0 on aiv
-// CHECK-NEXT:  sk.depend_barrier id 4 aiv -> aiv on aiv
-// CHECK-NEXT:  sk.notify id 5 @c1 slot 5 on aiv after [3]
+// CHECK-NEXT:  %[[T0:[0-9]+]] = sk.wait_lock @c0 slot 4 on aic
+// CHECK-NEXT:  sk.depend_barrier aic -> aic on aic
+// CHECK-NEXT:  %[[T2:[0-9]+]] = sk.subtask @proj blocks 24 offset 1 from @s1 seq 3 on aic after %[[T0]]
+// CHECK-NEXT:  %[[T3:[0-9]+]] = sk.subtask @norm blocks 48 offset 3 from @s0 seq 0 on aiv
+// CHECK-NEXT:  sk.depend_barrier aiv -> aiv on aiv
+// CHECK-NEXT:  sk.notify @c1 slot 5 on aiv after %[[T3]]
 // CHECK-NEXT:  }

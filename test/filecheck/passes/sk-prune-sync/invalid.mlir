@@ -5,13 +5,13 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out)
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 4 {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.depend_barrier id 1 aiv -> aiv on aiv
-    sk.subtask id 2 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    sk.depend_barrier aiv -> aiv on aiv
+    %2 = sk.subtask @act blocks 48 offset 3 from @s0 seq 1 on aiv after %0
   }
 }
 
-// CHECK: error: sk-prune-sync: sk.kernel @m_sk0: sk.depend_barrier id 1 is not lowered; run sk-lower-sync with its patterns first
+// CHECK: error: sk-prune-sync: sk.kernel @m_sk0: sk.depend_barrier 1 is not lowered; run sk-lower-sync with its patterns first
 
 // -----
 
@@ -20,8 +20,8 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out)
   aclgraph.kernel @act aiv_only params(inout)
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 4 {
-    sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-    sk.subtask id 1 @act blocks 48 offset 3 from @s0 seq 1 on aiv after [0]
+    %0 = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+    %1 = sk.subtask @act blocks 48 offset 3 from @s0 seq 1 on aiv after %0
   }
 }
 
@@ -34,9 +34,9 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @q aiv_only params(inout) sk_system_args
   sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 queue slots 2 {
-    sk.subtask id 0 @q blocks 8 offset 1 from @s0 seq 0 on aiv
-    sk.set_flag id 1 mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
-    sk.wait_flag id 2 flag 10 on aiv blocks 8 at 0
+    %0 = sk.subtask @q blocks 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
+    sk.wait_flag flag 10 on aiv blocks 8 at 0
   }
 }
 

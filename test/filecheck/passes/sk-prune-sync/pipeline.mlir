@@ -40,17 +40,17 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @q cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @q_sk0 mix_aic_1_2 blocks 24 queue slots 2 {
-// CHECK-NEXT:   sk.subtask id 0 @v blocks 48 offset 1 from @s0 seq 0 on aiv
-// CHECK-NEXT:   sk.wait_flag id 1 flag 15 on aic
-// CHECK-NEXT:   sk.subtask id 2 @c blocks 24 offset 1 from @s0 seq 2 on aic after [0]
-// CHECK-NEXT:   sk.subtask id 6 @c blocks 8 offset 1 from @s1 seq 4 on aic after [0]
-// CHECK-NEXT:   sk.barrier id 7 all_aic
-// CHECK-NEXT:   sk.set_flag id 8 mode 2 flag 15 pipe fix on aic
-// CHECK-NEXT:   sk.notify id 9 @j_cell slot 1 on aic
-// CHECK-NEXT:   sk.barrier id 10 all_aiv
-// CHECK-NEXT:   sk.set_flag id 11 mode 2 flag 15 pipe mte3 on aiv
-// CHECK-NEXT:   sk.wait_flag id 14 flag 15 on aiv
-// CHECK-NEXT:   sk.subtask id 15 @v blocks 16 offset 2 from @s0 seq 7 on aiv after [2, 6]
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @v blocks 48 offset 1 from @s0 seq 0 on aiv
+// CHECK-NEXT:   sk.wait_flag flag 15 on aic
+// CHECK-NEXT:   %[[T2:[0-9]+]] = sk.subtask @c blocks 24 offset 1 from @s0 seq 2 on aic after %[[T0]]
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.subtask @c blocks 8 offset 1 from @s1 seq 4 on aic after %[[T0]]
+// CHECK-NEXT:   sk.barrier all_aic
+// CHECK-NEXT:   sk.set_flag mode 2 flag 15 pipe fix on aic
+// CHECK-NEXT:   sk.notify @j_cell slot 1 on aic
+// CHECK-NEXT:   sk.barrier all_aiv
+// CHECK-NEXT:   sk.set_flag mode 2 flag 15 pipe mte3 on aiv
+// CHECK-NEXT:   sk.wait_flag flag 15 on aiv
+// CHECK-NEXT:   %[[T15:[0-9]+]] = sk.subtask @v blocks 16 offset 2 from @s0 seq 7 on aiv after %[[T2]], %[[T6]]
 // CHECK-NEXT: }
 
 // -----
@@ -82,10 +82,10 @@ aclgraph.model @n cores(aic = 24, aiv = 48) {
 
 // CHECK-LABEL: aclgraph.model @n cores(aic = 24, aiv = 48) {
 // CHECK:      sk.kernel @n_sk0 mix_aic_1_1 blocks 16 chain slots 2 {
-// CHECK-NEXT:   sk.subtask id 0 @x blocks 16 offset 1 from @s0 seq 0 on mix
-// CHECK-NEXT:   sk.barrier id 1 sync_all
-// CHECK-NEXT:   sk.notify id 2 @e1_cell slot 1 on aic
-// CHECK-NEXT:   sk.subtask id 4 @x blocks 8 offset 2 from @s0 seq 2 on mix after [0]
-// CHECK-NEXT:   sk.barrier id 5 sync_all
-// CHECK-NEXT:   sk.subtask id 6 @v blocks 8 offset 2 from @s0 seq 3 on aiv after [4]
+// CHECK-NEXT:   %[[T0:[0-9]+]] = sk.subtask @x blocks 16 offset 1 from @s0 seq 0 on mix
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   sk.notify @e1_cell slot 1 on aic
+// CHECK-NEXT:   %[[T4:[0-9]+]] = sk.subtask @x blocks 8 offset 2 from @s0 seq 2 on mix after %[[T0]]
+// CHECK-NEXT:   sk.barrier sync_all
+// CHECK-NEXT:   %[[T6:[0-9]+]] = sk.subtask @v blocks 8 offset 2 from @s0 seq 3 on aiv after %[[T4]]
 // CHECK-NEXT: }

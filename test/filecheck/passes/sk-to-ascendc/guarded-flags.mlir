@@ -6,14 +6,14 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @k aiv_only params(in) sk_system_args
   aclgraph.kernel @c aic_only params(in)
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 queue slots 3 {
-    sk.set_flag id 0 mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
-    sk.subtask id 1 @k blocks 16 at 8 offset 1 from @s0 seq 0 on aiv
-    sk.set_flag id 2 mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8
-    sk.wait_flag id 3 flag 10 on aiv
-    sk.set_flag id 4 mode 0 flag 9 pipe fix on aic blocks 4 at 20
-    sk.set_flag id 5 mode 0 flag 9 pipe fix on aic blocks 20 at 0
-    sk.wait_flag id 6 flag 9 on aic blocks 24 at 0
-    sk.subtask id 7 @c blocks 24 offset 2 from @s1 seq 1 on aic
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 8 at 0
+    %1 = sk.subtask @k blocks 16 at 8 offset 1 from @s0 seq 0 on aiv
+    sk.set_flag mode 0 flag 10 pipe mte3 on aiv blocks 40 at 8
+    sk.wait_flag flag 10 on aiv
+    sk.set_flag mode 0 flag 9 pipe fix on aic blocks 4 at 20
+    sk.set_flag mode 0 flag 9 pipe fix on aic blocks 20 at 0
+    sk.wait_flag flag 9 on aic blocks 24 at 0
+    %7 = sk.subtask @c blocks 24 offset 2 from @s1 seq 1 on aic
   }
 }
 

@@ -27,29 +27,29 @@ aclgraph.model @q cores(aic = 24, aiv = 48) {
 }
 
 // STAGED:      ascendc.core_function "auto_gen_q_sk0_kernel_aic" aic {
-// STAGED-NEXT:   sk.subtask id 0 @c blocks 8 offset 1 from @s0 seq 0 on aic
-// STAGED-NEXT:   sk.barrier id 1 all_aic
-// STAGED-NEXT:   sk.set_flag id 2 mode 2 flag 15 pipe fix on aic
-// STAGED-NEXT:   sk.subtask id 3 @c blocks 8 offset 1 from @s0 seq 2 on aic after [0]
+// STAGED-NEXT:   %[[T0:[0-9]+]] = sk.subtask @c blocks 8 offset 1 from @s0 seq 0 on aic
+// STAGED-NEXT:   sk.barrier all_aic
+// STAGED-NEXT:   sk.set_flag mode 2 flag 15 pipe fix on aic
+// STAGED-NEXT:   %[[T3:[0-9]+]] = sk.subtask @c blocks 8 offset 1 from @s0 seq 2 on aic
 // STAGED-NEXT: }
 // STAGED-NEXT: ascendc.core_function "auto_gen_q_sk0_kernel_aiv" aiv {
-// STAGED-NEXT:   sk.wait_flag id 4 flag 15 on aiv
-// STAGED-NEXT:   sk.subtask id 5 @v blocks 16 offset 1 from @s1 seq 4 on aiv after [0]
-// STAGED-NEXT:   sk.barrier id 6 all_aiv
-// STAGED-NEXT:   sk.notify id 7 @j_cell slot 1 on aiv
+// STAGED-NEXT:   sk.wait_flag flag 15 on aiv
+// STAGED-NEXT:   %[[T5:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s1 seq 4 on aiv
+// STAGED-NEXT:   sk.barrier all_aiv
+// STAGED-NEXT:   sk.notify @j_cell slot 1 on aiv
 // STAGED-NEXT: }
 
 // LowerFlag: the pair's set on the producer's core type, its wait on the consumer's
 // FLAG:      ascendc.core_function "auto_gen_q_sk0_kernel_aic" aic {
-// FLAG:        sk.barrier id 1 all_aic
+// FLAG:        sk.barrier all_aic
 // FLAG-NEXT:   ascendc.cross_core_set fix mode 2 flag 15
 // FLAG:      ascendc.core_function "auto_gen_q_sk0_kernel_aiv" aiv {
 // FLAG-NEXT:   ascendc.cross_core_wait flag 15
-// FLAG-NEXT:   sk.subtask id 5 @v blocks 16 offset 1 from @s1 seq 4 on aiv after [0]
+// FLAG-NEXT:   %[[T5:[0-9]+]] = sk.subtask @v blocks 16 offset 1 from @s1 seq 4 on aiv
 
 // LowerLock: the in-kernel notify of the join event's cell (its lock slot 1)
 // LOCK:      ascendc.core_function "auto_gen_q_sk0_kernel_aiv" aiv {
-// LOCK:        sk.barrier id 6 all_aiv
+// LOCK:        sk.barrier all_aiv
 // LOCK-NEXT:   ascendc.notify_lock slot 1
 // LOCK-NEXT: }
 

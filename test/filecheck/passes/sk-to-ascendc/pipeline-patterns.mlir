@@ -21,37 +21,37 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 
 // STAGED:      ascendc.entry "auto_gen_m_sk0_kernel" align 512 {
 // STAGED-NEXT:   ascendc.ffts_base
-// STAGED-NEXT:   sk.preload id 0 @proj units 8 blocks 24 on aic
-// STAGED-NEXT:   sk.preload id 1 @norm units 8 blocks 48 on aiv
-// STAGED-NEXT:   sk.subtask id 2 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
-// STAGED-NEXT:   sk.barrier id 3 all_aiv
-// STAGED-NEXT:   sk.subtask id 4 @norm blocks 8 offset 3 from @s0 seq 1 on aiv after [2]
-// STAGED-NEXT:   sk.barrier id 5 sync_all
-// STAGED-NEXT:   sk.dcci id 6 on aic
-// STAGED-NEXT:   sk.subtask id 7 @proj blocks 24 offset 5 from @s0 seq 2 on aic after [4]
+// STAGED-NEXT:   sk.preload @proj units 8 blocks 24 on aic
+// STAGED-NEXT:   sk.preload @norm units 8 blocks 48 on aiv
+// STAGED-NEXT:   %[[T2:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// STAGED-NEXT:   sk.barrier all_aiv
+// STAGED-NEXT:   %[[T4:[0-9]+]] = sk.subtask @norm blocks 8 offset 3 from @s0 seq 1 on aiv
+// STAGED-NEXT:   sk.barrier sync_all
+// STAGED-NEXT:   sk.dcci on aic
+// STAGED-NEXT:   %[[T7:[0-9]+]] = sk.subtask @proj blocks 24 offset 5 from @s0 seq 2 on aic
 // STAGED-NEXT: }
 
 // LowerSubtask: a call under its core-type and block guards, with its comment
 // SUB:      ascendc.ffts_base
-// SUB-NEXT: sk.preload id 0 @proj units 8 blocks 24 on aic
-// SUB-NEXT: sk.preload id 1 @norm units 8 blocks 48 on aiv
+// SUB-NEXT: sk.preload @proj units 8 blocks 24 on aic
+// SUB-NEXT: sk.preload @norm units 8 blocks 48 on aiv
 // SUB-NEXT: ascendc.guarded_call "norm_middle" offset 1 copies 1 on aiv logical 48 note "begin func call of sub operator norm (seq 0)"
-// SUB-NEXT: sk.barrier id 3 all_aiv
+// SUB-NEXT: sk.barrier all_aiv
 // SUB-NEXT: ascendc.guarded_call "norm_middle" offset 3 copies 1 on aiv logical 8 note "begin func call of sub operator norm (seq 1)"
-// SUB-NEXT: sk.barrier id 5 sync_all
-// SUB-NEXT: sk.dcci id 6 on aic
+// SUB-NEXT: sk.barrier sync_all
+// SUB-NEXT: sk.dcci on aic
 // SUB-NEXT: ascendc.guarded_call "proj_middle" offset 5 copies 1 on aic block 24 note "begin func call of sub operator proj (seq 2)"
 
 // LowerBarrier: an all-AIV barrier is a flag set and wait on the AIVs; SyncAll is unguarded
 // BAR:      ascendc.ffts_base
-// BAR-NEXT: sk.preload id 0 @proj units 8 blocks 24 on aic
-// BAR-NEXT: sk.preload id 1 @norm units 8 blocks 48 on aiv
-// BAR-NEXT: sk.subtask id 2 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// BAR-NEXT: sk.preload @proj units 8 blocks 24 on aic
+// BAR-NEXT: sk.preload @norm units 8 blocks 48 on aiv
+// BAR-NEXT: %[[T2:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
 // BAR-NEXT: ascendc.flag_barrier mte3 mode 0 flag 14 on aiv note "begin inter ops barrier"
-// BAR-NEXT: sk.subtask id 4 @norm blocks 8 offset 3 from @s0 seq 1 on aiv after [2]
+// BAR-NEXT: %[[T4:[0-9]+]] = sk.subtask @norm blocks 8 offset 3 from @s0 seq 1 on aiv
 // BAR-NEXT: ascendc.comment "begin inter ops barrier"
 // BAR-NEXT: ascendc.sync_all
-// BAR-NEXT: sk.dcci id 6 on aic
+// BAR-NEXT: sk.dcci on aic
 
 // LowerPreload: each code preload under its kernel's block guard, on its core type
 // PRE:      ascendc.ffts_base
@@ -65,21 +65,21 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // PRE-NEXT:     ascendc.preload "norm_middle" units 8 copies 1
 // PRE-NEXT:   }
 // PRE-NEXT: }
-// PRE-NEXT: sk.subtask id 2 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// PRE-NEXT: %[[T2:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
 
 // LowerDcci: a pipe barrier, then the whole data-cache clean, on the core type of the op
 // DCCI:      ascendc.ffts_base
-// DCCI:      sk.barrier id 5 sync_all
+// DCCI:      sk.barrier sync_all
 // DCCI-NEXT: ascendc.if_core aic {
 // DCCI-NEXT:   ascendc.pipe_barrier
 // DCCI-NEXT:   ascendc.dcci_all
 // DCCI-NEXT: }
-// DCCI-NEXT: sk.subtask id 7 @proj blocks 24 offset 5 from @s0 seq 2 on aic after [4]
+// DCCI-NEXT: %[[T7:[0-9]+]] = sk.subtask @proj blocks 24 offset 5 from @s0 seq 2 on aic
 
 // LowerEarlyStart (early-start=1): the previous sub-task's core types set, every core type
 // waits; the entry sets the handshake's configuration before the waits
 // EARLY:      ascendc.ffts_base
-// EARLY-NEXT: sk.subtask id 0 @norm blocks 48 offset 1 from @s0 seq 0 on aiv
+// EARLY-NEXT: %[[T0:[0-9]+]] = sk.subtask @norm blocks 48 offset 1 from @s0 seq 0 on aiv
 // EARLY-NEXT: ascendc.comment "begin inter ops barrier"
 // EARLY-NEXT: ascendc.if_core aiv {
 // EARLY-NEXT:   ascendc.set_next_task_start
@@ -91,6 +91,6 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // EARLY-NEXT: ascendc.if_core aiv {
 // EARLY-NEXT:   ascendc.wait_pre_task_end 5
 // EARLY-NEXT: }
-// EARLY-NEXT: sk.subtask id 4 @norm blocks 8 offset 3 from @s0 seq 1 on aiv after [0]
+// EARLY-NEXT: %[[T4:[0-9]+]] = sk.subtask @norm blocks 8 offset 3 from @s0 seq 1 on aiv
 
 // BAD: sk-to-ascendc: patterns='LowerNothing': expected all, none or pattern names (LowerSubtask, LowerBarrier, LowerFlag, LowerEarlyStart, LowerLock, LowerPreload, LowerDcci)

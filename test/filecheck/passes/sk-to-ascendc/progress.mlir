@@ -10,9 +10,9 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
   aclgraph.kernel @norm aiv_only params(in, out)
   aclgraph.kernel @proj aic_only params(in)
   sk.kernel @m_sk0 mix_aic_1_2 blocks 24 chain slots 5 {
-    sk.subtask id 0 @norm blocks 40 offset 1 from @s0 seq 0 on aiv
-    sk.barrier id 1 sync_all
-    sk.subtask id 2 @proj blocks 24 offset 3 from @s0 seq 1 on aic after [0]
+    %0 = sk.subtask @norm blocks 40 offset 1 from @s0 seq 0 on aiv
+    sk.barrier sync_all
+    %2 = sk.subtask @proj blocks 24 offset 3 from @s0 seq 1 on aic after %0
   }
 }
 

@@ -17,7 +17,7 @@ aclgraph.model @m cores(aic = 24, aiv = 48) {
 // CHECK:      aclgraph.launch_sk seq 0 @m_sk0
 // CHECK-NEXT: aclgraph.disabled seq 1 was launch @b blocks 48 args(@x)
 // CHECK:      sk.kernel @m_sk0 mix_aiv_1_0 blocks 48 chain slots 3 options "preload-code=none:split-mode=1" {
-// CHECK:        sk.barrier id 1 all_aiv
+// CHECK:        sk.barrier all_aiv
 // CHECK:      ascendc.source @m_sk0 mix_aiv_1_0 {
 // CHECK:        ascendc.declare "a_middle" copies 1
 // CHECK:        ascendc.guarded_call "b_middle" offset 2 copies 1 on aiv logical 48
