@@ -16,7 +16,7 @@ import pytest
 
 import skir
 import skir.sim
-from skir.analysis import task_graph
+from skir.analysis.graph import task_graph
 from skir.dialects.model_lookup import the_model
 from skir.selection import formed_with_select_all, predicted_slower
 from skir.sim.costs import default_costs, load_costs
