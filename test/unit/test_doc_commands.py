@@ -29,7 +29,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
+PAGES = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md"),
+                *(ROOT / "docs" / "design").glob("*.md")])
 SHARED = ("examples", "test", "tools", "skir")
 """The repository folders a shown command may read, linked into its working folder."""
 

@@ -24,9 +24,10 @@ from skir.registry import get_all_dialects, get_all_passes, get_all_targets
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 CLI = ROOT / "docs" / "cli.md"
-DESIGN = ROOT / "docs" / "design.md"
-PAGES = sorted([README, ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
-"""Every page of the user's documentation."""
+DESIGN = sorted((ROOT / "docs" / "design").glob("*.md"))
+"""The pages of the design contract (docs/design.md is their index)."""
+PAGES = sorted([README, ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md"), *DESIGN])
+"""Every page of the documentation: the user's, and the design's index and pages."""
 
 SKIR_TOOLS = ("sk_compile", "sk_opt", "sk_check_ranks", "sk_hang", "sk_apply")
 """The modules of `skir/tools/` that are console scripts (each has `main(argv)`)."""
@@ -283,8 +284,9 @@ def ir_name_problems(text: str, known: set[str], where: str) -> list[str]:
     return problems
 
 
-PATH = re.compile(r"(?<![\w./-])(?:(?:skir|test|tools|examples)/[\w./-]*[\w/]|docs/[\w-]+\.md\b)")
-"""A path of this repository (`docs/` only as its pages: other repositories have `docs/` too)."""
+PATH = re.compile(r"(?<![\w./-])(?:(?:skir|test|tools|examples)/[\w./-]*[\w/]|docs/(?:design/)?[\w-]+\.md\b)")
+"""A path of this repository (`docs/` only as its pages and the design's: other repositories have
+`docs/` too)."""
 MODULE = re.compile(r"(?<![\w./])skir(?:\.\w+)+")
 """A module of skir, maybe with a name it defines (`skir.patterns.sync_lowering.LowerFlagAwait`)."""
 
@@ -390,11 +392,17 @@ def test_every_console_script_is_a_documented_tool() -> None:
     assert all(section(read(CLI), f"## `{name}`") for name in names)
 
 
+def read_design() -> str:
+    """The text of every page of the design contract."""
+    assert len(DESIGN) > 10  # the contract's pages are there at all
+    return "\n".join(read(page) for page in DESIGN)
+
+
 def test_the_design_names_only_ops_and_attributes_that_exist() -> None:
     known = ir_names()
-    names = {n for span in code_spans(read(DESIGN)) for n in NAME.findall(span)}
+    names = {n for span in code_spans(read_design()) for n in NAME.findall(span)}
     assert len(names) > 30  # the check reads the design's names at all
-    assert ir_name_problems(read(DESIGN), known, "docs/design.md") == []
+    assert ir_name_problems(read_design(), known, "docs/design/") == []
 
 
 def test_every_page_names_only_ops_and_attributes_that_exist() -> None:
@@ -425,7 +433,7 @@ def _replaced(text: str, old: str, new: str) -> str:
 
 
 def test_the_checks_fail_on_broken_pages() -> None:
-    readme, cli, design = read(README), read(CLI), read(DESIGN)
+    readme, cli, design = read(README), read(CLI), read_design()
     ci, makefile = read(ROOT / ".ci" / "run"), read(ROOT / "Makefile")
     assert quick_start_problems(_replaced(readme, "make test   #", "make check   #"), ci, makefile)
     assert quick_start_problems(readme, _replaced(ci, "make test", "make lit"), makefile)
@@ -451,6 +459,9 @@ def test_the_checks_fail_on_broken_pages() -> None:
     assert not reference_problems("`skir.patterns.sync_lowering.LowerFlagAwait`", "docs/cli.md")
     assert reference_problems("[x](cli.md#no-such-heading)", "docs/fusion.md")
     assert not reference_problems("[x](cli.md#sk-check-ranks)", "docs/fusion.md")
+    assert not reference_problems("[x](../cli.md#sk-check-ranks) [y](../design.md#3-semantics)", "docs/design/ir.md")
+    assert reference_problems("[x](cli.md)", "docs/design/ir.md")  # a link of a design page is from docs/design/
+    assert reference_problems("`docs/design/no-such-page.md`", "docs/cli.md")
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
