@@ -16,8 +16,9 @@ import subprocess
 import sys
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 from skir import progress
 from skir.dialects.model_lookup import the_model
@@ -30,7 +31,7 @@ from skir.targets.ascendc import emit_source, sources
 from skir.targets.descriptor import dump_descriptor
 from skir.targets.plan import dump_plan, plan
 from skir.targets.shared_entries import entry_text, group_build_script, group_descriptor, shared_of
-from skir.targets.sk_meta import dump_meta, render_fail_reasons, sk_meta
+from skir.targets.sk_meta import render_fail_reasons, sk_meta, write_meta
 from skir.targets.summary import render_summary
 from skir.targets.vendor_fail_log import render_vendor_fail_log
 from skir.xdsl_fast.printer import ir_text
@@ -41,22 +42,29 @@ SKIR_FAIL_LOG = "skir_fail_reasons.log"
 """skir's own: one line per unfused kernel, the SuperKernels' members, a summary."""
 
 
-def product_texts(result: ResultData) -> dict[str, str]:
-    """Relative path -> text of every product except the summary."""
+Product = str | Callable[[IO[str]], None]
+"""A product's text, or what writes it to an open file (a text too large to hold)."""
+
+
+def product_texts(result: ResultData) -> Iterator[tuple[str, Product]]:
+    """(relative path, text or writer) of every product except the summary, each as it is made:
+    the caller writes it before the next is made, so no two large texts are held at once."""
     with progress.phase("model.rewritten.mlir"):
-        texts = {"model.rewritten.mlir": ir_text(result.module) + "\n"}
+        text = ir_text(result.module) + "\n"
+    yield "model.rewritten.mlir", text
+    del text
     with progress.phase("shared entries"):
         shared = shared_of(result)
     with progress.phase("entries"):
         for source in sources(result.module):  # an entry of no sk.kernel (a hand-written module) as it is
             if source.sym_name.data not in shared.by_sk:
-                texts[f"{source.sym_name.data}/{source.sym_name.data}_kernel.cpp"] = emit_source(source)
+                yield f"{source.sym_name.data}/{source.sym_name.data}_kernel.cpp", emit_source(source)
         for group in shared.groups:  # one entry per distinct SuperKernel (docs/design.md §5)
-            texts[f"{group.name}/{group.name}_kernel.cpp"] = entry_text(group)
+            yield f"{group.name}/{group.name}_kernel.cpp", entry_text(group)
     with progress.phase("descriptors and build scripts"):
         for group in shared.groups:
-            texts[f"{group.name}/{group.name}.json"] = dump_descriptor(stamp(group_descriptor(group)))
-            texts[f"{group.name}/build.sh"] = group_build_script(group)
+            yield f"{group.name}/{group.name}.json", dump_descriptor(stamp(group_descriptor(group)))
+            yield f"{group.name}/build.sh", group_build_script(group)
     unreset: dict[str, list[tuple[str, str]]] = {}
     for w in result.warnings:
         if w.warning == "unreset_event":
@@ -86,27 +94,40 @@ def product_texts(result: ResultData) -> dict[str, str]:
             trace = trace_events(result.report.comparison, meta["model"], result.report.costs_source, measured,
                                  edges)
             trace["otherData"].update(stamp({}))  # the trace format's place for anything else
-            texts["timeline.json"] = dump_trace(trace)
+            timeline = dump_trace(trace)
+            del trace
+        yield "timeline.json", timeline
+        del timeline
     if result.calibration is not None:
         from skir.targets.json_text import dumps_indented
 
-        texts["costs.calibrated.json"] = dumps_indented(stamp(result.calibration.document(
+        yield "costs.calibrated.json", dumps_indented(stamp(result.calibration.document(
             f"Fitted by skir's calibration to the SuperKernel-off and -on profiles of @{meta['model']}; the "
             "parameters marked assumption true were not measured."))) + "\n"
     if result.vendor_compare is not None:
         from skir.targets.vendor_compare import dump_compare
 
-        texts["vendor_compare.json"] = dump_compare(stamp(dict(result.vendor_compare)))
+        yield "vendor_compare.json", dump_compare(stamp(dict(result.vendor_compare)))
     with progress.phase("plan.json"):
-        texts["plan.json"] = dump_plan(stamp(plan(result.module, meta)))
-    with progress.phase("sk_meta.json"):
-        texts["sk_meta.json"] = dump_meta(stamp(meta))
-    texts[SKIR_FAIL_LOG] = render_fail_reasons(meta)
+        text = dump_plan(stamp(plan(result.module, meta)))
+    yield "plan.json", text
+    del text
+    stamped = stamp(meta)
+    yield "sk_meta.json", lambda output: write_meta(stamped, output)
+    yield SKIR_FAIL_LOG, render_fail_reasons(meta)
     if result.original is not None:
         with progress.phase(VENDOR_FAIL_LOG):
-            texts[VENDOR_FAIL_LOG] = render_vendor_fail_log(meta, result.original,
-                                                            result.graph_of(the_model(result.original)))
-    return texts
+            text = render_vendor_fail_log(meta, result.original, result.graph_of(the_model(result.original)))
+        yield VENDOR_FAIL_LOG, text
+
+
+def _write_product(path: Path, rel: str, product: Product) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(product, str):
+        path.write_text(product)
+        return
+    with progress.phase(rel), path.open("w") as output:
+        product(output)
 
 
 def product_images(result: ResultData) -> dict[str, bytes]:
@@ -184,12 +205,10 @@ def write_outputs(result: ResultData, out_dir: Path | None, *, emulate: bool = F
         stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name if out_dir else 'skir'}.skir-stage-", dir=parent))
     try:
         with progress.phase("products"):
-            texts = product_texts(result)
-        with progress.phase("writing"), _writing(where):
-            for rel, text in texts.items():
-                path = stage / rel
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text)
+            for rel, product in product_texts(result):
+                with _writing(where):
+                    _write_product(stage / rel, rel, product)
+                del product  # not held while the next is made
         with progress.phase("charts"):
             images = product_images(result)
         with _writing(where):

@@ -137,14 +137,16 @@ class Engine:
     """Simulates `model` in `mode`; `durations` gives a kernel task's duration by (stream, seq)."""
 
     def __init__(self, model: ModelOp, mode: str, costs: Costs, durations: dict[tuple[str, int], float],
-                 graph: TaskGraph | None = None):
-        """`graph`: `model`'s task graph when the caller has it (the engine only reads it)."""
+                 graph: TaskGraph | None = None, *, programs: bool = True):
+        """`graph`: `model`'s task graph when the caller has it (the engine only reads it);
+        `programs`: give each SuperKernel task what its cores did (`TaskSpan.program`, `.program_flows`)."""
         if mode not in MODES:
             raise SkirError(f"unknown simulation mode '{mode}' (one of {', '.join(MODES)})")
         self.model = model
         self.mode = mode
         self.costs = costs
         self.durations = durations
+        self.programs = programs
         self.graph = graph if graph is not None and graph.model is model else TaskGraph(model)
         self.cores = {CoreType.AIC: model.aic_cores.data, CoreType.AIV: model.aiv_cores.data}
         self.free = dict(self.cores)
@@ -166,7 +168,6 @@ class Engine:
         self.heap: list[tuple[float, int, int, int]] = []
         self.counter = 0
         self.last: Stamp = ZERO
-        self.runs: dict[int, SuperKernelRun] = {}
         self._ends: dict[int, Stamp] = {}
         self.host: list[tuple[str, int, float, float]] = []
         self.signals: list[tuple[str, Stamp]] = []
@@ -322,8 +323,8 @@ class Engine:
             return
         assert isinstance(op, LaunchSkOp)
         sk = self.superkernels[op.sk.root_reference.data]
-        run = SuperKernelRun(sk, self.kernels, self._duration, self.costs, stamp, self.fired.get)
-        self.runs[node] = run
+        run = SuperKernelRun(sk, self.kernels, self._duration, self.costs, stamp, self.fired.get,
+                             record=self.programs)
         self.waiting[node] = stamp
         self._advance(node, run)
 
@@ -436,10 +437,13 @@ def durations_of(module: ModuleOp | ModelOp) -> dict[tuple[str, int], float]:
 
 def simulate(model: ModelOp, mode: str, costs: Costs,
              durations: dict[tuple[str, int], float] | None = None,
-             hook: Callable[[Engine], None] | None = None, graph: TaskGraph | None = None) -> Simulation:
+             hook: Callable[[Engine], None] | None = None, graph: TaskGraph | None = None, *,
+             programs: bool = True) -> Simulation:
     """Simulate `model` in `mode` (eager and aclgraph on the original, superkernel on the
-    rewritten); `graph` is `model`'s task graph if the caller has it."""
-    engine = Engine(model, mode, costs, durations if durations is not None else durations_of(model), graph)
+    rewritten); `graph` is `model`'s task graph if the caller has it; without `programs` a
+    SuperKernel task's `program` and `program_flows` stay empty."""
+    engine = Engine(model, mode, costs, durations if durations is not None else durations_of(model), graph,
+                    programs=programs)
     if hook is not None:
         hook(engine)
     return engine.run()

@@ -91,7 +91,7 @@ def compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs: 
     shares one). `spans_only`: each SuperKernel's `before`, `after` and `baseline` alone, what
     selection and the `predicted_slower` warning read (no bounds, breakdowns or sync counts:
     those are zero; a baseline's run keeps its makespan, not its tasks, which are dropped once
-    its members' spans are read).
+    its members' spans are read; the superkernel run's tasks carry no `program`).
 
     The cyclic collector is paused meanwhile: the runs allocate a few objects per task, and its
     full collections, which scan the whole heap (the compiled modules included), made the
@@ -125,7 +125,8 @@ def _compare(original: ModuleOp | ModelOp, rewritten: ModuleOp | ModelOp, costs:
     runs: dict[str, Simulation] = {}
     old_of: dict[str, dict[str, float]] = {}
     for mode in modes:
-        run = (simulate(after, mode, costs, {**durations, **cond[mode]}) if mode == "superkernel" else
+        run = (simulate(after, mode, costs, {**durations, **cond[mode]}, programs=not spans_only)
+               if mode == "superkernel" else
                simulate(before, mode, costs, {**durations, **cond[mode]}, graph=graph))
         if mode in BASELINES and "superkernel" in modes and keys_of:
             old_of[mode] = _member_spans(run, keys_of)

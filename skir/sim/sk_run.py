@@ -96,8 +96,11 @@ class SuperKernelRun:
     """The state of one running SuperKernel (see the module docstring)."""
 
     def __init__(self, sk: SuperKernelOp, kernels: dict[str, KernelOp], duration: Callable[[str, int], float],
-                 costs: Costs, start: Stamp, cell_time: Callable[[str], Stamp | None]):
+                 costs: Costs, start: Stamp, cell_time: Callable[[str], Stamp | None], *, record: bool = True):
+        """`record`: keep what each core type did (`spans`, `flows`); without it the run gives its
+        end alone."""
         self.sk = sk
+        self.record = record
         self.name = sk.sym_name.data
         self.kernels = kernels
         self.duration = duration
@@ -189,7 +192,8 @@ class SuperKernelRun:
             notifies.append((op.cell.root_reference.data, s.stamps[0]))
             self._span(s.core, "lock", f"notify @{op.cell.root_reference.data}", s.stamps[0][0] -
                        self.costs.lock_notify_us, s.stamps[0][0])
-            self.notify_spans[op.cell.root_reference.data] = len(self.spans) - 1
+            if self.record:
+                self.notify_spans[op.cell.root_reference.data] = len(self.spans) - 1
             return True
         if isinstance(op, WaitLockOp):
             cell = op.cell.root_reference.data
@@ -345,7 +349,8 @@ class SuperKernelRun:
         if cores:
             end = max(s.stamps[i][0] for i in cores)
             self._span(s.core, "flag", f"set flag {flag}", end - self.costs.flag_set_us, end)
-            self.credit_spans[(target, flag)].append(len(self.spans) - 1)
+            if self.record:
+                self.credit_spans[(target, flag)].append(len(self.spans) - 1)
 
     def _wait_flag(self, s: _Core, op: WaitFlagOp) -> bool:
         """Each core the op runs on takes one credit of its own counter, waiting for it to arrive."""
@@ -412,5 +417,7 @@ class SuperKernelRun:
 
     def _span(self, core: CoreType, kind: str, label: str, start: float, end: float,
               seq: int | None = None, stream: str | None = None) -> None:
+        if not self.record:
+            return
         self.spans.append(ProgramSpan(core, kind, label, start, end, seq, stream))
 

@@ -79,7 +79,7 @@ from skir.names import entry_symbol
 from skir.options import SkOptions
 from skir.provenance import stamp
 from skir.targets.fail_reasons_log import render_fail_reasons
-from skir.targets.json_text import dumps_indented
+from skir.targets.json_text import dump_indented, dumps_indented
 from skir.targets.lanes_meta import lanes
 from skir.targets.origin_name import origin_op_name
 from skir.targets.runtime_identity import stream_table
@@ -94,7 +94,7 @@ _LOCK_USE: dict[type[LockOp], str] = {NotifyOp: "notify", WaitLockOp: "wait", Re
 
 Json = dict[str, Any]
 
-__all__ = ["FORMAT", "VERSION", "SkMetaTarget", "dump_meta", "render_fail_reasons", "sk_meta"]
+__all__ = ["FORMAT", "VERSION", "SkMetaTarget", "dump_meta", "render_fail_reasons", "sk_meta", "write_meta"]
 
 
 def _sym(ref: SymbolRefAttr) -> str:
@@ -476,6 +476,12 @@ def dump_meta(meta: dict[str, Any]) -> str:
     return dumps_indented(meta) + "\n"
 
 
+def write_meta(meta: dict[str, Any], output: IO[str]) -> None:
+    """Write `dump_meta(meta)` to `output` without holding the text."""
+    dump_indented(meta, output)
+    output.write("\n")
+
+
 @dataclass(frozen=True)
 class SkMetaTarget(Target):
     """Print SK meta as JSON (`sk-opt model.mlir -p superkernel-pipeline -t sk-meta`)."""
@@ -483,4 +489,4 @@ class SkMetaTarget(Target):
     name = "sk-meta"
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
-        output.write(dump_meta(stamp(sk_meta(module))))
+        write_meta(stamp(sk_meta(module)), output)

@@ -1,14 +1,15 @@
-"""`dumps_indented` against the standard library's `json.dumps(indent=1)` (the oracle)."""
+"""`dumps_indented` and `dump_indented` against the standard library's `json.dumps(indent=1)` (the oracle)."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skir.targets.json_text import dumps_indented
+from skir.targets.json_text import dump_indented, dumps_indented
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
 keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
@@ -36,3 +37,22 @@ def test_a_document_of_many_chunks_is_the_same_bytes() -> None:
     doc = {"superkernels": [{"name": f"sk{i}", "members": [[f"s{i % 3}", i, j / 7] for j in range(5)],
                              "none": {}, "empty": []} for i in range(3000)]}
     assert dumps_indented(doc) == json.dumps(doc, indent=1)
+
+
+def test_written_to_a_file_chunk_by_chunk_is_the_same_bytes() -> None:
+    doc = {"superkernels": [{"name": f"sk{i}", "members": [[f"s{i % 3}", i, j / 7] for j in range(5)]}
+                            for i in range(3000)], "empty": {}}
+    writes: list[str] = []
+
+    class Recording(io.StringIO):
+        def write(self, text: str) -> int:
+            writes.append(text)
+            return super().write(text)
+
+    out = Recording()
+    dump_indented(doc, out)
+    assert out.getvalue() == json.dumps(doc, indent=1)
+    assert len(writes) > 1  # written as it is made, not as one text
+    small = io.StringIO()
+    dump_indented([], small)
+    assert small.getvalue() == "[]"
