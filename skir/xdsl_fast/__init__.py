@@ -9,20 +9,21 @@ for.
 
 The shortcuts, and the internals each relies on:
 
-- `build`: `build_op` / `new_op`, an op without operands, results or successors built without
-  IRDL's generic constructor (0.5 instead of 6.5 us); the `Operation` fields `__init__` sets,
-  `get_irdl_definition()` defaults.
-- `verify`: `fast_verify` / `fast_print`, IRDL verification and printing of such ops without
-  the variadic machinery (two thirds of `module.verify()`); the generated `verify_`'s closure
-  cells `op_def` and `custom_verify`.
-- `clone`: `clone_tree`, a deep copy of value-free IR through `new_op`; `Operation._operands`,
-  `_successors`, `Block._args`.
+- `build`: `build_op` / `new_op`, an op without successors (its operands and results set only
+  when it has some: the `!sk.token`s of a program) built without IRDL's generic constructor
+  (0.5 instead of 6.5 us); the `Operation` fields `__init__` sets, `get_irdl_definition()`
+  defaults.
+- `verify`: `fast_verify` / `fast_print`, IRDL verification and printing of such ops (at most
+  one variadic operand group, single results) without the variadic machinery (two thirds of
+  `module.verify()`); the generated `verify_`'s closure cells `op_def` and `custom_verify`.
+- `clone`: `clone_tree`, a deep copy through `new_op` with one map from old results to new
+  ones; `Operation._operands`, `_successors`, `Block._args`.
 - `printer`: `DirectPrinter` / `ir_text`, printing with `stream.write` and without per-op checks
   for custom-format ops; `Printer._print_new_line`, `_print_results`, `_current_column`,
   `_current_line`, `_indent`, `_next_line_callback`.
 - `walk`: `nested_ops`, a pre-order walk with one generator; public API only.
-- `isolated`: `OperandFreeIsolated`, `IsolatedFromAbove` for value-free regions without its
-  use-def walk; `Operation._operands`.
+- `isolated`: `OperandFreeIsolated`, `IsolatedFromAbove` for regions whose operands are results
+  of ops nested in them, in one walk instead of its use-def walk; `Operation._operands`.
 - `sweep`: `rewrite_ops`, one `PatternRewriter` moved from op to op;
   `PatternRewriter._current_operation`, `has_done_action` and the handler lists.
 
